@@ -1,0 +1,76 @@
+//! The padded cell layout behind the bitboards.
+//!
+//! Cell `(file, rank)` has index `rank * stride + file` with
+//! `stride = cols + 1`: one guard column that never holds a piece sits
+//! right of every rank, so a step east or west off the board lands on a
+//! guard (or below index 0, or past the last rank) instead of wrapping
+//! onto a real cell. A step in direction `d` adds a fixed offset.
+
+use crate::cell::{Cell, Direction, DirectionSet, MAX_SIDE};
+
+/// Words needed for the largest board: 26 ranks of 27 bits.
+pub(crate) const MAX_WORDS: usize =
+    (MAX_SIDE as usize * (MAX_SIDE as usize + 1)).div_ceil(64);
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) struct Layout {
+    pub(crate) rows: u8,
+    pub(crate) cols: u8,
+    pub(crate) stride: usize,
+    /// `rows * stride`: indices at and above this are off the board.
+    pub(crate) bits: usize,
+    /// 64-bit words a bitboard of this layout needs.
+    pub(crate) words: usize,
+    /// Cells that exist (inside the board, not masked).
+    pub(crate) exists: [u64; MAX_WORDS],
+    /// The rule set's directions with their index offsets.
+    pub(crate) dirs: Vec<(Direction, i32)>,
+}
+
+impl Layout {
+    pub(crate) fn new(rows: u8, cols: u8, mask: &[Cell], set: DirectionSet) -> Layout {
+        let stride = usize::from(cols) + 1;
+        let bits = usize::from(rows) * stride;
+        let mut exists = [0u64; MAX_WORDS];
+        for r in 0..rows {
+            for f in 0..cols {
+                let i = usize::from(r) * stride + usize::from(f);
+                exists[i >> 6] |= 1 << (i & 63);
+            }
+        }
+        let mut layout = Layout {
+            rows,
+            cols,
+            stride,
+            bits,
+            words: bits.div_ceil(64),
+            exists,
+            dirs: Vec::new(),
+        };
+        for &cell in mask {
+            let i = layout.index(cell);
+            layout.exists[i >> 6] &= !(1 << (i & 63));
+        }
+        layout.dirs = set.directions().iter().map(|&d| (d, layout.offset(d))).collect();
+        layout
+    }
+
+    pub(crate) fn offset(&self, d: Direction) -> i32 {
+        let (df, dr) = d.delta();
+        i32::from(dr) * self.stride as i32 + i32::from(df)
+    }
+
+    pub(crate) fn index(&self, cell: Cell) -> usize {
+        usize::from(cell.rank()) * self.stride + usize::from(cell.file())
+    }
+
+    /// The cell at an index; only for indices of existing cells.
+    pub(crate) fn cell(&self, index: usize) -> Cell {
+        let (r, f) = (index / self.stride, index % self.stride);
+        Cell::new(f as u8, r as u8).expect("layout indices are inside the board")
+    }
+
+    pub(crate) fn exists_at(&self, index: usize) -> bool {
+        index < self.bits && (self.exists[index >> 6] >> (index & 63)) & 1 != 0
+    }
+}

@@ -1,0 +1,608 @@
+//! Positions: a board under a rule set, whose turn it is, and the scores.
+//! Legal moves, playing them, and the result.
+
+use std::fmt;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use crate::bits::Bits;
+use crate::cell::{Cell, Direction};
+use crate::deal::{random_seed, starting_grid};
+use crate::grid::{Grid, Square};
+use crate::layout::MAX_WORDS;
+use crate::moves::{IllegalMove, JumpTree, Move};
+use crate::movegen::{with_width, Ctx, State};
+use crate::outcome::Outcome;
+use crate::rules::{Capture, Chain, Kind, Opening, PlayersError, Rules};
+use crate::setup::Setup;
+
+/// Mailbox value of an empty cell.
+const EMPTY: u8 = u8::MAX - 1;
+/// Mailbox value of a cell that does not exist (or a guard).
+const NONE: u8 = u8::MAX;
+
+/// Where a game stands.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Phase {
+    /// Plies of the opening: each move removes a piece.
+    Opening,
+    /// Jumps.
+    Playing,
+    /// The player to move has no legal move.
+    Over,
+}
+
+impl Phase {
+    /// `opening`, `playing` or `over`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Opening => "opening",
+            Phase::Playing => "playing",
+            Phase::Over => "over",
+        }
+    }
+}
+
+/// Why a position could not be made.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+#[non_exhaustive]
+pub enum PositionError {
+    /// The board's size differs from the rules'.
+    #[error("the board is {rows}×{cols}, but the rules are for {rule_rows}×{rule_cols}")]
+    Size {
+        /// Board rows.
+        rows: u8,
+        /// Board columns.
+        cols: u8,
+        /// Rules rows.
+        rule_rows: u8,
+        /// Rules columns.
+        rule_cols: u8,
+    },
+    /// A `-` on a cell that exists.
+    #[error("{0} is written '-', but it is a cell of this board")]
+    MissingCell(Cell),
+    /// Something other than `-` on a cell that does not exist.
+    #[error("{0} is not a cell of this board (masked out); write it '-'")]
+    MaskedCell(Cell),
+    /// A letter that names no kind.
+    #[error("{cell} holds '{letter}', which is not a piece of these rules ({known})")]
+    UnknownKind {
+        /// Where.
+        cell: Cell,
+        /// The letter.
+        letter: char,
+        /// The letters the rules know.
+        known: String,
+    },
+    /// The number of scores (players) is outside the rules' range.
+    #[error(transparent)]
+    Players(#[from] PlayersError),
+    /// Every player removes a piece in the opening, and there are fewer
+    /// pieces than players.
+    #[error("{players} players each remove a piece in the opening, but the board has only {pieces} pieces")]
+    TooFewPieces {
+        /// Players.
+        players: usize,
+        /// Pieces on the board.
+        pieces: usize,
+    },
+}
+
+/// What a played move did.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Played {
+    /// The move.
+    pub mv: Move,
+    /// Who played it, from 0.
+    pub player: usize,
+    /// The pieces it took off the board, with their kind letters: the jumped
+    /// pieces, or the removed one.
+    pub captures: Vec<(Cell, char)>,
+    /// Points it scored.
+    pub gain: u32,
+}
+
+/// A position: a board under a rule set, the ply and one score per player.
+///
+/// Made by [`Position::start`] (a new game) or [`Position::from_setup`]
+/// (any well-formed position). Cheap to clone; the rules are shared.
+#[derive(Clone, Debug)]
+pub struct Position {
+    rules: Arc<Rules>,
+    /// Kind index per layout index, or [`EMPTY`] / [`NONE`].
+    squares: Vec<u8>,
+    occ: [u64; MAX_WORDS],
+    ply: u32,
+    scores: Vec<u32>,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.squares == other.squares
+            && self.ply == other.ply
+            && self.scores == other.scores
+            && (Arc::ptr_eq(&self.rules, &other.rules) || self.rules == other.rules)
+    }
+}
+
+impl Eq for Position {}
+
+impl Position {
+    /// The starting position of a new game of `players`, dealt from `seed`
+    /// (one is drawn when `None`). Returns the position and the seed used.
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError::Players`] for a player count the rules refuse, and
+    /// [`PositionError::TooFewPieces`] when every player must remove a piece
+    /// and there are not enough.
+    pub fn start(
+        rules: impl Into<Arc<Rules>>,
+        players: usize,
+        seed: Option<u64>,
+    ) -> Result<(Position, u64), PositionError> {
+        let rules = rules.into();
+        rules.check_players(players)?;
+        let seed = seed.unwrap_or_else(random_seed);
+        let setup = Setup { grid: starting_grid(&rules, seed), ply: 0, scores: vec![0; players] };
+        let pos = Position::from_setup(rules, &setup)?;
+        if let Opening::EachPlayerRemoves { .. } = pos.rules.spec().opening {
+            let pieces = pos.squares.iter().filter(|&&k| k < EMPTY).count();
+            if pieces < players {
+                return Err(PositionError::TooFewPieces { players, pieces });
+            }
+        }
+        Ok((pos, seed))
+    }
+
+    /// Makes a position from a setup, checking it against the rules.
+    ///
+    /// # Errors
+    ///
+    /// A [`PositionError`] naming the cell or field that does not fit.
+    pub fn from_setup(rules: impl Into<Arc<Rules>>, setup: &Setup) -> Result<Position, PositionError> {
+        let rules = rules.into();
+        let grid = &setup.grid;
+        if (grid.rows(), grid.cols()) != (rules.rows(), rules.cols()) {
+            return Err(PositionError::Size {
+                rows: grid.rows(),
+                cols: grid.cols(),
+                rule_rows: rules.rows(),
+                rule_cols: rules.cols(),
+            });
+        }
+        rules.check_players(setup.scores.len())?;
+        let lay = &rules.layout;
+        let mut squares = vec![NONE; lay.bits];
+        let mut occ = [0u64; MAX_WORDS];
+        for (cell, square) in grid.squares() {
+            let exists = rules.has_cell(cell);
+            let i = lay.index(cell);
+            squares[i] = match (square, exists) {
+                (Square::Missing, false) => NONE,
+                (Square::Missing, true) => return Err(PositionError::MissingCell(cell)),
+                (_, false) => return Err(PositionError::MaskedCell(cell)),
+                (Square::Empty, true) => EMPTY,
+                (Square::Piece(letter), true) => {
+                    let k = rules.kind_index(letter).ok_or_else(|| PositionError::UnknownKind {
+                        cell,
+                        letter,
+                        known: rules.kinds().iter().map(|k| k.letter.to_string()).collect::<Vec<_>>().join(", "),
+                    })?;
+                    occ[i >> 6] |= 1 << (i & 63);
+                    k as u8
+                }
+            };
+        }
+        Ok(Position { rules, squares, occ, ply: setup.ply, scores: setup.scores.clone() })
+    }
+
+    /// The position as plain data (what its position string says).
+    pub fn setup(&self) -> Setup {
+        Setup { grid: self.grid(), ply: self.ply, scores: self.scores.clone() }
+    }
+
+    /// The board as a grid.
+    pub fn grid(&self) -> Grid {
+        let mut grid = Grid::filled(self.rules.rows(), self.rules.cols(), Square::Missing);
+        for cell in self.rules.cells() {
+            let sq = self.piece_at(cell).map_or(Square::Empty, |k| Square::Piece(k.letter));
+            grid.set(cell, sq);
+        }
+        grid
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The rules, shared.
+    pub fn rules_arc(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// Plies played.
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Number of players (the number of scores).
+    pub fn players(&self) -> usize {
+        self.scores.len()
+    }
+
+    /// The player to move, from 0: `ply % players`.
+    pub fn to_move(&self) -> usize {
+        (self.ply as usize) % self.players()
+    }
+
+    /// Scores, one per player.
+    pub fn scores(&self) -> &[u32] {
+        &self.scores
+    }
+
+    /// The kind of the piece on `cell`, if any.
+    pub fn piece_at(&self, cell: Cell) -> Option<&Kind> {
+        if !self.rules.has_cell(cell) {
+            return None;
+        }
+        let k = self.squares[self.rules.layout.index(cell)];
+        self.rules.kinds().get(usize::from(k))
+    }
+
+    /// Number of pieces on the board.
+    pub fn piece_count(&self) -> usize {
+        self.occ.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the ply is one of the opening's removals.
+    pub fn is_opening(&self) -> bool {
+        self.ply < self.rules.spec().opening.plies(self.players())
+    }
+
+    /// Opening, playing or over.
+    pub fn phase(&self) -> Phase {
+        if self.count_moves() == 0 {
+            Phase::Over
+        } else if self.is_opening() {
+            Phase::Opening
+        } else {
+            Phase::Playing
+        }
+    }
+
+    /// Whether the player to move has no legal move.
+    pub fn is_over(&self) -> bool {
+        self.count_moves() == 0
+    }
+
+    /// The result, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.is_over().then(|| Outcome::decide(self.rules.spec().end, &self.scores, self.to_move()))
+    }
+
+    fn kernel<const W: usize>(&self) -> (Ctx<W>, State<W>) {
+        let ctx = Ctx::new(&self.rules, self.players());
+        let occ = Bits::from_slice(&self.occ);
+        let mut sides = Vec::new();
+        if self.rules.spec().capture == Capture::Owned {
+            sides = vec![Bits::EMPTY; self.players()];
+            for i in occ.iter() {
+                let kind = &self.rules.kinds()[usize::from(self.squares[i])];
+                if let Some(side) = kind.owner.and_then(|o| sides.get_mut(o)) {
+                    side.toggle(i);
+                }
+            }
+        }
+        let mut removable = Bits::EMPTY;
+        if self.is_opening() {
+            for i in occ.iter() {
+                if self.rules.removable[usize::from(self.squares[i])] {
+                    removable.toggle(i);
+                }
+            }
+        }
+        (ctx, State { occ, sides, removable })
+    }
+
+    /// The number of legal moves.
+    pub fn count_moves(&self) -> u64 {
+        with_width!(self.rules.layout.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            st.count(&ctx, self.ply)
+        })
+    }
+
+    /// Calls `visit` with the path of every legal move, in generation
+    /// order, until it breaks. The slice is reused between calls: nothing
+    /// is allocated per move.
+    pub fn for_each_move<F>(&self, mut visit: F)
+    where
+        F: FnMut(&[Cell]) -> ControlFlow<()>,
+    {
+        let lay = &self.rules.layout;
+        let mut cells = Vec::new();
+        with_width!(lay.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            let _ = st.walk(&ctx, self.ply, &mut |_st: &mut State<W>, path: &[usize]| {
+                cells.clear();
+                cells.extend(path.iter().map(|&i| lay.cell(i)));
+                visit(&cells)
+            });
+        });
+    }
+
+    /// Every legal move, sorted by notation.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.for_each_move(|path| {
+            moves.push(Move::new(path.to_vec()).expect("generated paths are not empty"));
+            ControlFlow::Continue(())
+        });
+        sort_by_notation(&mut moves);
+        moves
+    }
+
+    /// The legal moves starting on `from`, sorted by notation.
+    pub fn legal_moves_from(&self, from: Cell) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.for_each_move(|path| {
+            if path[0] == from {
+                moves.push(Move::new(path.to_vec()).expect("generated paths are not empty"));
+            }
+            ControlFlow::Continue(())
+        });
+        sort_by_notation(&mut moves);
+        moves
+    }
+
+    /// The jumps from `from` as a tree (children in direction order). In the
+    /// opening, and from a cell with no jump, the tree is the root alone.
+    pub fn jump_tree(&self, from: Cell) -> JumpTree {
+        let mut root = JumpTree { cell: from, over: None, next: Vec::new() };
+        if self.is_opening() {
+            return root;
+        }
+        self.for_each_move(|path| {
+            if path[0] == from {
+                let mut node = &mut root;
+                for w in path.windows(2) {
+                    let pos = match node.next.iter().position(|n| n.cell == w[1]) {
+                        Some(p) => p,
+                        None => {
+                            let over = midpoint(w[0], w[1]);
+                            node.next.push(JumpTree { cell: w[1], over, next: Vec::new() });
+                            node.next.len() - 1
+                        }
+                    };
+                    node = &mut node.next[pos];
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        root
+    }
+
+    /// A uniformly random legal move (every path equally likely), or `None`
+    /// when the game is over.
+    pub fn random_move<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+        let n = self.count_moves();
+        if n == 0 {
+            return None;
+        }
+        let limit = u64::MAX - u64::MAX % n;
+        let k = loop {
+            let x = rng.next_u64();
+            if x < limit {
+                break x % n;
+            }
+        };
+        let mut seen = 0;
+        let mut chosen = None;
+        self.for_each_move(|path| {
+            if seen == k {
+                chosen = Some(Move::new(path.to_vec()).expect("generated paths are not empty"));
+                return ControlFlow::Break(());
+            }
+            seen += 1;
+            ControlFlow::Continue(())
+        });
+        chosen
+    }
+
+    /// Checks `mv` without playing it: what it would capture and score.
+    ///
+    /// # Errors
+    ///
+    /// An [`IllegalMove`] with the reason.
+    pub fn check(&self, mv: &Move) -> Result<Played, IllegalMove> {
+        self.try_move(mv).map(|(played, _)| played)
+    }
+
+    /// Plays `mv`, or refuses it with the reason and leaves the position as
+    /// it was.
+    ///
+    /// # Errors
+    ///
+    /// An [`IllegalMove`] with the reason.
+    pub fn play(&mut self, mv: &Move) -> Result<Played, IllegalMove> {
+        let (played, squares) = self.try_move(mv)?;
+        let lay = &self.rules.layout;
+        for (i, (old, new)) in self.squares.iter().zip(&squares).enumerate() {
+            if (*old < EMPTY) != (*new < EMPTY) {
+                self.occ[i >> 6] ^= 1 << (i & 63);
+            }
+        }
+        debug_assert!(lay.bits == squares.len());
+        self.squares = squares;
+        let score = &mut self.scores[played.player];
+        *score = score.saturating_add(played.gain);
+        self.ply = self.ply.saturating_add(1);
+        Ok(played)
+    }
+
+    /// Validates `mv` step by step on a scratch copy of the board; returns
+    /// what it does and the board after it.
+    fn try_move(&self, mv: &Move) -> Result<(Played, Vec<u8>), IllegalMove> {
+        let result = self.simulate(mv);
+        if result.is_err() && self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        result
+    }
+
+    fn simulate(&self, mv: &Move) -> Result<(Played, Vec<u8>), IllegalMove> {
+        let rules = &*self.rules;
+        let spec = rules.spec();
+        let lay = &rules.layout;
+        let player = self.to_move();
+        let path = mv.path();
+        if let Some(&off) = path.iter().find(|&&c| !rules.has_cell(c)) {
+            return Err(IllegalMove::OffBoard(off));
+        }
+        let mut squares = self.squares.clone();
+        let kind_at = |sq: &[u8], c: Cell| rules.kinds().get(usize::from(sq[lay.index(c)]));
+        let owned = spec.capture == Capture::Owned;
+        let from = path[0];
+        let Some(piece) = kind_at(&squares, from) else { return Err(IllegalMove::NoPiece(from)) };
+        if owned && piece.owner != Some(player) {
+            return Err(IllegalMove::NotYourPiece { cell: from, player });
+        }
+        let mut captures = Vec::new();
+        let mut gain = 0u32;
+        if self.is_opening() {
+            if path.len() != 1 {
+                return Err(IllegalMove::RemovalExpected);
+            }
+            match &spec.opening {
+                Opening::Konane if self.ply == 0 => {
+                    let (r, c) = (rules.rows(), rules.cols());
+                    let centre = (r / 2 - 1..=r / 2).contains(&from.rank())
+                        && (c / 2 - 1..=c / 2).contains(&from.file());
+                    let corner = (from.rank() == 0 || from.rank() == r - 1)
+                        && (from.file() == 0 || from.file() == c - 1);
+                    if !centre && !corner {
+                        return Err(IllegalMove::NotCentreOrCorner(from));
+                    }
+                }
+                Opening::Konane => {
+                    let near_hole = [Direction::N, Direction::E, Direction::S, Direction::W]
+                        .into_iter()
+                        .filter_map(|d| from.step(d))
+                        .any(|c| rules.has_cell(c) && kind_at(&squares, c).is_none());
+                    if !near_hole {
+                        return Err(IllegalMove::NotNextToHole(from));
+                    }
+                }
+                _ => {
+                    let i = rules.kind_index(piece.letter).unwrap_or(0);
+                    if !rules.removable[i] {
+                        return Err(IllegalMove::KindNotRemovable { allowed: self.removable_words() });
+                    }
+                }
+            }
+            if spec.removals_score {
+                gain = piece.value;
+            }
+            captures.push((from, piece.letter));
+            squares[lay.index(from)] = EMPTY;
+            return Ok((Played { mv: mv.clone(), player, captures, gain }, squares));
+        }
+        if path.len() < 2 {
+            return Err(IllegalMove::JumpExpected);
+        }
+        let moving = squares[lay.index(from)];
+        squares[lay.index(from)] = EMPTY;
+        let mut first_dir = None;
+        for w in path.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            let df = i16::from(b.file()) - i16::from(a.file());
+            let dr = i16::from(b.rank()) - i16::from(a.rank());
+            let dir = (df % 2 == 0 && dr % 2 == 0)
+                .then(|| Direction::from_delta((df / 2) as i8, (dr / 2) as i8))
+                .flatten()
+                .filter(|&d| spec.directions.contains(d))
+                .ok_or(IllegalMove::NotAJump { from: a, to: b })?;
+            if spec.chain == Chain::Straight && *first_dir.get_or_insert(dir) != dir {
+                return Err(IllegalMove::Turns { from: a, to: b });
+            }
+            let over = a.step(dir).expect("the midpoint of two board cells is a cell");
+            let Some(jumped) = kind_at(&squares, over) else {
+                return Err(IllegalMove::NothingToJump { from: a, over, to: b });
+            };
+            if owned && jumped.owner.is_none_or(|o| o == player || o >= self.players()) {
+                return Err(IllegalMove::NotCapturable { over, player });
+            }
+            if kind_at(&squares, b).is_some() {
+                return Err(IllegalMove::NotEmpty(b));
+            }
+            gain = gain.saturating_add(jumped.value);
+            captures.push((over, jumped.letter));
+            squares[lay.index(over)] = EMPTY;
+        }
+        squares[lay.index(mv.to())] = moving;
+        Ok((Played { mv: mv.clone(), player, captures, gain }, squares))
+    }
+
+    fn removable_words(&self) -> String {
+        let names: Vec<String> = self
+            .rules
+            .kinds()
+            .iter()
+            .zip(&self.rules.removable)
+            .filter(|&(_, &r)| r)
+            .map(|(k, _)| format!("a {} piece", k.name))
+            .collect();
+        names.join(" or ")
+    }
+
+    /// The number of move sequences of exactly `depth` plies (RULES.md §9).
+    pub fn perft(&self, depth: u32) -> u64 {
+        with_width!(self.rules.layout.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            st.perft(&ctx, self.ply, depth)
+        })
+    }
+
+    /// Perft of every legal move's child at `depth - 1`, sorted by move
+    /// notation. Empty for depth 0.
+    pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        let lay = &self.rules.layout;
+        let mut out = Vec::new();
+        with_width!(lay.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            let _ = st.walk(&ctx, self.ply, &mut |st: &mut State<W>, path: &[usize]| {
+                let mv = Move::new(path.iter().map(|&i| lay.cell(i)).collect())
+                    .expect("generated paths are not empty");
+                out.push((mv, st.perft(&ctx, self.ply + 1, depth - 1)));
+                ControlFlow::Continue(())
+            });
+        });
+        out.sort_by_cached_key(|(m, _)| m.to_string());
+        out
+    }
+}
+
+fn midpoint(a: Cell, b: Cell) -> Option<Cell> {
+    Cell::new((a.file() + b.file()) / 2, (a.rank() + b.rank()) / 2)
+}
+
+/// Sorts moves by their notation strings (RULES.md §9: "sorted by the move
+/// string").
+pub fn sort_by_notation(moves: &mut [Move]) {
+    moves.sort_by_cached_key(|m| m.to_string());
+}
+
+impl fmt::Display for Position {
+    /// The position string.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.setup().fmt(f)
+    }
+}
