@@ -76,7 +76,7 @@ impl<const W: usize> Bits<W> {
     }
 
     #[inline(always)]
-    pub(crate) fn has(self, i: usize) -> bool {
+    pub(crate) fn has(&self, i: usize) -> bool {
         (self.0[i >> 6] >> (i & 63)) & 1 != 0
     }
 

@@ -1,8 +1,9 @@
 //! The move generator: bitboard kernels, generic over the bitboard width.
 //!
 //! Everything here works on layout indices (see `layout.rs`) and a small
-//! [`State`] of bitboards changed in place by make/unmake; nothing
-//! allocates per move. Counting the moves of a position (the leaves of
+//! [`State`] changed in place by make/unmake: bitboards for bulk work, and
+//! a padded mailbox for following paths cell by cell. Nothing allocates
+//! per move. Counting the moves of a position (the leaves of
 //! perft) is done in bulk: for each direction `d` the landing cells of all
 //! single jumps are `empty & capturable<<d & movable<<2d`, and only the
 //! landings from which a further jump exists are followed one by one.
@@ -10,6 +11,7 @@
 use std::ops::ControlFlow;
 
 use crate::bits::Bits;
+use crate::cell::Direction;
 use crate::rules::{Capture, Chain, Opening, Rules};
 
 /// Calls `$body` with `$w` bound as a `const usize` wide enough for the
@@ -42,6 +44,11 @@ pub(crate) struct Ctx<const W: usize> {
     pub(crate) exists: Bits<W>,
     pub(crate) offs: [i32; 8],
     pub(crate) ndirs: usize,
+    /// Per direction index, the index of the opposite direction (or 8).
+    opposite: [usize; 8],
+    /// `back[i][j]`: the direction that takes a piece two steps back onto
+    /// its start after a step in `i` then one in `j`, if the set has it.
+    back: [[Option<usize>; 8]; 8],
     straight: bool,
     owned: bool,
     players: u32,
@@ -51,7 +58,25 @@ pub(crate) struct Ctx<const W: usize> {
     konane_first: Bits<W>,
     /// Orthogonal offsets, for "next to an empty cell".
     orth: [i32; 4],
-    pub(crate) bits: usize,
+    /// Mailbox padding before index 0 (and after the last index): the
+    /// longest jump, so a jump from any cell stays inside the mailbox.
+    pub(crate) pad: usize,
+}
+
+/// Mailbox code of an empty cell.
+pub(crate) const MB_EMPTY: u8 = 0;
+/// Mailbox code of a piece nobody may move or capture (owned rules, no
+/// owner in this game).
+pub(crate) const MB_INERT: u8 = 0xFE;
+/// Mailbox code of a cell that does not exist.
+pub(crate) const MB_OFF: u8 = 0xFF;
+
+/// Whether a piece with mailbox code `code` may be captured by the mover
+/// whose own pieces have code `mine` (0 under shared rules, where every
+/// piece has code 1).
+#[inline(always)]
+fn capturable(code: u8, mine: u8) -> bool {
+    code.wrapping_sub(1) < MB_INERT - 1 && code != mine
 }
 
 impl<const W: usize> Ctx<W> {
@@ -83,10 +108,23 @@ impl<const W: usize> Ctx<W> {
             }
         }
         let s = lay.stride as i32;
+        let index_of = |d: Option<Direction>| d.and_then(|d| lay.dirs.iter().position(|&(e, _)| e == d));
+        let mut opposite = [8; 8];
+        let mut back = [[None; 8]; 8];
+        for (i, &(di, _)) in lay.dirs.iter().enumerate() {
+            let (fi, ri) = di.delta();
+            opposite[i] = index_of(Direction::from_delta(-fi, -ri)).unwrap_or(8);
+            for (j, &(dj, _)) in lay.dirs.iter().enumerate() {
+                let (fj, rj) = dj.delta();
+                back[i][j] = index_of(Direction::from_delta(-(fi + fj), -(ri + rj)));
+            }
+        }
         Ctx {
             exists: Bits::from_slice(&lay.exists),
             offs,
             ndirs: lay.dirs.len(),
+            opposite,
+            back,
             straight: spec.chain == Chain::Straight,
             owned: spec.capture == Capture::Owned,
             players: players as u32,
@@ -94,7 +132,7 @@ impl<const W: usize> Ctx<W> {
             konane: spec.opening == Opening::Konane,
             konane_first,
             orth: [s, 1, -s, -1],
-            bits: lay.bits,
+            pad: 2 * lay.stride + 2,
         }
     }
 
@@ -109,12 +147,6 @@ impl<const W: usize> Ctx<W> {
             Some(OpeningStep::KonaneSecond)
         }
     }
-
-    #[inline(always)]
-    fn step(&self, i: usize, o: i32) -> Option<usize> {
-        let t = i as isize + o as isize;
-        (0..self.bits as isize).contains(&t).then_some(t as usize)
-    }
 }
 
 /// The mutable bitboards of a position.
@@ -125,6 +157,9 @@ pub(crate) struct State<const W: usize> {
     pub(crate) sides: Vec<Bits<W>>,
     /// Pieces whose kind the opening lets be removed.
     pub(crate) removable: Bits<W>,
+    /// Per layout index plus `pad`: [`MB_EMPTY`], [`MB_OFF`], [`MB_INERT`],
+    /// or the piece's code: 1 under shared rules, 1 + owner under owned.
+    pub(crate) cells: Vec<u8>,
 }
 
 impl<const W: usize> State<W> {
@@ -149,44 +184,78 @@ impl<const W: usize> State<W> {
         (self.sides[p], others)
     }
 
+    /// The mailbox code of the mover's pieces (0 under shared rules).
     #[inline(always)]
-    fn can_capture(&self, ctx: &Ctx<W>, ply: u32, m: usize) -> bool {
-        if !ctx.owned {
-            return self.occ.has(m);
-        }
-        let p = Self::mover(ctx, ply);
-        self.sides.iter().enumerate().any(|(q, side)| q != p && side.has(m))
+    fn mine(ctx: &Ctx<W>, ply: u32) -> u8 {
+        if ctx.owned { 1 + Self::mover(ctx, ply) as u8 } else { 0 }
     }
 
-    /// Jumps the mover's piece from `s` over `m` to `t`; returns the owner
-    /// of the captured piece for [`State::unjump`].
+    /// Jumps the piece on `s` over `m` to `t` in the mailbox only
+    /// (mailbox indices); returns the captured code for [`State::unstep`].
     #[inline(always)]
-    fn jump(&mut self, ctx: &Ctx<W>, ply: u32, s: usize, m: usize, t: usize) -> usize {
-        self.occ.toggle(s);
-        self.occ.toggle(m);
-        self.occ.toggle(t);
-        if !ctx.owned {
-            return 0;
-        }
-        let p = Self::mover(ctx, ply);
-        self.sides[p].toggle(s);
-        self.sides[p].toggle(t);
-        let q = self.sides.iter().position(|side| side.has(m)).unwrap_or(p);
-        self.sides[q].toggle(m);
-        q
+    fn step(&mut self, s: usize, m: usize, t: usize) -> u8 {
+        let captured = self.cells[m];
+        self.cells[t] = self.cells[s];
+        self.cells[s] = MB_EMPTY;
+        self.cells[m] = MB_EMPTY;
+        captured
     }
 
     #[inline(always)]
-    fn unjump(&mut self, ctx: &Ctx<W>, ply: u32, s: usize, m: usize, t: usize, q: usize) {
+    fn unstep(&mut self, s: usize, m: usize, t: usize, captured: u8) {
+        self.cells[s] = self.cells[t];
+        self.cells[t] = MB_EMPTY;
+        self.cells[m] = captured;
+    }
+
+    /// Jumps the piece on `s` over `m` to `t` (layout indices), in the
+    /// bitboards and the mailbox; returns what [`State::unjump`] needs.
+    #[inline(always)]
+    fn jump(&mut self, ctx: &Ctx<W>, s: usize, m: usize, t: usize) -> u8 {
         self.occ.toggle(s);
         self.occ.toggle(m);
         self.occ.toggle(t);
+        let mover = self.cells[s + ctx.pad];
+        let captured = self.step(s + ctx.pad, m + ctx.pad, t + ctx.pad);
         if ctx.owned {
-            let p = Self::mover(ctx, ply);
-            self.sides[p].toggle(s);
-            self.sides[p].toggle(t);
-            self.sides[q].toggle(m);
+            self.toggle_side(mover, s);
+            self.toggle_side(mover, t);
+            self.toggle_side(captured, m);
         }
+        captured
+    }
+
+    #[inline(always)]
+    fn unjump(&mut self, ctx: &Ctx<W>, s: usize, m: usize, t: usize, captured: u8) {
+        self.occ.toggle(s);
+        self.occ.toggle(m);
+        self.occ.toggle(t);
+        self.unstep(s + ctx.pad, m + ctx.pad, t + ctx.pad, captured);
+        if ctx.owned {
+            let mover = self.cells[s + ctx.pad];
+            self.toggle_side(mover, s);
+            self.toggle_side(mover, t);
+            self.toggle_side(captured, m);
+        }
+    }
+
+    #[inline(always)]
+    fn toggle_side(&mut self, code: u8, i: usize) {
+        if let Some(side) = self.sides.get_mut(usize::from(code.wrapping_sub(1))) {
+            side.toggle(i);
+        }
+    }
+
+    /// `(over, onto)` as layout indices if the piece on `x` can jump in
+    /// offset `o` now.
+    #[inline(always)]
+    fn open_step(&self, ctx: &Ctx<W>, ply: u32, x: usize, o: i32) -> Option<(usize, usize)> {
+        let o = o as isize as usize;
+        let m = x.wrapping_add(o);
+        let t = m.wrapping_add(o);
+        let ok = self.cells[t.wrapping_add(ctx.pad)] == MB_EMPTY
+            && capturable(self.cells[m.wrapping_add(ctx.pad)], Self::mine(ctx, ply));
+        ok.then_some((m, t))
     }
 
     /// Takes the piece on `i` off the board, or puts it back (a toggle).
@@ -195,9 +264,11 @@ impl<const W: usize> State<W> {
         if was_removable {
             self.removable.toggle(i);
         }
+        let code = if ctx.owned { Self::mine(ctx, ply) } else { 1 };
+        let cell = &mut self.cells[i + ctx.pad];
+        *cell = if *cell == MB_EMPTY { code } else { MB_EMPTY };
         if ctx.owned {
-            let p = Self::mover(ctx, ply);
-            self.sides[p].toggle(i);
+            self.toggle_side(code, i);
         }
     }
 
@@ -227,63 +298,108 @@ impl<const W: usize> State<W> {
             return self.removals(ctx, ply, step).count();
         }
         let (mov, capt) = self.roles(ctx, ply);
+        let mine = Self::mine(ctx, ply);
         let empty = ctx.exists.and_not(self.occ);
-        // Cells from which a jump in direction i would be possible.
-        let mut from = [Bits::<W>::EMPTY; 8];
-        let mut from_any = Bits::<W>::EMPTY;
+        let n = ctx.ndirs;
         let mut lands = [Bits::<W>::EMPTY; 8];
         let mut total = 0;
         let mut any = false;
-        for i in 0..ctx.ndirs {
-            let o = ctx.offs[i];
-            lands[i] = Self::landings(empty, mov, capt, o);
+        for i in 0..n {
+            lands[i] = Self::landings(empty, mov, capt, ctx.offs[i]);
             total += lands[i].count();
             any |= !lands[i].is_empty();
         }
         if !any {
             return 0;
         }
-        for i in 0..ctx.ndirs {
-            let o = ctx.offs[i];
-            from[i] = capt.shift(-o).and(empty.shift(-2 * o));
-            from_any = from_any.or(from[i]);
+        // Second steps are counted in bulk. After a first jump s→m→t only
+        // s and m have changed, and they lie behind t, so whether the piece
+        // on t can jump on in direction j reads off the original board:
+        // `from[j]` holds the cells from which a jump in j is open.
+        let mut from = [Bits::<W>::EMPTY; 8];
+        for j in 0..n {
+            let o = ctx.offs[j];
+            from[j] = capt.shift(-o).and(empty.shift(-2 * o));
         }
-        for i in 0..ctx.ndirs {
-            let go_on = lands[i].and(if ctx.straight { from[i] } else { from_any });
-            let o = ctx.offs[i] as isize;
-            for t in go_on.iter() {
-                let (m, s) = ((t as isize - o) as usize, (t as isize - 2 * o) as usize);
-                let q = self.jump(ctx, ply, s, m, t);
-                total += self.count_on(ctx, ply, t, i);
-                self.unjump(ctx, ply, s, m, t, q);
+        // `onward[j]`: cells from which a path that just stepped in
+        // direction j may step again (any direction but straight back).
+        let mut onward = [Bits::<W>::EMPTY; 8];
+        if !ctx.straight {
+            let all = from[..n].iter().fold(Bits::EMPTY, |acc, f| acc.or(*f));
+            for j in 0..n {
+                onward[j] = match ctx.opposite[j] {
+                    8 => all,
+                    back => from.iter().enumerate().fold(Bits::EMPTY, |acc, (k, f)| {
+                        if k < n && k != back { acc.or(*f) } else { acc }
+                    }),
+                };
+            }
+        }
+        for i in 0..n {
+            if lands[i].is_empty() {
+                continue;
+            }
+            for j in 0..n {
+                if (ctx.straight && j != i) || ctx.opposite[i] == j {
+                    continue;
+                }
+                let second = lands[i].and(from[j]);
+                if second.is_empty() {
+                    continue;
+                }
+                total += second.count();
+                // Third steps: followed one by one, but only from landings
+                // where the original board shows a way on (a superset: the
+                // captured pieces behind can only close ways), or where the
+                // path can come back onto its vacated start cell.
+                let oj = ctx.offs[j];
+                let mut ways = if ctx.straight { from[j] } else { onward[j] };
+                if let Some(k) = ctx.back[i][j] {
+                    ways = ways.or(capt.shift(-ctx.offs[k]));
+                }
+                let third = second.shift(2 * oj).and(ways);
+                let oi = ctx.offs[i] as isize;
+                let oj = oj as isize;
+                for u in third.iter() {
+                    let t = (u as isize - 2 * oj) as usize;
+                    let m2 = (u as isize - oj) as usize;
+                    let (m1, s) = ((t as isize - oi) as usize, (t as isize - 2 * oi) as usize);
+                    let [s, m1, t, m2, u] = [s, m1, t, m2, u].map(|i| i + ctx.pad);
+                    let c1 = self.step(s, m1, t);
+                    let c2 = self.step(t, m2, u);
+                    total += if ctx.straight {
+                        self.count_on::<true>(ctx, mine, u, j)
+                    } else {
+                        self.count_on::<false>(ctx, mine, u, j)
+                    };
+                    self.unstep(t, m2, u, c2);
+                    self.unstep(s, m1, t, c1);
+                }
             }
         }
         total
     }
 
-    /// The number of ways a path now standing on `x` (after a step in
-    /// direction `last`) can go on.
-    fn count_on(&mut self, ctx: &Ctx<W>, ply: u32, x: usize, last: usize) -> u64 {
+    /// The number of ways a path now standing on mailbox index `x` (after a
+    /// step in direction `last`) can go on: the mailbox alone is read and
+    /// changed.
+    fn count_on<const STRAIGHT: bool>(&mut self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize) -> u64 {
         let mut n = 0;
         for i in 0..ctx.ndirs {
-            if ctx.straight && i != last {
+            if STRAIGHT && i != last {
                 continue;
             }
-            let o = ctx.offs[i];
-            let Some((m, t)) = self.open_step(ctx, ply, x, o) else { continue };
-            let q = self.jump(ctx, ply, x, m, t);
-            n += 1 + self.count_on(ctx, ply, t, i);
-            self.unjump(ctx, ply, x, m, t, q);
+            let o = ctx.offs[i] as isize as usize;
+            let m = x.wrapping_add(o);
+            let t = m.wrapping_add(o);
+            if self.cells[t] != MB_EMPTY || !capturable(self.cells[m], mine) {
+                continue;
+            }
+            let captured = self.step(x, m, t);
+            n += 1 + self.count_on::<STRAIGHT>(ctx, mine, t, i);
+            self.unstep(x, m, t, captured);
         }
         n
-    }
-
-    /// `(over, onto)` if the piece on `x` can jump in offset `o` now.
-    #[inline(always)]
-    fn open_step(&self, ctx: &Ctx<W>, ply: u32, x: usize, o: i32) -> Option<(usize, usize)> {
-        let m = ctx.step(x, o)?;
-        let t = ctx.step(m, o)?;
-        (ctx.exists.has(t) && !self.occ.has(t) && self.can_capture(ctx, ply, m)).then_some((m, t))
     }
 
     /// The number of move sequences of exactly `depth` plies.
@@ -307,9 +423,9 @@ impl<const W: usize> State<W> {
             let o = ctx.offs[i] as isize;
             for t in Self::landings(empty, mov, capt, ctx.offs[i]).iter() {
                 let (m, s) = ((t as isize - o) as usize, (t as isize - 2 * o) as usize);
-                let q = self.jump(ctx, ply, s, m, t);
+                let q = self.jump(ctx, s, m, t);
                 n += self.perft(ctx, ply + 1, depth - 1) + self.perft_on(ctx, ply, t, i, depth);
-                self.unjump(ctx, ply, s, m, t, q);
+                self.unjump(ctx, s, m, t, q);
             }
         }
         n
@@ -323,9 +439,9 @@ impl<const W: usize> State<W> {
                 continue;
             }
             let Some((m, t)) = self.open_step(ctx, ply, x, ctx.offs[i]) else { continue };
-            let q = self.jump(ctx, ply, x, m, t);
+            let q = self.jump(ctx, x, m, t);
             n += self.perft(ctx, ply + 1, depth - 1) + self.perft_on(ctx, ply, t, i, depth);
-            self.unjump(ctx, ply, x, m, t, q);
+            self.unjump(ctx, x, m, t, q);
         }
         n
     }
@@ -358,12 +474,12 @@ impl<const W: usize> State<W> {
                 let s = (m as isize - o as isize) as usize;
                 buf.clear();
                 buf.extend([s, t]);
-                let q = self.jump(ctx, ply, s, m, t);
+                let q = self.jump(ctx, s, m, t);
                 let flow = match visit(self, &buf) {
                     ControlFlow::Continue(()) => self.walk_on(ctx, ply, i, &mut buf, visit),
                     stop => stop,
                 };
-                self.unjump(ctx, ply, s, m, t, q);
+                self.unjump(ctx, s, m, t, q);
                 flow?;
             }
         }
@@ -387,14 +503,14 @@ impl<const W: usize> State<W> {
                 continue;
             }
             let Some((m, t)) = self.open_step(ctx, ply, x, ctx.offs[i]) else { continue };
-            let q = self.jump(ctx, ply, x, m, t);
+            let q = self.jump(ctx, x, m, t);
             path.push(t);
             let flow = match visit(self, path) {
                 ControlFlow::Continue(()) => self.walk_on(ctx, ply, i, path, visit),
                 stop => stop,
             };
             path.pop();
-            self.unjump(ctx, ply, x, m, t, q);
+            self.unjump(ctx, x, m, t, q);
             flow?;
         }
         ControlFlow::Continue(())

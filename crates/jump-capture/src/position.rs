@@ -13,7 +13,7 @@ use crate::deal::{random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::MAX_WORDS;
 use crate::moves::{IllegalMove, JumpTree, Move};
-use crate::movegen::{with_width, Ctx, State};
+use crate::movegen::{Ctx, MB_EMPTY, MB_INERT, MB_OFF, State, with_width};
 use crate::outcome::Outcome;
 use crate::rules::{Capture, Chain, Kind, Opening, PlayersError, Rules};
 use crate::setup::Setup;
@@ -287,26 +287,36 @@ impl Position {
 
     fn kernel<const W: usize>(&self) -> (Ctx<W>, State<W>) {
         let ctx = Ctx::new(&self.rules, self.players());
+        let owned = self.rules.spec().capture == Capture::Owned;
         let occ = Bits::from_slice(&self.occ);
-        let mut sides = Vec::new();
-        if self.rules.spec().capture == Capture::Owned {
-            sides = vec![Bits::EMPTY; self.players()];
-            for i in occ.iter() {
-                let kind = &self.rules.kinds()[usize::from(self.squares[i])];
-                if let Some(side) = kind.owner.and_then(|o| sides.get_mut(o)) {
-                    side.toggle(i);
-                }
-            }
-        }
+        let mut sides = if owned { vec![Bits::EMPTY; self.players()] } else { Vec::new() };
+        let mut cells = vec![MB_OFF; self.squares.len() + 2 * ctx.pad];
         let mut removable = Bits::EMPTY;
-        if self.is_opening() {
-            for i in occ.iter() {
-                if self.rules.removable[usize::from(self.squares[i])] {
-                    removable.toggle(i);
+        let opening = self.is_opening();
+        for (i, &k) in self.squares.iter().enumerate() {
+            cells[i + ctx.pad] = match k {
+                NONE => MB_OFF,
+                EMPTY => MB_EMPTY,
+                k => {
+                    let k = usize::from(k);
+                    if opening && self.rules.removable[k] {
+                        removable.toggle(i);
+                    }
+                    if !owned {
+                        1
+                    } else {
+                        match self.rules.kinds()[k].owner.filter(|&o| o < self.players()) {
+                            Some(o) => {
+                                sides[o].toggle(i);
+                                1 + o as u8
+                            }
+                            None => MB_INERT,
+                        }
+                    }
                 }
-            }
+            };
         }
-        (ctx, State { occ, sides, removable })
+        (ctx, State { occ, sides, removable, cells })
     }
 
     /// The number of legal moves.

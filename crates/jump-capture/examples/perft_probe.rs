@@ -1,0 +1,35 @@
+//! Times perft on seeded middle-game positions (a quick probe;
+//! `cargo bench -p jump-capture` is the real measurement).
+//!
+//! Run: `cargo run --release -p jump-capture --example perft_probe [PLIES...]`.
+
+use std::time::Instant;
+
+use jump_capture::{DirectionSet, Position, Preset, Rules};
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+
+fn main() {
+    let plies: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let plies = if plies.is_empty() { vec![40] } else { plies };
+    for p in plies {
+        for (size, dirs, depth) in [(15u8, DirectionSet::Orthogonal, 4u32), (18, DirectionSet::All, 3)] {
+            let rules = Rules::new(Preset::Murray.spec().with_size(size, size).with_directions(dirs)).unwrap();
+            let (mut pos, _) = Position::start(rules, 2, Some(1)).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            for _ in 0..p {
+                let Some(mv) = pos.random_move(&mut rng) else { break };
+                pos.play(&mv).unwrap();
+            }
+            let t = Instant::now();
+            let n = pos.perft(depth);
+            let s = t.elapsed().as_secs_f64();
+            println!(
+                "{size}x{size} {dirs} after {p} plies ({} pieces, {} moves): perft({depth}) = {n} in {s:.3} s: {:.1} M moves/s",
+                pos.piece_count(),
+                pos.count_moves(),
+                n as f64 / s / 1e6
+            );
+        }
+    }
+}
