@@ -9,6 +9,7 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::cell::{Cell, DirectionSet, MAX_SIDE};
+use crate::grid::Grid;
 use crate::layout::Layout;
 
 /// The most players a rule set may allow.
@@ -172,6 +173,15 @@ impl RulesSpec {
     pub fn with_size(mut self, rows: u8, cols: u8) -> Self {
         self.rows = rows;
         self.cols = cols;
+        self
+    }
+
+    /// Takes the board's shape from a grid: its rows, its columns, and its
+    /// `-` cells as the mask. Used where a position string says the size.
+    pub fn with_shape_of(mut self, grid: &Grid) -> Self {
+        self.rows = grid.rows();
+        self.cols = grid.cols();
+        self.mask = grid.missing();
         self
     }
 

@@ -17,8 +17,7 @@ pub fn rules(preset: Preset, rows: u8, cols: u8) -> Rules {
 /// A position from a position string, with the board's size.
 pub fn pos(spec: RulesSpec, text: &str) -> Position {
     let setup: Setup = text.parse().expect("a well-formed position string");
-    let spec = spec.with_size(setup.grid.rows(), setup.grid.cols());
-    let spec = RulesSpec { mask: setup.grid.missing(), ..spec };
+    let spec = spec.with_shape_of(&setup.grid);
     Position::from_setup(Rules::new(spec).expect("valid rules"), &setup).expect("a valid position")
 }
 

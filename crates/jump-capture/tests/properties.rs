@@ -1,0 +1,125 @@
+//! Property tests: notation round-trips, parsers that never panic, and the
+//! invariants of play on random positions of every preset.
+
+mod common;
+
+use common::{random_position, rng};
+use jump_capture::{Cell, DirectionSet, Grid, Move, Preset, Setup, Square};
+use proptest::prelude::*;
+
+fn square() -> impl Strategy<Value = Square> {
+    prop_oneof![
+        Just(Square::Missing),
+        Just(Square::Empty),
+        (b'A'..=b'Z').prop_map(|b| Square::Piece(char::from(b))),
+    ]
+}
+
+fn grid() -> impl Strategy<Value = Grid> {
+    (1u8..=26, 1u8..=26, 0.0f64..1.0).prop_flat_map(|(rows, cols, _)| {
+        proptest::collection::vec(square(), usize::from(rows) * usize::from(cols)).prop_map(move |squares| {
+            let mut g = Grid::filled(rows, cols, Square::Empty);
+            for (i, sq) in squares.into_iter().enumerate() {
+                let c = Cell::new((i % usize::from(cols)) as u8, (i / usize::from(cols)) as u8).unwrap();
+                g.set(c, sq);
+            }
+            g
+        })
+    })
+}
+
+fn cell() -> impl Strategy<Value = Cell> {
+    (0u8..26, 0u8..26).prop_map(|(f, r)| Cell::new(f, r).unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn board_strings_round_trip(g in grid()) {
+        let text = g.to_string();
+        let back: Grid = text.parse().unwrap();
+        prop_assert_eq!(&back, &g);
+        prop_assert_eq!(back.to_string(), text);
+    }
+
+    #[test]
+    fn position_strings_round_trip(g in grid(), ply in any::<u32>(), scores in proptest::collection::vec(any::<u32>(), 1..8)) {
+        let s = Setup { grid: g, ply, scores };
+        let back: Setup = s.to_string().parse().unwrap();
+        prop_assert_eq!(back, s);
+    }
+
+    #[test]
+    fn move_strings_round_trip(path in proptest::collection::vec(cell(), 1..12)) {
+        let mv = Move::new(path).unwrap();
+        let back: Move = mv.to_string().parse().unwrap();
+        prop_assert_eq!(back, mv);
+    }
+
+    #[test]
+    fn cell_names_round_trip(c in cell()) {
+        prop_assert_eq!(c.to_string().parse::<Cell>().unwrap(), c);
+    }
+
+    #[test]
+    fn parsers_never_panic_on_arbitrary_text(s in any::<String>()) {
+        let _ = s.parse::<Grid>();
+        let _ = s.parse::<Setup>();
+        let _ = s.parse::<Move>();
+        let _ = s.parse::<Cell>();
+        let _ = s.parse::<Preset>();
+        let _ = s.parse::<DirectionSet>();
+    }
+
+    #[test]
+    fn parsers_never_panic_on_near_notation(s in "[A-Za-z0-9./ ,x-]{0,80}") {
+        let _ = s.parse::<Grid>();
+        if let Ok(setup) = s.parse::<Setup>() {
+            // A well-formed setup either becomes a position or is refused.
+            let spec = Preset::Murray.spec().with_shape_of(&setup.grid);
+            if let Ok(rules) = jump_capture::Rules::new(spec) {
+                let _ = jump_capture::Position::from_setup(rules, &setup).map(|p| p.legal_moves());
+            }
+        }
+        let _ = s.parse::<Move>();
+    }
+
+    #[test]
+    fn every_generated_move_applies_and_captures_and_scores_add_up(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..3) {
+        let preset = Preset::ALL[preset];
+        let dirs = [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All][dirs];
+        let (_, pos) = random_position(preset, dirs, &mut rng(seed));
+        let moves = pos.legal_moves();
+        prop_assert_eq!(pos.perft(1), moves.len() as u64);
+        prop_assert_eq!(pos.count_moves(), moves.len() as u64);
+        let opening = pos.is_opening();
+        for mv in moves.iter().take(300) {
+            let mut after = pos.clone();
+            let played = after.play(mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
+            let mover = pos.to_move();
+            prop_assert_eq!(played.player, mover);
+            prop_assert_eq!(after.ply(), pos.ply() + 1);
+            // Captures: k for a path of k steps, one for a removal.
+            let expected = if opening { 1 } else { mv.path().len() - 1 };
+            prop_assert_eq!(played.captures.len(), expected);
+            prop_assert_eq!(after.piece_count(), pos.piece_count() - expected);
+            if !opening {
+                let jumped: Vec<Cell> = mv.jumped().collect();
+                let captured: Vec<Cell> = played.captures.iter().map(|c| c.0).collect();
+                prop_assert_eq!(jumped, captured);
+            }
+            // Scores: the mover gains the captured values (removals only
+            // where the rules say so); nobody else's score moves.
+            let values: u32 = played.captures.iter().map(|&(_, l)| {
+                pos.rules().kinds()[pos.rules().kind_index(l).unwrap()].value
+            }).sum();
+            let gain = if opening && !pos.rules().spec().removals_score { 0 } else { values };
+            prop_assert_eq!(played.gain, gain);
+            for p in 0..pos.players() {
+                let delta = if p == mover { gain } else { 0 };
+                prop_assert_eq!(after.scores()[p], pos.scores()[p] + delta);
+            }
+        }
+    }
+}

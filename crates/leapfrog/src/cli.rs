@@ -1,0 +1,186 @@
+//! Command-line parsing and the `setup`, `moves` and `perft` subcommands.
+//!
+//! Output goes to stdout; every error is one line on stderr and exit code 2.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use jump_capture::{DirectionSet, Position, Preset, Rules, Setup};
+
+/// Leap Frog (H. J. R. Murray, 1898), Froglet, Konane and kindred
+/// jump-capture games.
+#[derive(Debug, Parser)]
+#[command(name = "leapfrog", version, about, long_about = None)]
+#[command(after_help = "Examples:\n  \
+    leapfrog setup --preset murray --players 3 --seed 42\n  \
+    leapfrog moves --preset old --position '1OO/1OO/1OO 2 1,1'\n  \
+    leapfrog perft --preset old --position '1OO/1OO/1OO 2 1,1' --depth 2 --divide")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the starting position string of a new game.
+    Setup(SetupArgs),
+    /// Print every legal move of a position, one per line, sorted.
+    Moves(PositionArgs),
+    /// Count move sequences of a given depth (the total is the last line).
+    Perft(PerftArgs),
+}
+
+/// The rule set: a preset and its overrides.
+#[derive(Debug, Args)]
+struct RulesArgs {
+    /// Rule set: old, murray, froglet or konane.
+    #[arg(long, value_parser = parse_preset)]
+    preset: Preset,
+    /// Jump directions: orthogonal, diagonal or all (Leap Frog's diagonal variant).
+    #[arg(long, value_parser = parse_directions)]
+    directions: Option<DirectionSet>,
+}
+
+#[derive(Debug, Args)]
+struct SetupArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Square board of N×N cells (3 to 26); default: the preset's size.
+    #[arg(long, value_name = "N", conflicts_with_all = ["rows", "cols"])]
+    size: Option<u8>,
+    /// Number of ranks (use with --cols).
+    #[arg(long, value_name = "R", requires = "cols")]
+    rows: Option<u8>,
+    /// Number of files (use with --rows).
+    #[arg(long, value_name = "C", requires = "rows")]
+    cols: Option<u8>,
+    /// Number of players.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    players: usize,
+    /// Seed of the random deal; drawn (and printed on stderr) when omitted.
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+struct PositionArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Position string: '<board> <ply> <score,score,…>'; the board gives the size.
+    #[arg(long, value_name = "POS", allow_hyphen_values = true)]
+    position: String,
+}
+
+#[derive(Debug, Args)]
+struct PerftArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Plies to count.
+    #[arg(long, value_name = "N")]
+    depth: u32,
+    /// Also print '<move> <count>' for each legal move.
+    #[arg(long)]
+    divide: bool,
+}
+
+fn parse_preset(s: &str) -> Result<Preset, String> {
+    s.parse().map_err(|e: jump_capture::ParsePresetError| e.to_string())
+}
+
+fn parse_directions(s: &str) -> Result<DirectionSet, String> {
+    s.parse().map_err(|e: jump_capture::ParseDirectionSetError| e.to_string())
+}
+
+/// Runs the command line; the process's exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // clap's message, without the usage block, on one line.
+            let text = e.to_string();
+            let message = text.split("\n\n").next().unwrap_or("invalid arguments");
+            eprintln!("{}", message.split_whitespace().collect::<Vec<_>>().join(" "));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs a parsed command and returns what it prints, or a one-line error.
+///
+/// # Errors
+///
+/// The message to show, for any argument or position the rules refuse.
+pub fn run(cli: Cli) -> Result<String, String> {
+    match cli.command {
+        Command::Setup(args) => setup(args),
+        Command::Moves(args) => {
+            let pos = position(&args)?;
+            let mut out = String::new();
+            for mv in pos.legal_moves() {
+                let _ = writeln!(out, "{mv}");
+            }
+            Ok(out)
+        }
+        Command::Perft(args) => {
+            let pos = position(&args.position)?;
+            let mut out = String::new();
+            let total = if args.divide {
+                let mut total = 0;
+                for (mv, n) in pos.divide(args.depth) {
+                    let _ = writeln!(out, "{mv} {n}");
+                    total += n;
+                }
+                if args.depth == 0 { 1 } else { total }
+            } else {
+                pos.perft(args.depth)
+            };
+            let _ = writeln!(out, "{total}");
+            Ok(out)
+        }
+    }
+}
+
+fn setup(args: SetupArgs) -> Result<String, String> {
+    let mut spec = args.rules.preset.spec();
+    if let Some(n) = args.size {
+        spec = spec.with_size(n, n);
+    }
+    if let (Some(r), Some(c)) = (args.rows, args.cols) {
+        spec = spec.with_size(r, c);
+    }
+    if let Some(d) = args.rules.directions {
+        spec = spec.with_directions(d);
+    }
+    let rules = Rules::new(spec).map_err(|e| e.to_string())?;
+    let (pos, seed) = Position::start(rules, args.players, args.seed).map_err(|e| e.to_string())?;
+    if args.seed.is_none() {
+        eprintln!("seed {seed}");
+    }
+    Ok(format!("{pos}\n"))
+}
+
+fn position(args: &PositionArgs) -> Result<Position, String> {
+    let setup: Setup = args.position.parse().map_err(|e| format!("position: {e}"))?;
+    let mut spec = args.rules.preset.spec().with_shape_of(&setup.grid);
+    if let Some(d) = args.rules.directions {
+        spec = spec.with_directions(d);
+    }
+    let rules = Rules::new(spec).map_err(|e| e.to_string())?;
+    Position::from_setup(rules, &setup).map_err(|e| format!("position: {e}"))
+}

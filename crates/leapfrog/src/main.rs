@@ -1,0 +1,7 @@
+//! The `leapfrog` command line: see `leapfrog --help`.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    leapfrog::cli::main()
+}
