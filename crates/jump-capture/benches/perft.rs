@@ -4,6 +4,8 @@
 //!
 //! Run: `cargo bench -p jump-capture`.
 
+#![allow(clippy::unwrap_used)] // a probe: a failed unwrap is a bug to see at once
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

@@ -1,7 +1,9 @@
 //! Times perft on seeded middle-game positions (a quick probe;
 //! `cargo bench -p jump-capture` is the real measurement).
 //!
-//! Run: `cargo run --release -p jump-capture --example perft_probe [PLIES...]`.
+//! Run: `cargo run --release -p jump-capture --example perft_probe [--shallow] [PLIES...]`.
+
+#![allow(clippy::unwrap_used)] // a probe: a failed unwrap is a bug to see at once
 
 use std::time::Instant;
 
@@ -10,11 +12,14 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 fn main() {
+    // `--shallow` counts one ply less (for instruction counts under callgrind).
+    let shallow = u32::from(std::env::args().any(|a| a == "--shallow"));
     let plies: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let plies = if plies.is_empty() { vec![40] } else { plies };
     for p in plies {
         for (size, dirs, depth) in [(15u8, DirectionSet::Orthogonal, 4u32), (18, DirectionSet::All, 3)] {
-            let rules = Rules::new(Preset::Murray.spec().with_size(size, size).with_directions(dirs)).unwrap();
+            let rules =
+                Rules::new(Preset::Murray.spec().with_size(size, size).with_directions(dirs)).unwrap();
             let (mut pos, _) = Position::start(rules, 2, Some(1)).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(1);
             for _ in 0..p {
@@ -22,6 +27,7 @@ fn main() {
                 pos.play(&mv).unwrap();
             }
             let t = Instant::now();
+            let depth = depth - shallow;
             let n = pos.perft(depth);
             let s = t.elapsed().as_secs_f64();
             println!(

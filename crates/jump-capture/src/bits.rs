@@ -32,6 +32,15 @@ impl<const W: usize> Bits<W> {
         Bits(out)
     }
 
+    #[inline(always)]
+    pub(crate) fn xor(self, other: Self) -> Self {
+        let mut out = self.0;
+        for (o, b) in out.iter_mut().zip(other.0) {
+            *o ^= b;
+        }
+        Bits(out)
+    }
+
     /// `self & !other`.
     #[inline(always)]
     pub(crate) fn and_not(self, other: Self) -> Self {

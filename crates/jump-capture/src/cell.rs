@@ -30,11 +30,7 @@ impl Cell {
     /// The cell at `file` (0 = `a`) and `rank` (0 = rank `1`), if both are
     /// below [`MAX_SIDE`].
     pub const fn new(file: u8, rank: u8) -> Option<Cell> {
-        if file < MAX_SIDE && rank < MAX_SIDE {
-            Some(Cell { file, rank })
-        } else {
-            None
-        }
+        if file < MAX_SIDE && rank < MAX_SIDE { Some(Cell { file, rank }) } else { None }
     }
 
     /// The file, counted from 0 at the left (`a`).

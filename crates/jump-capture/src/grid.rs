@@ -74,7 +74,9 @@ pub enum ParseBoardError {
         hint: &'static str,
     },
     /// A run of empty cells written `0` or with a leading zero.
-    #[error("empty-cell count '{run}' at rank {rank}, file {file} must be a number from 1 without leading zeros")]
+    #[error(
+        "empty-cell count '{run}' at rank {rank}, file {file} must be a number from 1 without leading zeros"
+    )]
     BadRun {
         /// The digits.
         run: String,
@@ -112,8 +114,7 @@ impl Grid {
 
     /// The square at `cell`, or `None` off the grid.
     pub fn get(&self, cell: Cell) -> Option<Square> {
-        (cell.file() < self.cols && cell.rank() < self.rows)
-            .then(|| self.squares[self.at(cell)])
+        (cell.file() < self.cols && cell.rank() < self.rows).then(|| self.squares[self.at(cell)])
     }
 
     /// Sets the square at `cell`; off the grid nothing happens.

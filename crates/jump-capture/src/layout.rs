@@ -9,8 +9,7 @@
 use crate::cell::{Cell, Direction, DirectionSet, MAX_SIDE};
 
 /// Words needed for the largest board: 26 ranks of 27 bits.
-pub(crate) const MAX_WORDS: usize =
-    (MAX_SIDE as usize * (MAX_SIDE as usize + 1)).div_ceil(64);
+pub(crate) const MAX_WORDS: usize = (MAX_SIDE as usize * (MAX_SIDE as usize + 1)).div_ceil(64);
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Layout {
@@ -38,15 +37,8 @@ impl Layout {
                 exists[i >> 6] |= 1 << (i & 63);
             }
         }
-        let mut layout = Layout {
-            rows,
-            cols,
-            stride,
-            bits,
-            words: bits.div_ceil(64),
-            exists,
-            dirs: Vec::new(),
-        };
+        let mut layout =
+            Layout { rows, cols, stride, bits, words: bits.div_ceil(64), exists, dirs: Vec::new() };
         for &cell in mask {
             let i = layout.index(cell);
             layout.exists[i >> 6] &= !(1 << (i & 63));

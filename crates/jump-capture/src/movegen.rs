@@ -19,13 +19,34 @@ use crate::rules::{Capture, Chain, Opening, Rules};
 macro_rules! with_width {
     ($words:expr, $w:ident => $body:expr) => {
         match $words {
-            1 => { const $w: usize = 1; $body }
-            2 => { const $w: usize = 2; $body }
-            3 => { const $w: usize = 3; $body }
-            4 => { const $w: usize = 4; $body }
-            5 | 6 => { const $w: usize = 6; $body }
-            7 | 8 => { const $w: usize = 8; $body }
-            _ => { const $w: usize = $crate::layout::MAX_WORDS; $body }
+            1 => {
+                const $w: usize = 1;
+                $body
+            }
+            2 => {
+                const $w: usize = 2;
+                $body
+            }
+            3 => {
+                const $w: usize = 3;
+                $body
+            }
+            4 => {
+                const $w: usize = 4;
+                $body
+            }
+            5 | 6 => {
+                const $w: usize = 6;
+                $body
+            }
+            7 | 8 => {
+                const $w: usize = 8;
+                $body
+            }
+            _ => {
+                const $w: usize = $crate::layout::MAX_WORDS;
+                $body
+            }
         }
     };
 }
@@ -42,6 +63,7 @@ enum OpeningStep {
 /// Per-rule-set constants of the kernel.
 pub(crate) struct Ctx<const W: usize> {
     pub(crate) exists: Bits<W>,
+    /// Index offsets of the directions; slots past `ndirs` hold 0.
     pub(crate) offs: [i32; 8],
     pub(crate) ndirs: usize,
     /// Per direction index, the index of the opposite direction (or 8).
@@ -70,6 +92,38 @@ pub(crate) const MB_EMPTY: u8 = 0;
 pub(crate) const MB_INERT: u8 = 0xFE;
 /// Mailbox code of a cell that does not exist.
 pub(crate) const MB_OFF: u8 = 0xFF;
+
+/// Mailbox length: a power of two above the largest padded layout
+/// (26 ranks of 27 cells plus two pads of 2 × 27 + 2), so an index masked
+/// with `MB_LEN - 1` needs no bounds check.
+const MB_LEN: usize = 1024;
+const _: () = assert!(26 * 27 + 2 * (2 * 27 + 2) <= MB_LEN);
+
+/// The padded mailbox: one code per cell.
+#[derive(Clone, Debug)]
+pub(crate) struct Mailbox(Box<[u8; MB_LEN]>);
+
+impl Mailbox {
+    pub(crate) fn new() -> Self {
+        Mailbox(Box::new([MB_OFF; MB_LEN]))
+    }
+}
+
+impl std::ops::Index<usize> for Mailbox {
+    type Output = u8;
+
+    #[inline(always)]
+    fn index(&self, i: usize) -> &u8 {
+        &self.0[i & (MB_LEN - 1)]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Mailbox {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut u8 {
+        &mut self.0[i & (MB_LEN - 1)]
+    }
+}
 
 /// Whether a piece with mailbox code `code` may be captured by the mover
 /// whose own pieces have code `mine` (0 under shared rules, where every
@@ -159,7 +213,7 @@ pub(crate) struct State<const W: usize> {
     pub(crate) removable: Bits<W>,
     /// Per layout index plus `pad`: [`MB_EMPTY`], [`MB_OFF`], [`MB_INERT`],
     /// or the piece's code: 1 under shared rules, 1 + owner under owned.
-    pub(crate) cells: Vec<u8>,
+    pub(crate) cells: Mailbox,
 }
 
 impl<const W: usize> State<W> {
@@ -315,89 +369,161 @@ impl<const W: usize> State<W> {
         // Second steps are counted in bulk. After a first jump s→m→t only
         // s and m have changed, and they lie behind t, so whether the piece
         // on t can jump on in direction j reads off the original board:
-        // `from[j]` holds the cells from which a jump in j is open.
+        // `from[j]` holds the cells from which a jump in j is open. (For t
+        // a landing in direction i, `from[opposite(i)]` is false at t: s
+        // was occupied. No exclusion is needed.)
         let mut from = [Bits::<W>::EMPTY; 8];
         for j in 0..n {
             let o = ctx.offs[j];
             from[j] = capt.shift(-o).and(empty.shift(-2 * o));
         }
-        // `onward[j]`: cells from which a path that just stepped in
-        // direction j may step again (any direction but straight back).
-        let mut onward = [Bits::<W>::EMPTY; 8];
-        if !ctx.straight {
-            let all = from[..n].iter().fold(Bits::EMPTY, |acc, f| acc.or(*f));
-            for j in 0..n {
-                onward[j] = match ctx.opposite[j] {
-                    8 => all,
-                    back => from.iter().enumerate().fold(Bits::EMPTY, |acc, (k, f)| {
-                        if k < n && k != back { acc.or(*f) } else { acc }
-                    }),
-                };
+        if ctx.straight {
+            for i in 0..n {
+                let second = lands[i].and(from[i]);
+                if !second.is_empty() {
+                    total += second.count();
+                    let third = second.shift(2 * ctx.offs[i]).and(from[i]);
+                    total += self.count_third::<true>(ctx, mine, third, i, i);
+                }
+            }
+            return total;
+        }
+        // Free chains: per cell, the number of open directions, bit-sliced
+        // (`open[k]` holds bit k of the count), so each landing set is
+        // counted with four popcounts instead of one per direction.
+        let mut open = [Bits::<W>::EMPTY; 4];
+        for f in &from[..n] {
+            let mut carry = *f;
+            for slice in &mut open {
+                let next = slice.and(carry);
+                *slice = slice.xor(carry);
+                carry = next;
+                if carry.is_empty() {
+                    break;
+                }
             }
         }
+        let mut reach = Bits::<W>::EMPTY;
         for i in 0..n {
             if lands[i].is_empty() {
                 continue;
             }
-            for j in 0..n {
-                if (ctx.straight && j != i) || ctx.opposite[i] == j {
-                    continue;
+            reach = reach.or(lands[i]);
+            for (k, slice) in open.iter().enumerate() {
+                total += lands[i].and(*slice).count() << k;
+            }
+        }
+        // Third steps are followed one by one, but only from second landings
+        // where the original board shows a way on (a superset: the pieces
+        // captured behind can only close ways), or where the path can come
+        // back onto its vacated start cell (`back`).
+        let mut capt_back = [Bits::<W>::EMPTY; 8];
+        for k in 0..n {
+            capt_back[k] = capt.shift(-ctx.offs[k]);
+        }
+        for j in 0..n {
+            let second = reach.and(from[j]);
+            if second.is_empty() {
+                continue;
+            }
+            let onward = (0..n).filter(|&k| k != ctx.opposite[j]).fold(Bits::EMPTY, |acc, k| acc.or(from[k]));
+            let mut ways_any = onward;
+            for i in 0..n {
+                if let Some(k) = ctx.back[i][j] {
+                    ways_any = ways_any.or(capt_back[k]);
                 }
+            }
+            let oj = ctx.offs[j];
+            if second.shift(2 * oj).and(ways_any).is_empty() {
+                continue;
+            }
+            for i in 0..n {
                 let second = lands[i].and(from[j]);
                 if second.is_empty() {
                     continue;
                 }
-                total += second.count();
-                // Third steps: followed one by one, but only from landings
-                // where the original board shows a way on (a superset: the
-                // captured pieces behind can only close ways), or where the
-                // path can come back onto its vacated start cell.
-                let oj = ctx.offs[j];
-                let mut ways = if ctx.straight { from[j] } else { onward[j] };
-                if let Some(k) = ctx.back[i][j] {
-                    ways = ways.or(capt.shift(-ctx.offs[k]));
-                }
-                let third = second.shift(2 * oj).and(ways);
-                let oi = ctx.offs[i] as isize;
-                let oj = oj as isize;
-                for u in third.iter() {
-                    let t = (u as isize - 2 * oj) as usize;
-                    let m2 = (u as isize - oj) as usize;
-                    let (m1, s) = ((t as isize - oi) as usize, (t as isize - 2 * oi) as usize);
-                    let [s, m1, t, m2, u] = [s, m1, t, m2, u].map(|i| i + ctx.pad);
-                    let c1 = self.step(s, m1, t);
-                    let c2 = self.step(t, m2, u);
-                    total += if ctx.straight {
-                        self.count_on::<true>(ctx, mine, u, j)
-                    } else {
-                        self.count_on::<false>(ctx, mine, u, j)
-                    };
-                    self.unstep(t, m2, u, c2);
-                    self.unstep(s, m1, t, c1);
-                }
+                let ways = match ctx.back[i][j] {
+                    Some(k) => onward.or(capt_back[k]),
+                    None => onward,
+                };
+                total += self.count_third::<false>(ctx, mine, second.shift(2 * oj).and(ways), i, j);
             }
         }
         total
     }
 
-    /// The number of ways a path now standing on mailbox index `x` (after a
-    /// step in direction `last`) can go on: the mailbox alone is read and
-    /// changed.
-    fn count_on<const STRAIGHT: bool>(&mut self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize) -> u64 {
-        let mut n = 0;
-        for i in 0..ctx.ndirs {
-            if STRAIGHT && i != last {
-                continue;
+    /// Counts the paths of three or more steps whose second step, in
+    /// direction `j` after a first in `i`, lands on a cell of `third`.
+    fn count_third<const STRAIGHT: bool>(
+        &mut self,
+        ctx: &Ctx<W>,
+        mine: u8,
+        third: Bits<W>,
+        i: usize,
+        j: usize,
+    ) -> u64 {
+        let (oi, oj) = (ctx.offs[i] as isize, ctx.offs[j] as isize);
+        let mut total = 0;
+        for u in third.iter() {
+            let u = (u + ctx.pad) as isize;
+            let (m2, t) = (u - oj, u - 2 * oj);
+            let (m1, s) = (t - oi, t - 2 * oi);
+            let [s, m1, t, m2, u] = [s, m1, t, m2, u].map(|x| x as usize);
+            let c1 = self.step(s, m1, t);
+            let c2 = self.step(t, m2, u);
+            let open = self.open_dirs::<STRAIGHT>(ctx, mine, u, j);
+            if open != 0 {
+                total += self.count_on::<STRAIGHT>(ctx, mine, u, open);
             }
+            self.unstep(t, m2, u, c2);
+            self.unstep(s, m1, t, c1);
+        }
+        total
+    }
+
+    /// The directions (as a bit mask of direction indices) in which the
+    /// piece on mailbox index `x` could jump now.
+    #[inline(always)]
+    fn open_dirs<const STRAIGHT: bool>(&self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize) -> u32 {
+        let probe = |i: usize| {
             let o = ctx.offs[i] as isize as usize;
             let m = x.wrapping_add(o);
             let t = m.wrapping_add(o);
-            if self.cells[t] != MB_EMPTY || !capturable(self.cells[m], mine) {
-                continue;
+            u32::from(self.cells[t] == MB_EMPTY && capturable(self.cells[m], mine)) << i
+        };
+        if STRAIGHT {
+            probe(last)
+        } else {
+            // All eight slots, unrolled: unused slots have offset 0, and a
+            // cell is never both empty and capturable, so they probe false.
+            probe(0) | probe(1) | probe(2) | probe(3) | probe(4) | probe(5) | probe(6) | probe(7)
+        }
+    }
+
+    /// The number of ways a path now standing on mailbox index `x`, with
+    /// `open` its open directions, can go on. Only the mailbox is read and
+    /// changed.
+    ///
+    /// A landing's own open directions are probed before the jump to it:
+    /// the jump changes only cells behind the landing (its start and the
+    /// captured piece), which no probe from the landing reads except the
+    /// way straight back, closed before and after. So leaves cost a probe,
+    /// not a make/unmake and a call.
+    fn count_on<const STRAIGHT: bool>(&mut self, ctx: &Ctx<W>, mine: u8, x: usize, mut open: u32) -> u64 {
+        let mut n = 0;
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let o = ctx.offs[i] as isize as usize;
+            let m = x.wrapping_add(o);
+            let t = m.wrapping_add(o);
+            n += 1;
+            let next = self.open_dirs::<STRAIGHT>(ctx, mine, t, i);
+            if next != 0 {
+                let captured = self.step(x, m, t);
+                n += self.count_on::<STRAIGHT>(ctx, mine, t, next);
+                self.unstep(x, m, t, captured);
             }
-            let captured = self.step(x, m, t);
-            n += 1 + self.count_on::<STRAIGHT>(ctx, mine, t, i);
-            self.unstep(x, m, t, captured);
         }
         n
     }

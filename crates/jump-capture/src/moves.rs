@@ -133,8 +133,11 @@ impl FromStr for Move {
                 return Err(ParseMoveError::TooLong(MAX_PATH));
             }
             let index = path.len() + 1;
-            let (cell, used) = Cell::parse_prefix(&bytes[at..])
-                .map_err(|source| ParseMoveError::Cell { index, at, source })?;
+            let (cell, used) = Cell::parse_prefix(&bytes[at..]).map_err(|source| ParseMoveError::Cell {
+                index,
+                at,
+                source,
+            })?;
             path.push(cell);
             at += used;
             match bytes.get(at) {

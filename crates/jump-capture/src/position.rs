@@ -12,8 +12,8 @@ use crate::cell::{Cell, Direction};
 use crate::deal::{random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::MAX_WORDS;
+use crate::movegen::{Ctx, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, State, with_width};
 use crate::moves::{IllegalMove, JumpTree, Move};
-use crate::movegen::{Ctx, MB_EMPTY, MB_INERT, MB_OFF, State, with_width};
 use crate::outcome::Outcome;
 use crate::rules::{Capture, Chain, Kind, Opening, PlayersError, Rules};
 use crate::setup::Setup;
@@ -190,7 +190,12 @@ impl Position {
                     let k = rules.kind_index(letter).ok_or_else(|| PositionError::UnknownKind {
                         cell,
                         letter,
-                        known: rules.kinds().iter().map(|k| k.letter.to_string()).collect::<Vec<_>>().join(", "),
+                        known: rules
+                            .kinds()
+                            .iter()
+                            .map(|k| k.letter.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
                     })?;
                     occ[i >> 6] |= 1 << (i & 63);
                     k as u8
@@ -290,7 +295,7 @@ impl Position {
         let owned = self.rules.spec().capture == Capture::Owned;
         let occ = Bits::from_slice(&self.occ);
         let mut sides = if owned { vec![Bits::EMPTY; self.players()] } else { Vec::new() };
-        let mut cells = vec![MB_OFF; self.squares.len() + 2 * ctx.pad];
+        let mut cells = Mailbox::new();
         let mut removable = Bits::EMPTY;
         let opening = self.is_opening();
         for (i, &k) in self.squares.iter().enumerate() {

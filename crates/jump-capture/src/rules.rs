@@ -94,9 +94,7 @@ impl Opening {
 
     pub(crate) fn kinds(&self) -> Option<&[char]> {
         match self {
-            Opening::EachPlayerRemoves { kinds } | Opening::FirstPlayerRemoves { kinds } => {
-                kinds.as_deref()
-            }
+            Opening::EachPlayerRemoves { kinds } | Opening::FirstPlayerRemoves { kinds } => kinds.as_deref(),
             _ => None,
         }
     }
@@ -270,7 +268,9 @@ pub enum RulesError {
     #[error("capture = owned needs kinds with owners, and no kind has one")]
     NoOwners,
     /// The Konane opening outside its shape.
-    #[error("the Konane opening needs an even number of rows and columns, exactly 2 players and owned pieces")]
+    #[error(
+        "the Konane opening needs an even number of rows and columns, exactly 2 players and owned pieces"
+    )]
     KonaneShape,
 }
 
@@ -343,11 +343,8 @@ impl Rules {
         {
             return Err(RulesError::KonaneShape);
         }
-        let removable = spec
-            .kinds
-            .iter()
-            .map(|k| spec.opening.kinds().is_none_or(|ks| ks.contains(&k.letter)))
-            .collect();
+        let removable =
+            spec.kinds.iter().map(|k| spec.opening.kinds().is_none_or(|ks| ks.contains(&k.letter))).collect();
         let layout = Layout::new(rows, cols, &spec.mask, spec.directions);
         Ok(Rules { spec, layout, removable })
     }

@@ -83,7 +83,10 @@ impl FromStr for Setup {
                 let why = if s.contains("  ") || s.starts_with(' ') || s.ends_with(' ') {
                     "found an empty field (two spaces in a row, or a space at an end)".to_string()
                 } else {
-                    format!("found {}", if fields.len() > 3 { "more than 3".to_string() } else { fields.len().to_string() })
+                    format!(
+                        "found {}",
+                        if fields.len() > 3 { "more than 3".to_string() } else { fields.len().to_string() }
+                    )
                 };
                 Err(ParsePositionError::Fields(why))
             }

@@ -2,6 +2,8 @@
 //! `common/mod.rs` on hundreds of random positions of every preset and
 //! direction set: the same moves, and the same perft to depth 2.
 
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
 mod common;
 
 use common::{random_position, reference_moves, reference_perft, rng};
@@ -34,7 +36,11 @@ fn fast_perft_agrees_with_the_reference_to_depth_two() {
             for _ in 0..12 {
                 let (spec, pos) = random_position(preset, dirs, &mut r);
                 for depth in 0..=2 {
-                    assert_eq!(pos.perft(depth), reference_perft(&spec, &pos, depth), "{preset} {dirs} {pos} depth {depth}");
+                    assert_eq!(
+                        pos.perft(depth),
+                        reference_perft(&spec, &pos, depth),
+                        "{preset} {dirs} {pos} depth {depth}"
+                    );
                 }
             }
         }

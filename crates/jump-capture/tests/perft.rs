@@ -2,6 +2,8 @@
 //! must reproduce every count, and the small ones are re-counted by the
 //! reference generator of `common/mod.rs`.
 
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
 mod common;
 
 use common::{pos, reference_perft};

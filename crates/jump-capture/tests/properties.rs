@@ -1,6 +1,8 @@
 //! Property tests: notation round-trips, parsers that never panic, and the
 //! invariants of play on random positions of every preset.
 
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
 mod common;
 
 use common::{random_position, rng};

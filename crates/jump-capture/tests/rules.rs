@@ -1,11 +1,13 @@
 //! One test per rule of RULES.md, named for the rule it checks.
 
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
 mod common;
 
 use common::{moves, play, pos};
 use jump_capture::{
-    Cell, Chain, DirectionSet, IllegalMove, Move, Opening, Phase, Position, Preset, Rules, RulesError, RulesSpec,
-    Setup, apportion,
+    Cell, Chain, DirectionSet, IllegalMove, Move, Opening, Phase, Position, Preset, Rules, RulesError,
+    RulesSpec, Setup, apportion,
 };
 
 fn cell(s: &str) -> Cell {
@@ -46,7 +48,8 @@ fn a_masked_cell_is_neither_jumped_over_nor_landed_on() {
     let p = pos(Preset::Old.spec(), "OOO/O-O/1OO 3 0,0");
     assert_eq!(moves(&p), ["a3xa1", "c1xa1"]);
     let setup: Setup = "OOO/OOO/1OO 3 0,0".parse().unwrap();
-    let masked = Rules::new(RulesSpec { mask: vec![cell("b2")], ..Preset::Old.spec().with_size(3, 3) }).unwrap();
+    let masked =
+        Rules::new(RulesSpec { mask: vec![cell("b2")], ..Preset::Old.spec().with_size(3, 3) }).unwrap();
     let err = Position::from_setup(masked, &setup).unwrap_err();
     assert_eq!(err.to_string(), "b2 is not a cell of this board (masked out); write it '-'");
 }
@@ -88,8 +91,24 @@ fn the_default_boards_have_the_sources_counts() {
         let (pos, _) = Position::start(p.rules(), 2, Some(1)).unwrap();
         pos.rules().cells().filter(|&c| pos.piece_at(c).is_some_and(|k| k.letter == letter)).count()
     };
-    assert_eq!([count(Preset::Murray, 'W'), count(Preset::Murray, 'Y'), count(Preset::Murray, 'R'), count(Preset::Murray, 'G')], [90, 68, 45, 22]);
-    assert_eq!([count(Preset::Froglet, 'G'), count(Preset::Froglet, 'Y'), count(Preset::Froglet, 'R'), count(Preset::Froglet, 'B')], [66, 51, 21, 6]);
+    assert_eq!(
+        [
+            count(Preset::Murray, 'W'),
+            count(Preset::Murray, 'Y'),
+            count(Preset::Murray, 'R'),
+            count(Preset::Murray, 'G')
+        ],
+        [90, 68, 45, 22]
+    );
+    assert_eq!(
+        [
+            count(Preset::Froglet, 'G'),
+            count(Preset::Froglet, 'Y'),
+            count(Preset::Froglet, 'R'),
+            count(Preset::Froglet, 'B')
+        ],
+        [66, 51, 21, 6]
+    );
     assert_eq!(count(Preset::Old, 'O'), 225);
     assert_eq!([count(Preset::Konane, 'B'), count(Preset::Konane, 'W')], [32, 32]);
 }
@@ -109,7 +128,10 @@ fn check_apportionment(n: u32, weights: &[u32], values: &[u32]) {
         for j in 0..counts.len() {
             let (got, not) = (counts[i] > floor(i), counts[j] == floor(j));
             if got && not {
-                assert!(rem(i) > rem(j) || (rem(i) == rem(j) && values[i] <= values[j]), "n={n}: {i} before {j}");
+                assert!(
+                    rem(i) > rem(j) || (rem(i) == rem(j) && values[i] <= values[j]),
+                    "n={n}: {i} before {j}"
+                );
             }
         }
     }
@@ -128,7 +150,11 @@ fn counts_on_every_size_from_3_to_26_follow_largest_remainder_ties_to_the_lower_
             let (p, _) = Position::start(rules, 2, Some(u64::from(n))).unwrap();
             let expected = apportion(u32::from(n) * u32::from(n), weights, &values);
             for (k, want) in spec.kinds.iter().zip(expected) {
-                let got = p.rules().cells().filter(|&c| p.piece_at(c).is_some_and(|x| x.letter == k.letter)).count();
+                let got = p
+                    .rules()
+                    .cells()
+                    .filter(|&c| p.piece_at(c).is_some_and(|x| x.letter == k.letter))
+                    .count();
                 assert_eq!(got as u32, want, "{preset} {n}×{n} {}", k.letter);
             }
         }
@@ -184,7 +210,10 @@ fn with_every_player_removing_there_are_no_more_players_than_pieces() {
     let rules = Rules::new(Preset::Old.spec().with_size(3, 3)).unwrap();
     assert!(Position::start(rules.clone(), 9, Some(1)).is_ok());
     let err = Position::start(rules, 10, Some(1)).unwrap_err();
-    assert_eq!(err.to_string(), "10 players each remove a piece in the opening, but the board has only 9 pieces");
+    assert_eq!(
+        err.to_string(),
+        "10 players each remove a piece in the opening, but the board has only 9 pieces"
+    );
 }
 
 #[test]
@@ -452,16 +481,34 @@ fn the_worked_example_of_the_rule_book() {
 
 #[test]
 fn invalid_rule_sets_are_refused_with_the_reason() {
-    let dup = RulesSpec { kinds: vec![jump_capture::Kind::shared('W', "a", 1), jump_capture::Kind::shared('W', "b", 2)], fill: jump_capture::Fill::Random { weights: vec![1, 1] }, ..Preset::Murray.spec() };
+    let dup = RulesSpec {
+        kinds: vec![jump_capture::Kind::shared('W', "a", 1), jump_capture::Kind::shared('W', "b", 2)],
+        fill: jump_capture::Fill::Random { weights: vec![1, 1] },
+        ..Preset::Murray.spec()
+    };
     assert_eq!(Rules::new(dup).unwrap_err().to_string(), "two kinds share the letter 'W'");
-    let lower = RulesSpec { kinds: vec![jump_capture::Kind::shared('w', "a", 1)], fill: jump_capture::Fill::Random { weights: vec![1] }, ..Preset::Old.spec() };
-    assert_eq!(Rules::new(lower).unwrap_err().to_string(), "kind letter 'w' is not an upper-case letter A to Z");
+    let lower = RulesSpec {
+        kinds: vec![jump_capture::Kind::shared('w', "a", 1)],
+        fill: jump_capture::Fill::Random { weights: vec![1] },
+        ..Preset::Old.spec()
+    };
+    assert_eq!(
+        Rules::new(lower).unwrap_err().to_string(),
+        "kind letter 'w' is not an upper-case letter A to Z"
+    );
     let odd = Preset::Konane.spec().with_size(7, 8);
     assert_eq!(Rules::new(odd).unwrap_err(), RulesError::KonaneShape);
-    let weights = RulesSpec { fill: jump_capture::Fill::Random { weights: vec![1, 2] }, ..Preset::Murray.spec() };
+    let weights =
+        RulesSpec { fill: jump_capture::Fill::Random { weights: vec![1, 2] }, ..Preset::Murray.spec() };
     assert!(matches!(Rules::new(weights).unwrap_err(), RulesError::FillWeights { .. }));
-    let unknown = RulesSpec { opening: Opening::FirstPlayerRemoves { kinds: Some(vec!['Q']) }, ..Preset::Murray.spec() };
-    assert_eq!(Rules::new(unknown).unwrap_err().to_string(), "the opening lets kind 'Q' be removed, but there is no such kind");
+    let unknown = RulesSpec {
+        opening: Opening::FirstPlayerRemoves { kinds: Some(vec!['Q']) },
+        ..Preset::Murray.spec()
+    };
+    assert_eq!(
+        Rules::new(unknown).unwrap_err().to_string(),
+        "the opening lets kind 'Q' be removed, but there is no such kind"
+    );
     let players = RulesSpec { min_players: 3, max_players: 2, ..Preset::Old.spec() };
     assert!(matches!(Rules::new(players).unwrap_err(), RulesError::PlayerRange { .. }));
     let mask = RulesSpec { mask: vec![cell("p1")], ..Preset::Old.spec() };
@@ -476,5 +523,8 @@ fn every_preset_is_valid_with_every_direction_set() {
         }
         assert_eq!(preset.id().parse::<Preset>().unwrap(), preset);
     }
-    assert_eq!("chess".parse::<Preset>().unwrap_err().to_string(), "unknown preset 'chess'; expected old, murray, froglet or konane");
+    assert_eq!(
+        "chess".parse::<Preset>().unwrap_err().to_string(),
+        "unknown preset 'chess'; expected old, murray, froglet or konane"
+    );
 }

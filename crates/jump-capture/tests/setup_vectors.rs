@@ -3,6 +3,8 @@
 //! every saved game's seed replays differently, so a change here is a
 //! breaking change, never a fix.
 
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
 use jump_capture::{DirectionSet, Position, Preset, Rules};
 
 fn dealt(preset: Preset, rows: u8, cols: u8, dirs: DirectionSet, players: usize, seed: u64) -> String {
@@ -36,13 +38,22 @@ fn old_and_konane_need_no_seed_but_accept_one() {
         dealt(Preset::Konane, 8, 8, DirectionSet::Orthogonal, 2, 1),
         "BWBWBWBW/WBWBWBWB/BWBWBWBW/WBWBWBWB/BWBWBWBW/WBWBWBWB/BWBWBWBW/WBWBWBWB 0 0,0"
     );
-    assert_eq!(dealt(Preset::Konane, 4, 6, DirectionSet::Orthogonal, 2, 9), "BWBWBW/WBWBWB/BWBWBW/WBWBWB 0 0,0");
+    assert_eq!(
+        dealt(Preset::Konane, 4, 6, DirectionSet::Orthogonal, 2, 9),
+        "BWBWBW/WBWBWB/BWBWBW/WBWBWB 0 0,0"
+    );
 }
 
 #[test]
 fn other_sizes_and_player_counts() {
-    assert_eq!(dealt(Preset::Murray, 5, 5, DirectionSet::Orthogonal, 2, 2), "RWYRW/RWRWW/YWWWY/YGRYG/YYWYW 0 0,0");
-    assert_eq!(dealt(Preset::Froglet, 4, 6, DirectionSet::Orthogonal, 3, 3), "GGRGYY/YGGGYY/RYYGRG/YYGGGB 0 0,0,0");
+    assert_eq!(
+        dealt(Preset::Murray, 5, 5, DirectionSet::Orthogonal, 2, 2),
+        "RWYRW/RWRWW/YWWWY/YGRYG/YYWYW 0 0,0"
+    );
+    assert_eq!(
+        dealt(Preset::Froglet, 4, 6, DirectionSet::Orthogonal, 3, 3),
+        "GGRGYY/YGGGYY/RYYGRG/YYGGGB 0 0,0,0"
+    );
     assert_eq!(
         dealt(Preset::Murray, 18, 18, DirectionSet::All, 2, 42),
         "GWGWWYWRWYYWRYGYWY/GYWRWYYWWWGWWWWGRW/WWRRRGYGWWRWGWRYYY/RRWRWWWWYWRGWRRWYW/\

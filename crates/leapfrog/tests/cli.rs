@@ -1,5 +1,7 @@
 //! The command line's contract: output formats, exit codes, one-line errors.
 
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
 use std::process::{Command, Output};
 
 fn leapfrog(args: &[&str]) -> Output {
@@ -19,7 +21,19 @@ fn setup_prints_the_position_string_for_a_seed() {
     let o = leapfrog(&["setup", "--preset", "murray", "--size", "5", "--seed", "2"]);
     assert!(o.status.success());
     assert_eq!(stdout(&o), "RWYRW/RWRWW/YWWWY/YGRYG/YYWYW 0 0,0\n");
-    let o = leapfrog(&["setup", "--preset", "froglet", "--rows", "4", "--cols", "6", "--players", "3", "--seed", "3"]);
+    let o = leapfrog(&[
+        "setup",
+        "--preset",
+        "froglet",
+        "--rows",
+        "4",
+        "--cols",
+        "6",
+        "--players",
+        "3",
+        "--seed",
+        "3",
+    ]);
     assert_eq!(stdout(&o), "GGRGYY/YGGGYY/RYYGRG/YYGGGB 0 0,0,0\n");
     let o = leapfrog(&["setup", "--preset", "old", "--size", "3", "--directions", "all", "--seed", "1"]);
     assert_eq!(stdout(&o), "OOO/OOO/OOO 0 0,0\n");
@@ -40,7 +54,13 @@ fn moves_prints_every_legal_move_sorted() {
     let o = leapfrog(&["moves", "--preset", "old", "--position", "1OO/1OO/1OO 2 1,1"]);
     assert!(o.status.success());
     assert_eq!(stdout(&o), "c1xa1\nc2xa2\nc3xa3\n");
-    let o = leapfrog(&["moves", "--preset", "konane", "--position", "BWBWBWBW/WBWBWBWB/BWBWBWBW/WBWBWBWB/BWBWBWBW/WBWBWBWB/BWBWBWBW/WBWBWBWB 0 0,0"]);
+    let o = leapfrog(&[
+        "moves",
+        "--preset",
+        "konane",
+        "--position",
+        "BWBWBWBW/WBWBWBWB/BWBWBWBW/WBWBWBWB/BWBWBWBW/WBWBWBWB/BWBWBWBW/WBWBWBWB 0 0,0",
+    ]);
     assert_eq!(stdout(&o), "a8\nd5\ne4\nh1\n");
 }
 
@@ -65,8 +85,14 @@ fn bad_arguments_and_positions_are_one_line_on_stderr_with_exit_code_2() {
         (&["setup", "--preset", "murray", "--size", "300"], "--size"),
         (&["setup", "--preset", "konane", "--players", "3"], "3 players; these rules take 2 to 2"),
         (&["setup", "--preset", "murray", "--directions", "hex"], "unknown direction set 'hex'"),
-        (&["moves", "--preset", "old", "--position", "OOO/OOOO/OOO 0 0"], "rank 2 has 4 cells; the board is 3 wide"),
-        (&["moves", "--preset", "murray", "--position", "OOO/OOO/OOO 0 0"], "a1 holds 'O', which is not a piece"),
+        (
+            &["moves", "--preset", "old", "--position", "OOO/OOOO/OOO 0 0"],
+            "rank 2 has 4 cells; the board is 3 wide",
+        ),
+        (
+            &["moves", "--preset", "murray", "--position", "OOO/OOO/OOO 0 0"],
+            "a1 holds 'O', which is not a piece",
+        ),
         (&["moves", "--preset", "old", "--position", "OOO/OOO/OOO 0"], "three fields"),
         (&["moves", "--preset", "old"], "--position"),
         (&["perft", "--preset", "old", "--position", "OOO/OOO/OOO 0 0", "--depth", "-1"], "'-1'"),

@@ -1,6 +1,7 @@
 //! Helpers shared by the rules crate's tests, including a deliberately
 //! simple move generator that the fast one is checked against.
 
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 #![allow(dead_code)]
 
 use jump_capture::{
@@ -158,7 +159,11 @@ pub fn reference_perft(spec: &RulesSpec, p: &Position, depth: u32) -> u64 {
 
 /// A random well-formed position of `preset` with `dirs`: random size,
 /// random holes, random pieces, a random ply (sometimes in the opening).
-pub fn random_position(preset: Preset, dirs: jump_capture::DirectionSet, rng: &mut ChaCha8Rng) -> (RulesSpec, Position) {
+pub fn random_position(
+    preset: Preset,
+    dirs: jump_capture::DirectionSet,
+    rng: &mut ChaCha8Rng,
+) -> (RulesSpec, Position) {
     let base = preset.spec().with_directions(dirs);
     let (rows, cols, players) = if preset == Preset::Konane {
         (2 * rng.random_range(2..=4u8), 2 * rng.random_range(2..=4u8), 2)
