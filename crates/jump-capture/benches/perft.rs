@@ -52,10 +52,7 @@ fn playouts(c: &mut Criterion) {
             seed += 1;
             let (mut pos, _) = Position::start(rules.clone(), 2, Some(seed)).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            while let Some(mv) = pos.random_move(&mut rng) {
-                pos.play(&mv).unwrap();
-            }
-            black_box(pos.scores()[0])
+            black_box(pos.playout(&mut rng))
         })
     });
     group.finish();

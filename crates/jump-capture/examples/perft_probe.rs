@@ -1,7 +1,8 @@
 //! Times perft on seeded middle-game positions (a quick probe;
 //! `cargo bench -p jump-capture` is the real measurement).
 //!
-//! Run: `cargo run --release -p jump-capture --example perft_probe [--shallow] [PLIES...]`.
+//! Run: `cargo run --release -p jump-capture --example perft_probe [--shallow] [PLIES...]`,
+//! or with `--playouts` for random playouts of 15×15 Murray.
 
 #![allow(clippy::unwrap_used)] // a probe: a failed unwrap is a bug to see at once
 
@@ -12,6 +13,23 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 fn main() {
+    if std::env::args().any(|a| a == "--playouts") {
+        let rules = std::sync::Arc::new(Preset::Murray.rules());
+        let t = Instant::now();
+        let (mut games, mut plies) = (0u64, 0u64);
+        for seed in 0..2000 {
+            let (mut pos, _) = Position::start(rules.clone(), 2, Some(seed)).unwrap();
+            plies += u64::from(pos.playout(&mut ChaCha8Rng::seed_from_u64(seed)));
+            games += 1;
+        }
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{games} playouts of 15x15 murray, {:.1} plies each: {:.0} playouts/s",
+            plies as f64 / games as f64,
+            games as f64 / s
+        );
+        return;
+    }
     // `--shallow` counts one ply less (for instruction counts under callgrind).
     let shallow = u32::from(std::env::args().any(|a| a == "--shallow"));
     let plies: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();

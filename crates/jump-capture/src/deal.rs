@@ -53,8 +53,9 @@ fn generator(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::from_seed(key)
 }
 
-/// An unbiased index below `n` (`n > 0`).
-fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
+/// An unbiased draw below `n > 0`: `x % n` of the first word `x` below the
+/// largest multiple of `n`.
+pub(crate) fn below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
     let limit = u64::MAX - u64::MAX % n;
     loop {
         let x = rng.next_u64();

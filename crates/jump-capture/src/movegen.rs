@@ -60,6 +60,22 @@ enum OpeningStep {
     KonaneSecond,
 }
 
+/// The index of the `k`-th set bit (from 0, lowest first).
+fn nth_one<const W: usize>(bits: Bits<W>, mut k: u64) -> Option<usize> {
+    for (w, &word) in bits.0.iter().enumerate() {
+        let c = u64::from(word.count_ones());
+        if k < c {
+            let mut word = word;
+            for _ in 0..k {
+                word &= word - 1;
+            }
+            return Some(w * 64 + word.trailing_zeros() as usize);
+        }
+        k -= c;
+    }
+    None
+}
+
 /// Per-rule-set constants of the kernel.
 pub(crate) struct Ctx<const W: usize> {
     pub(crate) exists: Bits<W>,
@@ -570,6 +586,130 @@ impl<const W: usize> State<W> {
             self.unjump(ctx, x, m, t, q);
         }
         n
+    }
+
+    /// Writes into `path` (layout indices) the `k`-th legal move in a fixed
+    /// order (`k` below [`State::count`]): first the single jumps that
+    /// cannot go on, in bulk, then the others with their continuations.
+    /// Any fixed order makes a uniform `k` a uniform move.
+    pub(crate) fn select(&mut self, ctx: &Ctx<W>, ply: u32, mut k: u64, path: &mut Vec<usize>) {
+        path.clear();
+        if let Some(step) = ctx.opening_step(ply) {
+            if let Some(i) = nth_one(self.removals(ctx, ply, step), k) {
+                path.push(i);
+            }
+            return;
+        }
+        let (mov, capt) = self.roles(ctx, ply);
+        let mine = Self::mine(ctx, ply);
+        let empty = ctx.exists.and_not(self.occ);
+        let n = ctx.ndirs;
+        let mut from_any = Bits::<W>::EMPTY;
+        let mut lands = [Bits::<W>::EMPTY; 8];
+        for i in 0..n {
+            let o = ctx.offs[i];
+            lands[i] = Self::landings(empty, mov, capt, o);
+            let from = capt.shift(-o).and(empty.shift(-2 * o));
+            from_any = from_any.or(from);
+        }
+        // Where a landing in direction i can go on: straight chains only in
+        // their own direction.
+        let go_on = |i: usize| {
+            if ctx.straight {
+                let o = ctx.offs[i];
+                capt.shift(-o).and(empty.shift(-2 * o))
+            } else {
+                from_any
+            }
+        };
+        for i in 0..n {
+            let ends = lands[i].and_not(go_on(i));
+            let c = ends.count();
+            if k < c {
+                let t = nth_one(ends, k).expect("k is below the count");
+                let o = ctx.offs[i] as isize;
+                path.extend([(t as isize - 2 * o) as usize, t]);
+                return;
+            }
+            k -= c;
+        }
+        for i in 0..n {
+            let o = ctx.offs[i] as isize;
+            for t in lands[i].and(go_on(i)).iter() {
+                let (m, s) = ((t as isize - o) as usize, (t as isize - 2 * o) as usize);
+                let (sp, mp, tp) = (s + ctx.pad, m + ctx.pad, t + ctx.pad);
+                let captured = self.step(sp, mp, tp);
+                let open = self.open_dirs_any(ctx, mine, tp, i);
+                let size = 1 + self.count_on_any(ctx, mine, tp, open);
+                if k < size {
+                    path.extend([sp, tp]);
+                    self.select_on(ctx, mine, k, open, path);
+                    self.unstep(sp, mp, tp, captured);
+                    for cell in path.iter_mut() {
+                        *cell -= ctx.pad;
+                    }
+                    return;
+                }
+                self.unstep(sp, mp, tp, captured);
+                k -= size;
+            }
+        }
+    }
+
+    /// Below a path (mailbox indices, applied to the mailbox) standing on
+    /// its last cell with `open` directions: writes move `k` of the subtree,
+    /// 0 being the path itself.
+    fn select_on(&mut self, ctx: &Ctx<W>, mine: u8, k: u64, mut open: u32, path: &mut Vec<usize>) {
+        let Some(mut k) = k.checked_sub(1) else { return };
+        let x = *path.last().expect("a path has a start");
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let o = ctx.offs[i] as isize as usize;
+            let (m, t) = (x.wrapping_add(o), x.wrapping_add(o).wrapping_add(o));
+            let next = self.open_dirs_any(ctx, mine, t, i);
+            let captured = self.step(x, m, t);
+            let size = 1 + self.count_on_any(ctx, mine, t, next);
+            if k < size {
+                path.push(t);
+                self.select_on(ctx, mine, k, next, path);
+                self.unstep(x, m, t, captured);
+                return;
+            }
+            self.unstep(x, m, t, captured);
+            k -= size;
+        }
+    }
+
+    fn open_dirs_any(&self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize) -> u32 {
+        if ctx.straight {
+            self.open_dirs::<true>(ctx, mine, x, last)
+        } else {
+            self.open_dirs::<false>(ctx, mine, x, last)
+        }
+    }
+
+    fn count_on_any(&mut self, ctx: &Ctx<W>, mine: u8, x: usize, open: u32) -> u64 {
+        if open == 0 {
+            0
+        } else if ctx.straight {
+            self.count_on::<true>(ctx, mine, x, open)
+        } else {
+            self.count_on::<false>(ctx, mine, x, open)
+        }
+    }
+
+    /// Plays the move along `path` (layout indices) for good: no unmake.
+    pub(crate) fn apply(&mut self, ctx: &Ctx<W>, ply: u32, path: &[usize]) {
+        if let [cell] = path {
+            let was = self.removable.has(*cell);
+            self.toggle_removal(ctx, ply, *cell, was);
+            return;
+        }
+        for w in path.windows(2) {
+            let m = (w[0] + w[1]) / 2;
+            self.jump(ctx, w[0], m, w[1]);
+        }
     }
 
     /// Visits every legal move: `visit` sees the state after the move and

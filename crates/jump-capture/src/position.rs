@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use crate::bits::Bits;
 use crate::cell::{Cell, Direction};
-use crate::deal::{random_seed, starting_grid};
+use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::MAX_WORDS;
 use crate::movegen::{Ctx, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, State, with_width};
@@ -409,24 +409,79 @@ impl Position {
         if n == 0 {
             return None;
         }
-        let limit = u64::MAX - u64::MAX % n;
-        let k = loop {
-            let x = rng.next_u64();
-            if x < limit {
-                break x % n;
+        self.nth_move(below(rng, n))
+    }
+
+    /// Move `k` (from 0) of the legal moves in the engine's own fixed
+    /// order, or `None` when `k` is not below [`Position::count_moves`].
+    /// Every legal move has exactly one index; finding it skips the moves
+    /// before it in bulk instead of listing them.
+    pub fn nth_move(&self, k: u64) -> Option<Move> {
+        let lay = &self.rules.layout;
+        let mut path = Vec::new();
+        with_width!(lay.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            if k >= st.count(&ctx, self.ply) {
+                return None;
             }
-        };
-        let mut seen = 0;
-        let mut chosen = None;
-        self.for_each_move(|path| {
-            if seen == k {
-                chosen = Some(Move::new(path.to_vec()).expect("generated paths are not empty"));
-                return ControlFlow::Break(());
-            }
-            seen += 1;
-            ControlFlow::Continue(())
+            st.select(&ctx, self.ply, k, &mut path);
         });
-        chosen
+        Move::new(path.iter().map(|&i| lay.cell(i)).collect()).ok()
+    }
+
+    /// Plays uniformly random legal moves (every path equally likely) until
+    /// the game is over; returns the number of plies played. The engine of
+    /// Monte Carlo search: one move-generator state is kept for the whole
+    /// game, and a ply costs a bulk count and a selection that skips the
+    /// moves before the chosen one in bulk.
+    pub fn playout<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let lay = &self.rules.layout;
+        let mut path = Vec::with_capacity(16);
+        let start = self.ply;
+        with_width!(lay.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            loop {
+                let n = st.count(&ctx, self.ply);
+                if n == 0 {
+                    break;
+                }
+                st.select(&ctx, self.ply, below(rng, n), &mut path);
+                st.apply(&ctx, self.ply, &path);
+                self.apply_unchecked(&path);
+            }
+        });
+        self.ply - start
+    }
+
+    /// Plays a generated path (layout indices) on the mailbox, bitboard and
+    /// scores, without checks.
+    fn apply_unchecked(&mut self, path: &[usize]) {
+        let kinds = self.rules.kinds();
+        let player = self.to_move();
+        let mut gain = 0u32;
+        let clear = |squares: &mut Vec<u8>, occ: &mut [u64; MAX_WORDS], i: usize| {
+            let k = std::mem::replace(&mut squares[i], EMPTY);
+            occ[i >> 6] ^= 1 << (i & 63);
+            kinds[usize::from(k)].value
+        };
+        if let [cell] = path {
+            let value = clear(&mut self.squares, &mut self.occ, *cell);
+            if self.rules.spec().removals_score {
+                gain = value;
+            }
+        } else {
+            let (from, to) = (path[0], path[path.len() - 1]);
+            let piece = self.squares[from];
+            clear(&mut self.squares, &mut self.occ, from);
+            for w in path.windows(2) {
+                gain = gain.saturating_add(clear(&mut self.squares, &mut self.occ, (w[0] + w[1]) / 2));
+            }
+            self.squares[to] = piece;
+            self.occ[to >> 6] ^= 1 << (to & 63);
+        }
+        let score = &mut self.scores[player];
+        *score = score.saturating_add(gain);
+        self.ply = self.ply.saturating_add(1);
     }
 
     /// Checks `mv` without playing it: what it would capture and score.

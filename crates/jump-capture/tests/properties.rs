@@ -95,6 +95,14 @@ proptest! {
         let moves = pos.legal_moves();
         prop_assert_eq!(pos.perft(1), moves.len() as u64);
         prop_assert_eq!(pos.count_moves(), moves.len() as u64);
+        // Indexed access reaches every legal move exactly once.
+        let mut indexed: Vec<String> = (0..moves.len() as u64)
+            .map(|k| pos.nth_move(k).map(|m| m.to_string()).unwrap_or_default())
+            .collect();
+        indexed.sort();
+        let listed: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        prop_assert_eq!(indexed, listed);
+        prop_assert_eq!(pos.nth_move(moves.len() as u64), None);
         let opening = pos.is_opening();
         for mv in moves.iter().take(300) {
             let mut after = pos.clone();
@@ -123,5 +131,29 @@ proptest! {
                 prop_assert_eq!(after.scores()[p], pos.scores()[p] + delta);
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// `playout` plays legal moves only: replaying its game through `play`
+    /// (which checks every move) from the same generator state ends in the
+    /// same position.
+    #[test]
+    fn a_playout_ends_where_checked_random_play_ends(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..3) {
+        let preset = Preset::ALL[preset];
+        let dirs = [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All][dirs];
+        let (_, start) = random_position(preset, dirs, &mut rng(seed));
+        let mut fast = start.clone();
+        let plies = fast.playout(&mut rng(seed ^ 1));
+        let mut slow = start.clone();
+        let mut r = rng(seed ^ 1);
+        while let Some(mv) = slow.random_move(&mut r) {
+            slow.play(&mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
+        }
+        prop_assert_eq!(fast.to_string(), slow.to_string());
+        prop_assert_eq!(plies, slow.ply() - start.ply());
+        prop_assert!(fast.is_over());
     }
 }
