@@ -8,6 +8,9 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use jump_capture::{DirectionSet, Position, Preset, Rules, Setup};
 
+use crate::config::ServeConfig;
+use crate::startup::Application;
+
 /// Leap Frog (H. J. R. Murray, 1898), Froglet, Konane and kindred
 /// jump-capture games.
 #[derive(Debug, Parser)]
@@ -15,7 +18,9 @@ use jump_capture::{DirectionSet, Position, Preset, Rules, Setup};
 #[command(after_help = "Examples:\n  \
     leapfrog setup --preset murray --players 3 --seed 42\n  \
     leapfrog moves --preset old --position '1OO/1OO/1OO 2 1,1'\n  \
-    leapfrog perft --preset old --position '1OO/1OO/1OO 2 1,1' --depth 2 --divide")]
+    leapfrog perft --preset old --position '1OO/1OO/1OO 2 1,1' --depth 2 --divide\n  \
+    leapfrog serve --bind 0.0.0.0:8080          (then open http://localhost:8080/docs)\n  \
+    leapfrog openapi --output openapi/openapi.json")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -29,6 +34,17 @@ enum Command {
     Moves(PositionArgs),
     /// Count move sequences of a given depth (the total is the last line).
     Perft(PerftArgs),
+    /// Run the REST service (interactive docs at /docs, spec at /openapi.json).
+    Serve(ServeConfig),
+    /// Print the OpenAPI document (what openapi/openapi.json holds).
+    Openapi(OpenapiArgs),
+}
+
+#[derive(Debug, Args)]
+struct OpenapiArgs {
+    /// Write to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
 }
 
 /// The rule set: a preset and its overrides.
@@ -129,6 +145,16 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli) -> Result<String, String> {
     match cli.command {
         Command::Setup(args) => setup(args),
+        Command::Serve(config) => serve(config).map(|()| String::new()),
+        Command::Openapi(args) => {
+            let json = openapi_json();
+            match args.output {
+                Some(path) => std::fs::write(&path, json)
+                    .map(|()| String::new())
+                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                None => Ok(json),
+            }
+        }
         Command::Moves(args) => {
             let pos = position(&args)?;
             let mut out = String::new();
@@ -183,4 +209,21 @@ fn position(args: &PositionArgs) -> Result<Position, String> {
     }
     let rules = Rules::new(spec).map_err(|e| e.to_string())?;
     Position::from_setup(rules, &setup).map_err(|e| format!("position: {e}"))
+}
+
+/// The OpenAPI document as pretty JSON with a final newline.
+pub fn openapi_json() -> String {
+    let api = crate::api::openapi();
+    let mut json = api.to_pretty_json().unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    json.push('\n');
+    json
+}
+
+fn serve(config: ServeConfig) -> Result<(), String> {
+    crate::telemetry::init();
+    actix_web::rt::System::new().block_on(async move {
+        let app = Application::build(config.clone()).map_err(|e| format!("cannot listen on {}: {e}", config.bind))?;
+        tracing::info!(port = app.port(), bind = %config.bind, "serving; docs at /docs, spec at /openapi.json");
+        app.run_until_stopped().await.map_err(|e| format!("server failed: {e}"))
+    })
 }

@@ -1,6 +1,11 @@
-//! Leap Frog and kindred jump-capture games: the `leapfrog` command line.
+//! Leap Frog and kindred jump-capture games: the `leapfrog` command line
+//! and REST service.
 //!
-//! The rules live in the `jump-capture` crate; this crate puts them on the
-//! command line.
+//! The rules live in the `jump-capture` crate; this crate translates: the
+//! command line (`cli`), the HTTP API (`api`), server start-up (`startup`).
 
+pub mod api;
 pub mod cli;
+pub mod config;
+pub mod startup;
+pub mod telemetry;

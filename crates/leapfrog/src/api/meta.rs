@@ -1,0 +1,24 @@
+//! Health and documentation helpers.
+
+use actix_web::{HttpResponse, get};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The health answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// Always `ok` while the process serves requests.
+    pub status: String,
+}
+
+/// Liveness: 200 while the process serves requests.
+#[utoipa::path(tag = "meta", responses((status = 200, description = "The server is up", body = Health)))]
+#[get("/healthz")]
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(Health { status: "ok".into() })
+}
+
+/// `/docs` → `/docs/` (Swagger UI answers under the slash).
+pub async fn docs_redirect() -> HttpResponse {
+    HttpResponse::PermanentRedirect().insert_header(("Location", "/docs/")).finish()
+}

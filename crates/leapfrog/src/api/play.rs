@@ -1,0 +1,275 @@
+//! The wire form of positions, moves and results.
+
+use jump_capture as jc;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::problem::{ApiError, Refusal};
+
+/// A position in a request.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"board": "WYRG/W1YR/GGWW/RYWY", "ply": 3, "scores": [4, 0, 2]}))]
+pub struct PositionInput {
+    /// The board string: ranks from the top down, separated by `/`; a piece
+    /// is its kind's letter, a run of k empty cells the number k, a missing
+    /// cell `-`.
+    pub board: String,
+    /// Plies played so far.
+    pub ply: u32,
+    /// One score per player: their number is the number of players.
+    pub scores: Vec<u32>,
+}
+
+/// Where a game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The opening: each move removes one piece.
+    Opening,
+    /// Jumps.
+    Playing,
+    /// The player to move cannot move.
+    Over,
+}
+
+impl From<jc::Phase> for Status {
+    fn from(p: jc::Phase) -> Self {
+        match p {
+            jc::Phase::Opening => Status::Opening,
+            jc::Phase::Playing => Status::Playing,
+            jc::Phase::Over => Status::Over,
+        }
+    }
+}
+
+/// A position in a response: the request form plus derived, read-only
+/// fields.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "board": "1OO/1OO/1OO", "ply": 2, "scores": [1, 1],
+    "to_move": 0, "players": 2, "phase": "playing",
+    "notation": "1OO/1OO/1OO 2 1,1",
+    "grid": [[null, "O", "O"], [null, "O", "O"], [null, "O", "O"]]
+}))]
+pub struct PositionView {
+    /// The board string, canonical.
+    pub board: String,
+    /// Plies played.
+    pub ply: u32,
+    /// Scores, one per player.
+    pub scores: Vec<u32>,
+    /// The player to move (from 0).
+    #[schema(read_only)]
+    pub to_move: usize,
+    /// The number of players.
+    #[schema(read_only)]
+    pub players: usize,
+    /// Opening, playing or over.
+    #[schema(read_only)]
+    pub phase: Status,
+    /// The position string: `<board> <ply> <scores>`.
+    #[schema(read_only)]
+    pub notation: String,
+    /// Ranks from the top down; each cell a kind letter, null when empty,
+    /// or `-` when the cell does not exist.
+    #[schema(read_only)]
+    pub grid: Vec<Vec<Option<String>>>,
+}
+
+impl PositionView {
+    /// The view of a position.
+    pub fn of(pos: &jc::Position) -> PositionView {
+        let grid = pos.grid();
+        let rows = (0..grid.rows())
+            .rev()
+            .map(|r| {
+                (0..grid.cols())
+                    .map(|f| match jc::Cell::new(f, r).and_then(|c| grid.get(c)) {
+                        Some(jc::Square::Piece(l)) => Some(l.to_string()),
+                        Some(jc::Square::Missing) => Some("-".to_string()),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        PositionView {
+            board: grid.to_string(),
+            ply: pos.ply(),
+            scores: pos.scores().to_vec(),
+            to_move: pos.to_move(),
+            players: pos.players(),
+            phase: pos.phase().into(),
+            notation: pos.to_string(),
+            grid: rows,
+        }
+    }
+}
+
+impl PositionInput {
+    /// The setup it describes.
+    ///
+    /// # Errors
+    ///
+    /// A 422 naming the board's rank and file, or the field.
+    pub fn setup(&self) -> Result<jc::Setup, ApiError> {
+        let grid: jc::Grid = self.board.parse().map_err(|e: jc::ParseBoardError| {
+            ApiError::refuse(Refusal::InvalidPosition, e, "position.board")
+        })?;
+        if self.scores.is_empty() || self.scores.len() > jc::MAX_PLAYERS {
+            return Err(ApiError::refuse(
+                Refusal::InvalidPosition,
+                format!("{} scores; give one per player, 1 to {}", self.scores.len(), jc::MAX_PLAYERS),
+                "position.scores",
+            ));
+        }
+        Ok(jc::Setup { grid, ply: self.ply, scores: self.scores.clone() })
+    }
+
+    /// The position under `rules`.
+    ///
+    /// # Errors
+    ///
+    /// A 422 saying what does not fit.
+    pub fn position(&self, rules: jc::Rules, setup: &jc::Setup) -> Result<jc::Position, ApiError> {
+        jc::Position::from_setup(rules, setup).map_err(|e| {
+            let field =
+                if matches!(e, jc::PositionError::Players(_)) { "position.scores" } else { "position.board" };
+            ApiError::refuse(Refusal::InvalidPosition, e, field)
+        })
+    }
+}
+
+/// A move in a request: its path of cells. A removal is one cell.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"path": ["c3", "e3", "e5"]}))]
+pub struct MoveInput {
+    /// The cells of the path, start first.
+    pub path: Vec<String>,
+}
+
+impl MoveInput {
+    /// The move it describes.
+    ///
+    /// # Errors
+    ///
+    /// A 422 naming the cell that could not be read.
+    pub fn to_move(&self, field: &str) -> Result<jc::Move, ApiError> {
+        if self.path.is_empty() {
+            return Err(ApiError::refuse(Refusal::InvalidNotation, "a move needs at least one cell", field));
+        }
+        if self.path.len() > 26 * 26 {
+            return Err(ApiError::refuse(
+                Refusal::InvalidNotation,
+                "a path cannot be longer than the board",
+                field,
+            ));
+        }
+        let cells = self
+            .path
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                c.parse::<jc::Cell>().map_err(|e| {
+                    ApiError::refuse(
+                        Refusal::InvalidNotation,
+                        format!("'{c}': {e}"),
+                        &format!("{field}[{i}]"),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        jc::Move::new(cells).map_err(|e| ApiError::refuse(Refusal::InvalidNotation, e, field))
+    }
+}
+
+/// A move in a response.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"path": ["c3", "e3", "e5"], "notation": "c3xe3xe5", "captures": ["d3", "e4"], "gain": 5}))]
+pub struct MoveView {
+    /// The cells of the path.
+    pub path: Vec<String>,
+    /// The move in notation: cells joined by `x`.
+    pub notation: String,
+    /// The cells of the pieces it takes off: the jumped ones, or the
+    /// removed one.
+    pub captures: Vec<String>,
+    /// Points it scores for the mover.
+    pub gain: u32,
+}
+
+impl MoveView {
+    /// The view of a played (or checked) move.
+    pub fn of(played: &jc::Played) -> MoveView {
+        MoveView {
+            path: played.mv.path().iter().map(ToString::to_string).collect(),
+            notation: played.mv.to_string(),
+            captures: played.captures.iter().map(|(c, _)| c.to_string()).collect(),
+            gain: played.gain,
+        }
+    }
+}
+
+/// One player's place in a result.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Standing {
+    /// The player (from 0).
+    pub player: usize,
+    /// Their score.
+    pub score: u32,
+    /// 1 for the winners; otherwise 1 + the number of players above.
+    pub rank: usize,
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"winners": [0, 2], "shared": true, "standings": [
+    {"player": 0, "score": 7, "rank": 1}, {"player": 2, "score": 7, "rank": 1}, {"player": 1, "score": 3, "rank": 3}
+]}))]
+pub struct Outcome {
+    /// The winners, in player order.
+    pub winners: Vec<usize>,
+    /// Whether two or more players share the win.
+    pub shared: bool,
+    /// Every player, best first.
+    pub standings: Vec<Standing>,
+}
+
+impl Outcome {
+    /// The view of a result.
+    pub fn of(o: &jc::Outcome) -> Outcome {
+        Outcome {
+            winners: o.winners.clone(),
+            shared: o.is_shared(),
+            standings: o
+                .standings
+                .iter()
+                .map(|s| Standing { player: s.player, score: s.score, rank: s.rank })
+                .collect(),
+        }
+    }
+}
+
+/// The jumps from one cell: each node a landing cell one more jump away.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct JumpTree {
+    /// The cell.
+    pub cell: String,
+    /// The cell jumped over to get here (null at the root).
+    pub over: Option<String>,
+    /// Where the path can go next.
+    #[schema(no_recursion)]
+    pub next: Vec<JumpTree>,
+}
+
+impl JumpTree {
+    /// The view of a jump tree.
+    pub fn of(t: &jc::JumpTree) -> JumpTree {
+        JumpTree {
+            cell: t.cell.to_string(),
+            over: t.over.map(|c| c.to_string()),
+            next: t.next.iter().map(JumpTree::of).collect(),
+        }
+    }
+}

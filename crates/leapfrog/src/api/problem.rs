@@ -1,0 +1,165 @@
+//! RFC 9457 problem details: the one error type of the HTTP layer.
+//!
+//! Every error a client can cause maps to a status and a problem body that
+//! says what was wrong and where. Internal errors are logged with their
+//! cause and shown to the client only as "internal error".
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The media type of problem details.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// A problem detail (RFC 9457), the body of every error response.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "urn:leapfrog:problem:illegal-move",
+    "title": "Illegal move",
+    "status": 422,
+    "detail": "e3 is not empty",
+    "field": "move.path"
+}))]
+pub struct Problem {
+    /// A URI naming the kind of problem; stable, for programs to match on.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// A short human summary of the kind of problem.
+    pub title: String,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What went wrong in this request, in words a user can act on.
+    pub detail: String,
+    /// The request field at fault, as a dotted path (`rules.rows`,
+    /// `move.path[1]`), when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// Everything the HTTP layer can answer with other than success.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// Malformed JSON, a wrong type, a missing or unknown field: 400.
+    #[error("{detail}")]
+    BadRequest {
+        /// What was wrong.
+        detail: String,
+        /// Where.
+        field: Option<String>,
+    },
+    /// A body over the limit: 413.
+    #[error("the request body is larger than the limit of {limit} bytes")]
+    PayloadTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A well-formed request the rules refuse: 422.
+    #[error("{detail}")]
+    Unprocessable {
+        /// Which kind of refusal.
+        kind: Refusal,
+        /// What was wrong.
+        detail: String,
+        /// Where.
+        field: Option<String>,
+    },
+    /// No such resource: 404.
+    #[error("{0}")]
+    NotFound(String),
+    /// The path exists, the method does not: 405.
+    #[error("{method} is not allowed on {path}; allowed: {allow}")]
+    MethodNotAllowed {
+        /// The method used.
+        method: String,
+        /// The path.
+        path: String,
+        /// The methods the path takes, comma-separated.
+        allow: String,
+    },
+    /// A bug or an outage. Logged; the client sees no detail.
+    #[error("internal error")]
+    Internal(String),
+}
+
+/// The kinds of 422 refusal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The rule set is invalid.
+    InvalidRules,
+    /// The position string or fields are invalid.
+    InvalidPosition,
+    /// A cell or move string could not be read.
+    InvalidNotation,
+    /// The move is not legal here.
+    IllegalMove,
+    /// Some other value is out of range (players, limit, cursor).
+    InvalidValue,
+}
+
+impl Refusal {
+    fn slug_title(self) -> (&'static str, &'static str) {
+        match self {
+            Refusal::InvalidRules => ("invalid-rules", "Invalid rule set"),
+            Refusal::InvalidPosition => ("invalid-position", "Invalid position"),
+            Refusal::InvalidNotation => ("invalid-notation", "Invalid notation"),
+            Refusal::IllegalMove => ("illegal-move", "Illegal move"),
+            Refusal::InvalidValue => ("invalid-value", "Value out of range"),
+        }
+    }
+}
+
+impl ApiError {
+    /// A 422 with a field.
+    pub fn refuse(kind: Refusal, detail: impl ToString, field: &str) -> ApiError {
+        ApiError::Unprocessable { kind, detail: detail.to_string(), field: Some(field.to_string()) }
+    }
+
+    /// The problem body.
+    pub fn problem(&self) -> Problem {
+        let (slug, title, field) = match self {
+            ApiError::BadRequest { field, .. } => ("invalid-request", "Malformed request", field.clone()),
+            ApiError::PayloadTooLarge { .. } => ("payload-too-large", "Request body too large", None),
+            ApiError::Unprocessable { kind, field, .. } => {
+                let (slug, title) = kind.slug_title();
+                (slug, title, field.clone())
+            }
+            ApiError::NotFound(_) => ("not-found", "Not found", None),
+            ApiError::MethodNotAllowed { .. } => ("method-not-allowed", "Method not allowed", None),
+            ApiError::Internal(_) => ("internal", "Internal error", None),
+        };
+        Problem {
+            kind: format!("urn:leapfrog:problem:{slug}"),
+            title: title.to_string(),
+            status: self.status_code().as_u16(),
+            detail: self.to_string(),
+            field,
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let ApiError::Internal(cause) = self {
+            tracing::error!(cause = %cause, "internal error");
+        }
+        let mut response = HttpResponse::build(self.status_code());
+        response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
+        if let ApiError::MethodNotAllowed { allow, .. } = self {
+            response.insert_header((header::ALLOW, allow.as_str()));
+        }
+        response.body(serde_json::to_string(&self.problem()).unwrap_or_else(|_| "{}".to_string()))
+    }
+}

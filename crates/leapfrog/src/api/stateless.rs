@@ -1,0 +1,280 @@
+//! The stateless endpoints: presets, setups, legal moves, apply. Each
+//! request carries the rules and the position; nothing is stored.
+
+use actix_web::{HttpResponse, get, post};
+use jump_capture as jc;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoResponses, ToSchema};
+
+use super::json::JsonBody;
+use super::play::{JumpTree, MoveInput, MoveView, Outcome, PositionInput, PositionView, Status};
+use super::problem::{ApiError, Problem, Refusal};
+use super::rules::{PresetId, RuleSet, Rules};
+
+/// The most moves one page of legal moves holds.
+pub const MAX_PAGE: usize = 1000;
+/// Moves per page when `limit` is not given.
+pub const DEFAULT_PAGE: usize = 100;
+
+/// The error answers of the endpoints that take a JSON body.
+#[derive(Debug, IntoResponses)]
+#[allow(dead_code)] // only read by the OpenAPI derive
+pub enum BodyErrors {
+    /// Malformed JSON, a wrong type, a missing or unknown field; `field`
+    /// names it.
+    #[response(status = 400, content_type = "application/problem+json")]
+    BadRequest(Problem),
+    /// The body is larger than the limit (64 KiB unless configured).
+    #[response(status = 413, content_type = "application/problem+json")]
+    TooLarge(Problem),
+    /// A well-formed request the rules refuse: an invalid rule set, a bad
+    /// board or cell (with rank and file), an illegal move (with the
+    /// reason), a board size or player count out of range.
+    #[response(status = 422, content_type = "application/problem+json")]
+    Unprocessable(Problem),
+}
+
+/// A preset rule set.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PresetInfo {
+    /// Its identifier, for `rules.preset`.
+    pub id: PresetId,
+    /// Its title.
+    pub name: String,
+    /// How it plays.
+    pub description: String,
+    /// The complete rule set on its default board.
+    pub rules: RuleSet,
+}
+
+/// Every preset with its complete rule set.
+#[utoipa::path(
+    tag = "rules",
+    responses((status = 200, description = "The presets", body = Vec<PresetInfo>))
+)]
+#[get("/v1/presets")]
+pub async fn presets() -> Result<HttpResponse, ApiError> {
+    let list: Vec<PresetInfo> = jc::Preset::ALL
+        .into_iter()
+        .map(|p| PresetInfo {
+            id: p.into(),
+            name: p.title().into(),
+            description: p.description().into(),
+            rules: RuleSet::from_rules(&p.rules()),
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(list))
+}
+
+/// A request for a new game's starting position.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"rules": {"preset": "murray"}, "players": 3, "seed": 42}))]
+pub struct SetupRequest {
+    /// The rule set.
+    pub rules: Rules,
+    /// Number of players (default 2).
+    #[serde(default)]
+    pub players: Option<usize>,
+    /// Seed of the deal; drawn and returned when omitted.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A new game's starting position.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SetupResponse {
+    /// The complete rule set.
+    pub rules: RuleSet,
+    /// The seed used: send it again for the same board.
+    pub seed: u64,
+    /// The starting position.
+    pub position: PositionView,
+}
+
+/// Deals the starting position of a new game. The same rules and seed
+/// always give the same board.
+#[utoipa::path(
+    tag = "play",
+    request_body = SetupRequest,
+    responses((status = 200, description = "The starting position", body = SetupResponse), BodyErrors)
+)]
+#[post("/v1/setups")]
+pub async fn setups(JsonBody(req): JsonBody<SetupRequest>) -> Result<HttpResponse, ApiError> {
+    let rules = req.rules.resolve(None)?;
+    let full = RuleSet::from_rules(&rules);
+    let (pos, seed) = start(rules, req.players.unwrap_or(2), req.seed)?;
+    Ok(HttpResponse::Ok().json(SetupResponse { rules: full, seed, position: PositionView::of(&pos) }))
+}
+
+/// Deals a starting position, mapping refusals to 422.
+pub fn start(rules: jc::Rules, players: usize, seed: Option<u64>) -> Result<(jc::Position, u64), ApiError> {
+    jc::Position::start(rules, players, seed)
+        .map_err(|e| ApiError::refuse(Refusal::InvalidValue, e, "players"))
+}
+
+/// A request for the legal moves of a position.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "rules": {"preset": "old"},
+    "position": {"board": "1OO/1OO/1OO", "ply": 2, "scores": [1, 1]},
+    "limit": 100
+}))]
+pub struct LegalMovesRequest {
+    /// The rule set.
+    pub rules: Rules,
+    /// The position.
+    pub position: PositionInput,
+    /// Only the moves starting on this cell; the answer then also holds
+    /// the jump tree from it.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// Moves per page, 1 to 1000 (default 100).
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// Where to go on from: a previous answer's `next_cursor`.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+/// A page of legal moves, sorted by notation.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct LegalMovesResponse {
+    /// The number of all legal moves (of those from `from`, if given).
+    pub count: u64,
+    /// This page of them.
+    pub moves: Vec<MoveView>,
+    /// The cursor of the next page; null on the last.
+    pub next_cursor: Option<String>,
+    /// With `from`: the jumps from that cell as a tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<JumpTree>,
+}
+
+/// Resolves a request's rules and position together: the board's shape
+/// comes from the position unless the rules give one.
+pub fn rules_and_position(rules: &Rules, position: &PositionInput) -> Result<jc::Position, ApiError> {
+    let setup = position.setup()?;
+    let rules = rules.resolve(Some(&setup.grid))?;
+    position.position(rules, &setup)
+}
+
+fn cell(text: &str, field: &str) -> Result<jc::Cell, ApiError> {
+    text.parse().map_err(|e: jc::ParseCellError| {
+        ApiError::refuse(Refusal::InvalidNotation, format!("'{text}': {e}"), field)
+    })
+}
+
+/// A cursor is opaque to clients; inside it is the index of the next move.
+fn parse_cursor(cursor: &str) -> Result<usize, ApiError> {
+    cursor.strip_prefix("m").and_then(|n| usize::from_str_radix(n, 16).ok()).ok_or_else(|| {
+        ApiError::refuse(Refusal::InvalidValue, "the cursor is not one this server gave out", "cursor")
+    })
+}
+
+/// Lists the legal moves of a position, a page at a time, sorted by
+/// notation. With `from`, only the moves from that cell, and their jump
+/// tree.
+#[utoipa::path(
+    tag = "play",
+    request_body = LegalMovesRequest,
+    responses((status = 200, description = "A page of legal moves", body = LegalMovesResponse), BodyErrors)
+)]
+#[post("/v1/legal-moves")]
+pub async fn legal_moves(JsonBody(req): JsonBody<LegalMovesRequest>) -> Result<HttpResponse, ApiError> {
+    let pos = rules_and_position(&req.rules, &req.position)?;
+    let page = legal_moves_page(&pos, req.from.as_deref(), req.limit, req.cursor.as_deref())?;
+    Ok(HttpResponse::Ok().json(page))
+}
+
+/// One page of a position's legal moves (shared with the games API).
+pub fn legal_moves_page(
+    pos: &jc::Position,
+    from: Option<&str>,
+    limit: Option<usize>,
+    cursor: Option<&str>,
+) -> Result<LegalMovesResponse, ApiError> {
+    let limit = limit.unwrap_or(DEFAULT_PAGE);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::refuse(
+            Refusal::InvalidValue,
+            format!("limit {limit} is not from 1 to {MAX_PAGE}"),
+            "limit",
+        ));
+    }
+    let start = cursor.map(parse_cursor).transpose()?.unwrap_or(0);
+    let from = from.map(|f| cell(f, "from")).transpose()?;
+    let moves = match from {
+        Some(c) => pos.legal_moves_from(c),
+        None => pos.legal_moves(),
+    };
+    let end = start.saturating_add(limit).min(moves.len());
+    let page = moves
+        .get(start..end)
+        .unwrap_or_default()
+        .iter()
+        .map(|m| {
+            pos.check(m)
+                .map(|p| MoveView::of(&p))
+                .map_err(|e| ApiError::Internal(format!("generated {m}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(LegalMovesResponse {
+        count: moves.len() as u64,
+        moves: page,
+        next_cursor: (end < moves.len()).then(|| format!("m{end:x}")),
+        tree: from.map(|c| JumpTree::of(&pos.jump_tree(c))),
+    })
+}
+
+/// A request to play one move.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "rules": {"preset": "old"},
+    "position": {"board": "1OO/1OO/1OO", "ply": 2, "scores": [1, 1]},
+    "move": {"path": ["c2", "a2"]}
+}))]
+pub struct ApplyRequest {
+    /// The rule set.
+    pub rules: Rules,
+    /// The position before the move.
+    pub position: PositionInput,
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: MoveInput,
+}
+
+/// The position after a move.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ApplyResponse {
+    /// The position after the move.
+    pub position: PositionView,
+    /// The move as played.
+    #[serde(rename = "move")]
+    pub mv: MoveView,
+    /// Opening, playing or over, after the move.
+    pub status: Status,
+    /// The result, when the game is over.
+    pub result: Option<Outcome>,
+}
+
+/// Plays one move on a position, or refuses it with the reason.
+#[utoipa::path(
+    tag = "play",
+    request_body = ApplyRequest,
+    responses((status = 200, description = "The position after the move", body = ApplyResponse), BodyErrors)
+)]
+#[post("/v1/apply")]
+pub async fn apply(JsonBody(req): JsonBody<ApplyRequest>) -> Result<HttpResponse, ApiError> {
+    let mut pos = rules_and_position(&req.rules, &req.position)?;
+    let mv = req.mv.to_move("move.path")?;
+    let played = pos.play(&mv).map_err(|e| ApiError::refuse(Refusal::IllegalMove, e, "move.path"))?;
+    Ok(HttpResponse::Ok().json(ApplyResponse {
+        position: PositionView::of(&pos),
+        mv: MoveView::of(&played),
+        status: pos.phase().into(),
+        result: pos.outcome().as_ref().map(Outcome::of),
+    }))
+}

@@ -1,0 +1,98 @@
+//! Building and running the HTTP server.
+
+use std::net::TcpListener;
+
+use actix_cors::Cors;
+use actix_web::dev::{Server, Service};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::{App, HttpMessage, HttpServer, web};
+use tracing_actix_web::{RequestId, TracingLogger};
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::api::{self, ApiDoc, RouteTable, json::BodyLimit};
+use crate::config::ServeConfig;
+
+/// A running server and the port it listens on (useful with port 0).
+pub struct Application {
+    server: Server,
+    port: u16,
+}
+
+impl std::fmt::Debug for Application {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Application").field("port", &self.port).finish()
+    }
+}
+
+fn cors(origins: &[String]) -> Cors {
+    let cors = Cors::default()
+        .allowed_methods(["GET", "POST", "OPTIONS"])
+        .allow_any_header()
+        .expose_headers(["etag", "location", "x-request-id"])
+        .max_age(3600);
+    if origins.iter().any(|o| o == "*") {
+        cors.allow_any_origin()
+    } else {
+        origins.iter().fold(cors, |c, o| c.allowed_origin(o))
+    }
+}
+
+impl Application {
+    /// Binds the listener and builds the server; it runs once awaited.
+    ///
+    /// # Errors
+    ///
+    /// When the address cannot be bound.
+    pub fn build(config: ServeConfig) -> std::io::Result<Application> {
+        let listener = TcpListener::bind(&config.bind)?;
+        let port = listener.local_addr()?.port();
+        let limit = config.body_limit;
+        let origins = config.cors_origins.clone();
+        let server = HttpServer::new(move || {
+            let (app, openapi) = App::new()
+                .into_utoipa_app()
+                .openapi(ApiDoc::openapi())
+                .app_data(web::Data::new(BodyLimit(limit)))
+                .configure(api::configure)
+                .split_for_parts();
+            let routes = RouteTable::of(&openapi);
+            app.app_data(web::Data::new(routes))
+                .service(web::resource("/docs").to(api::meta::docs_redirect))
+                .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi))
+                .default_service(web::to(api::not_found))
+                .wrap_fn(|req, srv| {
+                    let id = req.extensions().get::<RequestId>().map(ToString::to_string);
+                    let fut = srv.call(req);
+                    async move {
+                        let mut res = fut.await?;
+                        if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
+                            res.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
+                        }
+                        Ok(res)
+                    }
+                })
+                .wrap(cors(&origins))
+                .wrap(TracingLogger::default())
+        })
+        .shutdown_timeout(10)
+        .listen(listener)?
+        .run();
+        Ok(Application { server, port })
+    }
+
+    /// The port the server listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until SIGINT or SIGTERM, then finishes the requests in flight.
+    ///
+    /// # Errors
+    ///
+    /// When the server fails.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
