@@ -1,0 +1,133 @@
+//! Helpers for the end-to-end tests: the real app on a random port, and a
+//! small HTTP/1.1 client that can send anything (bad JSON, odd methods,
+//! huge bodies) and read streams.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use leapfrog::config::ServeConfig;
+use leapfrog::startup::Application;
+
+/// A server running in the background for one test.
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT`.
+    pub address: String,
+    pub port: u16,
+}
+
+/// Starts the app on a free port in its own thread and runtime.
+pub fn spawn_app() -> TestApp {
+    spawn_with(ServeConfig::for_tests())
+}
+
+/// Starts the app with the given settings (the bind address is replaced by
+/// a free loopback port).
+pub fn spawn_with(mut config: ServeConfig) -> TestApp {
+    config.bind = "127.0.0.1:0".into();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let app = Application::build(config).expect("the test server binds");
+            tx.send(app.port()).expect("the test waits for the port");
+            let _ = app.run_until_stopped().await;
+        });
+    });
+    let port = rx.recv_timeout(Duration::from_secs(10)).expect("the server starts");
+    TestApp { address: format!("http://127.0.0.1:{port}"), port }
+}
+
+/// An HTTP response.
+#[derive(Debug)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Response {
+    /// The first header of this name (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+impl TestApp {
+    /// Sends one request and reads the whole response.
+    pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Response {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        stream.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\nContent-Length: {}\r\n",
+            self.port,
+            body.len()
+        );
+        for (k, v) in headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes()).expect("write head");
+        // The server may answer (413) before reading a huge body.
+        let _ = stream.write_all(body);
+        read_response(stream)
+    }
+
+    pub fn get(&self, path: &str) -> Response {
+        self.request("GET", path, &[], b"")
+    }
+
+    pub fn post_json(&self, path: &str, body: &serde_json::Value) -> Response {
+        self.request("POST", path, &[("Content-Type", "application/json")], body.to_string().as_bytes())
+    }
+
+    pub fn post_raw(&self, path: &str, body: &[u8]) -> Response {
+        self.request("POST", path, &[("Content-Type", "application/json")], body)
+    }
+}
+
+fn read_response(stream: TcpStream) -> Response {
+    let mut reader = BufReader::new(stream);
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line).expect("status line");
+    let status = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("a status code");
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("header line");
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':') {
+            headers.push((k.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    let chunked =
+        headers.iter().any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
+    let mut body = Vec::new();
+    if chunked {
+        loop {
+            let mut size = String::new();
+            if reader.read_line(&mut size).unwrap_or(0) == 0 {
+                break;
+            }
+            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            let mut chunk = vec![0; n + 2];
+            reader.read_exact(&mut chunk).expect("chunk");
+            body.extend_from_slice(&chunk[..n]);
+        }
+    } else {
+        let _ = reader.read_to_end(&mut body);
+    }
+    Response { status, headers, body: String::from_utf8_lossy(&body).into_owned() }
+}
