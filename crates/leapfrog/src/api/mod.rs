@@ -30,6 +30,7 @@ written `c3xe3xe5`), a removal one cell; a board string lists ranks from the top
 digits for runs of empty cells.",
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
+    components(schemas(problem::Problem)),
     tags(
         (name = "rules", description = "Rule sets and presets"),
         (name = "play", description = "Stateless play: set up, list moves, apply a move"),
