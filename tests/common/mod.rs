@@ -131,3 +131,90 @@ fn read_response(stream: TcpStream) -> Response {
     }
     Response { status, headers, body: String::from_utf8_lossy(&body).into_owned() }
 }
+
+/// The `leapfrog` binary of this build, built first if needed.
+pub fn leapfrog_binary() -> std::path::PathBuf {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    // tests run from target/<profile>/deps/
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>");
+    let bin = dir.join(format!("leapfrog{}", std::env::consts::EXE_SUFFIX));
+    BUILT.call_once(|| {
+        let profile = if dir.ends_with("release") { vec!["--release"] } else { vec![] };
+        let status = std::process::Command::new(env!("CARGO"))
+            .args(["build", "-q", "-p", "leapfrog", "--bin", "leapfrog"])
+            .args(profile)
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building leapfrog failed");
+    });
+    bin
+}
+
+/// A `leapfrog serve` process on a free port.
+pub struct ServerProcess {
+    pub child: std::process::Child,
+    pub app: TestApp,
+}
+
+impl ServerProcess {
+    /// Starts `leapfrog serve` with extra arguments and waits until it
+    /// listens (it logs its port).
+    pub fn start(extra: &[&str], env: &[(&str, &str)]) -> ServerProcess {
+        let mut child = std::process::Command::new(leapfrog_binary())
+            .args(["serve", "--bind", "127.0.0.1:0"])
+            .args(extra)
+            .envs(env.iter().copied())
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("leapfrog serve starts");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut sent = false;
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if !sent {
+                    if let Some(port) = line.split("port=").nth(1).and_then(|r| r.split_whitespace().next()) {
+                        if let Ok(port) = port.trim_matches(|c: char| !c.is_ascii_digit()).parse::<u16>() {
+                            let _ = tx.send(port);
+                            sent = true;
+                        }
+                    }
+                }
+            }
+        });
+        let port = rx.recv_timeout(Duration::from_secs(60)).expect("the server logs its port");
+        ServerProcess { child, app: TestApp { address: format!("http://127.0.0.1:{port}"), port } }
+    }
+
+    /// Sends a signal by name (`TERM`, `INT`, `KILL`).
+    pub fn signal(&self, name: &str) {
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+    }
+
+    /// Waits for the process to end, up to `secs`.
+    pub fn wait(&mut self, secs: u64) -> Option<std::process::ExitStatus> {
+        let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -55,6 +55,25 @@ impl Move {
         self.path[self.path.len() - 1]
     }
 
+    /// The bytes of the move's notation, without building the string.
+    fn notation_bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        self.path.iter().enumerate().flat_map(|(i, c)| {
+            let rank = u16::from(c.rank()) + 1;
+            let sep = (i > 0).then_some(b'x');
+            let tens = (rank >= 10).then(|| b'0' + (rank / 10) as u8);
+            sep.into_iter()
+                .chain(std::iter::once(b'a' + c.file()))
+                .chain(tens)
+                .chain(std::iter::once(b'0' + (rank % 10) as u8))
+        })
+    }
+
+    /// Orders moves as their notation strings order (`c10` before `c2`),
+    /// without allocating them.
+    pub fn cmp_notation(&self, other: &Move) -> std::cmp::Ordering {
+        self.notation_bytes().cmp(other.notation_bytes())
+    }
+
     /// The cells jumped over (the captured pieces), in order. Empty for a
     /// removal. Only meaningful for a move whose steps are jumps.
     pub fn jumped(&self) -> impl Iterator<Item = Cell> + '_ {

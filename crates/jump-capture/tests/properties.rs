@@ -157,3 +157,22 @@ proptest! {
         prop_assert!(fast.is_over());
     }
 }
+
+proptest! {
+    #[test]
+    fn moves_order_by_notation_as_strings_do(a in proptest::collection::vec(cell(), 1..5), b in proptest::collection::vec(cell(), 1..5)) {
+        let (a, b) = (Move::new(a).unwrap(), Move::new(b).unwrap());
+        prop_assert_eq!(a.cmp_notation(&b), a.to_string().cmp(&b.to_string()));
+    }
+
+    #[test]
+    fn captures_of_a_legal_move_match_what_playing_it_captures(seed in any::<u64>(), preset in 0usize..4) {
+        let (_, pos) = random_position(Preset::ALL[preset], DirectionSet::All, &mut rng(seed));
+        for mv in pos.legal_moves().iter().take(50) {
+            let played = pos.check(mv).unwrap();
+            let (cells, gain) = pos.captures_of(mv);
+            prop_assert_eq!(cells, played.captures.iter().map(|c| c.0).collect::<Vec<_>>());
+            prop_assert_eq!(gain, played.gain);
+        }
+    }
+}

@@ -77,6 +77,10 @@ struct SetupArgs {
     /// Seed of the random deal; drawn (and printed on stderr) when omitted.
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
+    /// Then play this many uniformly random moves (from a generator seeded
+    /// with the same seed): a reproducible middle-game position.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    random_plies: u32,
 }
 
 #[derive(Debug, Args)]
@@ -194,9 +198,14 @@ fn setup(args: SetupArgs) -> Result<String, String> {
         spec = spec.with_directions(d);
     }
     let rules = Rules::new(spec).map_err(|e| e.to_string())?;
-    let (pos, seed) = Position::start(rules, args.players, args.seed).map_err(|e| e.to_string())?;
+    let (mut pos, seed) = Position::start(rules, args.players, args.seed).map_err(|e| e.to_string())?;
     if args.seed.is_none() {
         eprintln!("seed {seed}");
+    }
+    let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+    for _ in 0..args.random_plies {
+        let Some(mv) = pos.random_move(&mut rng) else { break };
+        pos.play(&mv).map_err(|e| format!("internal: a generated move was refused: {e}"))?;
     }
     Ok(format!("{pos}\n"))
 }

@@ -184,17 +184,40 @@ impl MoveInput {
     }
 }
 
+/// A cell name on the wire (`c3`), written straight from the cell.
+#[derive(Debug, Clone, Copy)]
+pub struct CellName(pub jc::Cell);
+
+impl Serialize for CellName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+/// A move's notation on the wire (`c3xe3xe5`), written straight from it.
+#[derive(Debug, Clone)]
+pub struct Notation(pub jc::Move);
+
+impl Serialize for Notation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
 /// A move in a response.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[schema(example = json!({"path": ["c3", "e3", "e5"], "notation": "c3xe3xe5", "captures": ["d3", "e4"], "gain": 5}))]
 pub struct MoveView {
     /// The cells of the path.
-    pub path: Vec<String>,
+    #[schema(value_type = Vec<String>)]
+    pub path: Vec<CellName>,
     /// The move in notation: cells joined by `x`.
-    pub notation: String,
+    #[schema(value_type = String)]
+    pub notation: Notation,
     /// The cells of the pieces it takes off: the jumped ones, or the
     /// removed one.
-    pub captures: Vec<String>,
+    #[schema(value_type = Vec<String>)]
+    pub captures: Vec<CellName>,
     /// Points it scores for the mover.
     pub gain: u32,
 }
@@ -203,10 +226,21 @@ impl MoveView {
     /// The view of a played (or checked) move.
     pub fn of(played: &jc::Played) -> MoveView {
         MoveView {
-            path: played.mv.path().iter().map(ToString::to_string).collect(),
-            notation: played.mv.to_string(),
-            captures: played.captures.iter().map(|(c, _)| c.to_string()).collect(),
+            path: played.mv.path().iter().copied().map(CellName).collect(),
+            captures: played.captures.iter().map(|&(c, _)| CellName(c)).collect(),
             gain: played.gain,
+            notation: Notation(played.mv.clone()),
+        }
+    }
+
+    /// The view of a move generated from `pos` (legal by construction).
+    pub fn of_legal(pos: &jc::Position, mv: jc::Move) -> MoveView {
+        let (captures, gain) = pos.captures_of(&mv);
+        MoveView {
+            path: mv.path().iter().copied().map(CellName).collect(),
+            captures: captures.into_iter().map(CellName).collect(),
+            gain,
+            notation: Notation(mv),
         }
     }
 }

@@ -139,7 +139,7 @@ pub struct LegalMovesRequest {
 }
 
 /// A page of legal moves, sorted by notation.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct LegalMovesResponse {
     /// The number of all legal moves (of those from `from`, if given).
     pub count: u64,
@@ -209,21 +209,13 @@ pub fn legal_moves_page(
         Some(c) => pos.legal_moves_from(c),
         None => pos.legal_moves(),
     };
-    let end = start.saturating_add(limit).min(moves.len());
-    let page = moves
-        .get(start..end)
-        .unwrap_or_default()
-        .iter()
-        .map(|m| {
-            pos.check(m)
-                .map(|p| MoveView::of(&p))
-                .map_err(|e| ApiError::Internal(format!("generated {m}: {e}")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let count = moves.len();
+    let end = start.saturating_add(limit).min(count);
+    let page = moves.into_iter().take(end).skip(start).map(|m| MoveView::of_legal(pos, m)).collect();
     Ok(LegalMovesResponse {
-        count: moves.len() as u64,
+        count: count as u64,
         moves: page,
-        next_cursor: (end < moves.len()).then(|| format!("m{end:x}")),
+        next_cursor: (end < count).then(|| format!("m{end:x}")),
         tree: from.map(|c| JumpTree::of(&pos.jump_tree(c))),
     })
 }
@@ -247,7 +239,7 @@ pub struct ApplyRequest {
 }
 
 /// The position after a move.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ApplyResponse {
     /// The position after the move.
     pub position: PositionView,

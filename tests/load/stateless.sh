@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Load test of the stateless API (issue: legal-moves at no less than half of
+# healthz's throughput, at 64 connections). One release server, one run:
+# throughput and p99 latency of POST /v1/legal-moves on a seeded 15×15 Murray
+# middle-game position (seed 1, then 40 random moves), and of GET /healthz.
+#
+# Needs wrk (apt-get install wrk). Usage: tests/load/stateless.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+secs=${1:-10}
+port=${PORT:-18181}
+command -v wrk >/dev/null || { echo "wrk is not installed: apt-get install wrk" >&2; exit 2; }
+
+cargo build --release -q -p leapfrog
+bin=target/release/leapfrog
+RUST_LOG=warn "$bin" serve --bind "127.0.0.1:$port" &
+server=$!
+trap 'kill $server 2>/dev/null; rm -f "$body"' EXIT
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+
+pos=$("$bin" setup --preset murray --seed 1 --random-plies 40)
+read -r board ply scores <<<"$pos"
+body=$(mktemp)
+printf '{"rules":{"preset":"murray"},"position":{"board":"%s","ply":%s,"scores":[%s]}}' \
+  "$board" "$ply" "$scores" >"$body"
+count=$(curl -sf -X POST -H 'Content-Type: application/json' --data @"$body" \
+  "http://127.0.0.1:$port/v1/legal-moves" | python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])')
+echo "position: $pos ($count legal moves; a page is the first 100)"
+
+run() { # name, wrk args...
+  local name=$1; shift
+  local out; out=$(wrk -t2 -c64 -d"${secs}s" --latency "$@")
+  local rps p99
+  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+  p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
+  printf '%-24s %12s req/s   p99 %s\n' "$name" "$rps" "$p99"
+  echo "$rps" >"/tmp/leapfrog-load-$name"
+}
+BODY_FILE=$body run legal-moves -s tests/load/post_json.lua "http://127.0.0.1:$port/v1/legal-moves"
+run healthz "http://127.0.0.1:$port/healthz"
+python3 - <<PY
+lm = float(open("/tmp/leapfrog-load-legal-moves").read())
+hz = float(open("/tmp/leapfrog-load-healthz").read())
+print(f"legal-moves / healthz = {lm / hz:.2f} (target: at least 0.50)")
+PY
