@@ -176,13 +176,10 @@ impl ServerProcess {
         std::thread::spawn(move || {
             let mut sent = false;
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if !sent {
-                    if let Some(port) = line.split("port=").nth(1).and_then(|r| r.split_whitespace().next()) {
-                        if let Ok(port) = port.trim_matches(|c: char| !c.is_ascii_digit()).parse::<u16>() {
-                            let _ = tx.send(port);
-                            sent = true;
-                        }
-                    }
+                let port = line.split("port=").nth(1).and_then(|r| r.split_whitespace().next());
+                if let (false, Some(Ok(port))) = (sent, port.map(str::parse::<u16>)) {
+                    let _ = tx.send(port);
+                    sent = true;
                 }
             }
         });
