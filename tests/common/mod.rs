@@ -30,7 +30,7 @@ pub fn spawn_with(mut config: ServeConfig) -> TestApp {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
-            let app = Application::build(config).expect("the test server binds");
+            let app = Application::build(config).await.expect("the test server starts");
             tx.send(app.port()).expect("the test waits for the port");
             let _ = app.run_until_stopped().await;
         });

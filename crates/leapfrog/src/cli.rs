@@ -20,6 +20,7 @@ use crate::startup::Application;
     leapfrog moves --preset old --position '1OO/1OO/1OO 2 1,1'\n  \
     leapfrog perft --preset old --position '1OO/1OO/1OO 2 1,1' --depth 2 --divide\n  \
     leapfrog serve --bind 0.0.0.0:8080          (then open http://localhost:8080/docs)\n  \
+    leapfrog serve --database-url postgres://leapfrog@db/leapfrog\n  \
     leapfrog openapi --output openapi/openapi.json")]
 pub struct Cli {
     #[command(subcommand)]
@@ -36,6 +37,8 @@ enum Command {
     Perft(PerftArgs),
     /// Run the REST service (interactive docs at /docs, spec at /openapi.json).
     Serve(ServeConfig),
+    /// Create or update the database schema (serve does this at start too).
+    Migrate(crate::config::DatabaseArgs),
     /// Print the OpenAPI document (what openapi/openapi.json holds).
     Openapi(OpenapiArgs),
 }
@@ -150,6 +153,12 @@ pub fn run(cli: Cli) -> Result<String, String> {
     match cli.command {
         Command::Setup(args) => setup(args),
         Command::Serve(config) => serve(config).map(|()| String::new()),
+        Command::Migrate(db) => actix_web::rt::System::new().block_on(async move {
+            crate::store::Store::open(&db.url)
+                .await
+                .map(|_| format!("migrated {}\n", crate::startup::redact(&db.url)))
+                .map_err(|e| format!("cannot migrate {}: {e}", crate::startup::redact(&db.url)))
+        }),
         Command::Openapi(args) => {
             let json = openapi_json();
             match args.output {
@@ -231,8 +240,13 @@ pub fn openapi_json() -> String {
 fn serve(config: ServeConfig) -> Result<(), String> {
     crate::telemetry::init();
     actix_web::rt::System::new().block_on(async move {
-        let app = Application::build(config.clone()).map_err(|e| format!("cannot listen on {}: {e}", config.bind))?;
-        tracing::info!(port = app.port(), bind = %config.bind, "serving; docs at /docs, spec at /openapi.json");
+        let app = Application::build(config.clone()).await?;
+        tracing::info!(
+            port = app.port(),
+            bind = %config.bind,
+            database = %crate::startup::redact(&config.database.url),
+            "serving; docs at /docs, spec at /openapi.json"
+        );
         app.run_until_stopped().await.map_err(|e| format!("server failed: {e}"))
     })
 }

@@ -11,8 +11,23 @@ use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::api::games::AppState;
 use crate::api::{self, ApiDoc, RouteTable, json::BodyLimit};
 use crate::config::ServeConfig;
+use crate::events::Hub;
+use crate::store::{Backend, Store};
+
+/// A database URL without its password, for messages and logs.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_string(),
+    }
+}
 
 /// A running server and the port it listens on (useful with port 0).
 pub struct Application {
@@ -40,14 +55,25 @@ fn cors(origins: &[String]) -> Cors {
 }
 
 impl Application {
-    /// Binds the listener and builds the server; it runs once awaited.
+    /// Opens (and migrates) the database, binds the listener and builds
+    /// the server; it runs once awaited. With PostgreSQL it also listens for
+    /// moves made by other processes.
     ///
     /// # Errors
     ///
-    /// When the address cannot be bound.
-    pub fn build(config: ServeConfig) -> std::io::Result<Application> {
-        let listener = TcpListener::bind(&config.bind)?;
-        let port = listener.local_addr()?.port();
+    /// When the database cannot be opened or the address bound.
+    pub async fn build(config: ServeConfig) -> Result<Application, String> {
+        let store = Store::open(&config.database.url)
+            .await
+            .map_err(|e| format!("cannot open the database {}: {e}", redact(&config.database.url)))?;
+        let hub = Hub::default();
+        if store.backend() == Backend::Postgres {
+            actix_web::rt::spawn(crate::events::forward_postgres(store.url().to_string(), hub.clone()));
+        }
+        let state = AppState { store, hub };
+        let listener =
+            TcpListener::bind(&config.bind).map_err(|e| format!("cannot listen on {}: {e}", config.bind))?;
+        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let limit = config.body_limit;
         let origins = config.cors_origins.clone();
         let server = HttpServer::new(move || {
@@ -55,6 +81,7 @@ impl Application {
                 .into_utoipa_app()
                 .openapi(ApiDoc::openapi())
                 .app_data(web::Data::new(BodyLimit(limit)))
+                .app_data(web::Data::new(state.clone()))
                 .configure(api::configure)
                 .split_for_parts();
             let routes = RouteTable::of(&openapi);
@@ -77,7 +104,8 @@ impl Application {
                 .wrap(TracingLogger::default())
         })
         .shutdown_timeout(10)
-        .listen(listener)?
+        .listen(listener)
+        .map_err(|e| e.to_string())?
         .run();
         Ok(Application { server, port })
     }

@@ -22,3 +22,20 @@ pub async fn healthz() -> HttpResponse {
 pub async fn docs_redirect() -> HttpResponse {
     HttpResponse::PermanentRedirect().insert_header(("Location", "/docs/")).finish()
 }
+
+/// Readiness: 200 only while the database answers.
+#[utoipa::path(
+    tag = "meta",
+    responses(
+        (status = 200, description = "Ready: the database answers", body = Health),
+        (status = 503, description = "The database does not answer", body = Health)
+    )
+)]
+#[get("/readyz")]
+pub async fn readyz(state: actix_web::web::Data<super::games::AppState>) -> HttpResponse {
+    if state.store.ping().await {
+        HttpResponse::Ok().json(Health { status: "ok".into() })
+    } else {
+        HttpResponse::ServiceUnavailable().json(Health { status: "database unavailable".into() })
+    }
+}

@@ -1,6 +1,7 @@
 //! The HTTP API: routes, the OpenAPI document, and the answers for paths
 //! and methods that do not exist.
 
+pub mod games;
 pub mod json;
 pub mod meta;
 pub mod play;
@@ -23,7 +24,9 @@ use problem::ApiError;
         title = "Leap Frog API",
         description = "Leap Frog (H. J. R. Murray, 1898), Froglet, Konane and kindred jump-capture \
 games over HTTP.\n\nStateless endpoints take the rules and the position in each request: set up a \
-position, list its legal moves, apply a move. Every error is an RFC 9457 problem \
+position, list its legal moves, apply a move. Persisted games live on the server: create one \
+(each seat gets a secret bearer token), play moves with the token of the seat to move, read \
+the history, and follow moves live over server-sent events. Every error is an RFC 9457 problem \
 (`application/problem+json`) whose `detail` says what was wrong and whose `field` says where.\n\n\
 Notation: cells are chess-style (`a1` bottom left); a move is its path (`[\"c3\", \"e3\", \"e5\"]`, \
 written `c3xe3xe5`), a removal one cell; a board string lists ranks from the top, `/`-separated, \
@@ -34,6 +37,7 @@ digits for runs of empty cells.",
     tags(
         (name = "rules", description = "Rule sets and presets"),
         (name = "play", description = "Stateless play: set up, list moves, apply a move"),
+        (name = "games", description = "Persisted games: seats, moves, history, live updates"),
         (name = "meta", description = "Health")
     )
 )]
@@ -45,7 +49,16 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(stateless::setups)
         .service(stateless::legal_moves)
         .service(stateless::apply)
-        .service(meta::healthz);
+        .service(games::create_game)
+        .service(games::list_games)
+        .service(games::get_game)
+        .service(games::history)
+        .service(games::play_move)
+        .service(games::game_legal_moves)
+        .service(games::position_at)
+        .service(games::events)
+        .service(meta::healthz)
+        .service(meta::readyz);
 }
 
 /// The OpenAPI document, built from the routes without starting a server.

@@ -65,9 +65,21 @@ pub enum ApiError {
         /// Where.
         field: Option<String>,
     },
+    /// No or unknown credentials: 401.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Valid credentials that may not do this: 403.
+    #[error("{0}")]
+    Forbidden(String),
     /// No such resource: 404.
     #[error("{0}")]
     NotFound(String),
+    /// Another request changed the resource first: 409.
+    #[error("{0}")]
+    Conflict(String),
+    /// `If-Match` names an old version: 412.
+    #[error("{0}")]
+    PreconditionFailed(String),
     /// The path exists, the method does not: 405.
     #[error("{method} is not allowed on {path}; allowed: {allow}")]
     MethodNotAllowed {
@@ -83,6 +95,12 @@ pub enum ApiError {
     Internal(String),
 }
 
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> Self {
+        ApiError::Internal(e.to_string())
+    }
+}
+
 /// The kinds of 422 refusal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
@@ -96,6 +114,8 @@ pub enum Refusal {
     IllegalMove,
     /// Some other value is out of range (players, limit, cursor).
     InvalidValue,
+    /// The game is over: no more moves.
+    GameOver,
 }
 
 impl Refusal {
@@ -106,6 +126,7 @@ impl Refusal {
             Refusal::InvalidNotation => ("invalid-notation", "Invalid notation"),
             Refusal::IllegalMove => ("illegal-move", "Illegal move"),
             Refusal::InvalidValue => ("invalid-value", "Value out of range"),
+            Refusal::GameOver => ("game-over", "Game over"),
         }
     }
 }
@@ -125,7 +146,11 @@ impl ApiError {
                 let (slug, title) = kind.slug_title();
                 (slug, title, field.clone())
             }
+            ApiError::Unauthorized(_) => ("unauthorized", "Unauthorized", None),
+            ApiError::Forbidden(_) => ("forbidden", "Forbidden", None),
             ApiError::NotFound(_) => ("not-found", "Not found", None),
+            ApiError::Conflict(_) => ("conflict", "Conflict", None),
+            ApiError::PreconditionFailed(_) => ("precondition-failed", "Precondition failed", None),
             ApiError::MethodNotAllowed { .. } => ("method-not-allowed", "Method not allowed", None),
             ApiError::Internal(_) => ("internal", "Internal error", None),
         };
@@ -145,7 +170,11 @@ impl ResponseError for ApiError {
             ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -159,6 +188,9 @@ impl ResponseError for ApiError {
         response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
         if let ApiError::MethodNotAllowed { allow, .. } = self {
             response.insert_header((header::ALLOW, allow.as_str()));
+        }
+        if let ApiError::Unauthorized(_) = self {
+            response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
         }
         response.body(serde_json::to_string(&self.problem()).unwrap_or_else(|_| "{}".to_string()))
     }

@@ -1,0 +1,427 @@
+//! Persistence of games with sqlx: SQLite (the embedded default) or
+//! PostgreSQL, chosen by the URL, through one set of queries.
+//!
+//! A move is one transaction: its row (unique per game and ply), the
+//! game's new position and version (checked against the version the move
+//! was computed from), and the idempotency record commit together or not
+//! at all. Concurrent moves on one game are decided by the database.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor, Row};
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or could not be reached.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A migration failed.
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A URL that is neither SQLite nor PostgreSQL.
+    #[error("unsupported database URL '{0}': use sqlite://FILE or postgres://…")]
+    Url(String),
+}
+
+/// Which database is behind the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite in WAL mode.
+    Sqlite,
+    /// PostgreSQL.
+    Postgres,
+}
+
+/// A game as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// Its id (a UUID).
+    pub id: String,
+    /// Bumped by every move.
+    pub version: i64,
+    /// The complete rule set, JSON.
+    pub rules: String,
+    /// The deal's seed, decimal.
+    pub seed: String,
+    /// Player names, JSON array.
+    pub players: String,
+    /// The position string.
+    pub position: String,
+    /// `opening`, `playing` or `over`.
+    pub status: String,
+    /// The result JSON, when over.
+    pub result: Option<String>,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds.
+    pub updated_at: i64,
+}
+
+/// A seat: a player's name and the hash of their token.
+#[derive(Debug, Clone)]
+pub struct SeatRow {
+    /// The player, from 0.
+    pub player: i64,
+    /// Their name.
+    pub name: String,
+    /// SHA-256 of the token, hex.
+    pub token_hash: String,
+}
+
+/// A move as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRow {
+    /// The ply it was played at (0 for the first move).
+    pub ply: i64,
+    /// Who played it.
+    pub player: i64,
+    /// Its notation.
+    pub notation: String,
+    /// JSON array of captured cells.
+    pub captures: String,
+    /// Points scored.
+    pub gain: i64,
+    /// Unix milliseconds.
+    pub at: i64,
+}
+
+/// A stored answer to replay for a retried request.
+#[derive(Debug, Clone)]
+pub struct StoredAnswer {
+    /// HTTP status.
+    pub status: i64,
+    /// The body.
+    pub body: String,
+}
+
+/// The outcome of trying to commit a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Commit {
+    /// The move and the game's new state are stored.
+    Done,
+    /// Another move got there first (the ply is taken or the version moved).
+    Conflict,
+}
+
+/// The game store.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    url: String,
+}
+
+/// The columns of `games`, in `GameRow` order.
+macro_rules! game_columns {
+    () => {
+        "id, version, rules, seed, players, position, status, result, created_at, updated_at"
+    };
+}
+
+fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        version: r.try_get("version")?,
+        rules: r.try_get("rules")?,
+        seed: r.try_get("seed")?,
+        players: r.try_get("players")?,
+        position: r.try_get("position")?,
+        status: r.try_get("status")?,
+        result: r.try_get("result")?,
+        created_at: r.try_get("created_at")?,
+        updated_at: r.try_get("updated_at")?,
+    })
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+impl Store {
+    /// Connects to `url` (`sqlite://FILE`, created if missing, or
+    /// `postgres://…`) and runs the migrations.
+    ///
+    /// # Errors
+    ///
+    /// When the database cannot be reached or migrated.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            return Err(StoreError::Url(url.chars().take(80).collect()));
+        };
+        let url = match backend {
+            Backend::Sqlite if !url.contains('?') && !url.contains(":memory:") => format!("{url}?mode=rwc"),
+            _ => url.to_string(),
+        };
+        let options = AnyConnectOptions::from_str(&url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL: readers never wait for the writer; a writer
+                        // waits up to 5 s for another. NORMAL sync in WAL
+                        // loses nothing when the process is killed.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = NORMAL").await?;
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await?;
+        let store = Store { pool, backend, url };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Applies the migrations in `migrations/` that have not run yet.
+    ///
+    /// # Errors
+    ///
+    /// When one fails.
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        sqlx::migrate!("../../migrations").run(&self.pool).await?;
+        Ok(())
+    }
+
+    /// The database behind the store.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The URL it was opened with.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Whether the database answers.
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").fetch_one(&self.pool).await.is_ok()
+    }
+
+    /// Stores a new game and its seats.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure; nothing is stored then.
+    pub async fn insert_game(&self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO games (id, version, rules, seed, players, position, status, result, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(&g.id)
+        .bind(g.version)
+        .bind(&g.rules)
+        .bind(&g.seed)
+        .bind(&g.players)
+        .bind(&g.position)
+        .bind(&g.status)
+        .bind(&g.result)
+        .bind(g.created_at)
+        .bind(g.updated_at)
+        .execute(&mut *tx)
+        .await?;
+        for s in seats {
+            sqlx::query("INSERT INTO seats (game_id, player, name, token_hash) VALUES ($1, $2, $3, $4)")
+                .bind(&g.id)
+                .bind(s.player)
+                .bind(&s.name)
+                .bind(&s.token_hash)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// One game.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let q = concat!("SELECT ", game_columns!(), " FROM games WHERE id = $1");
+        let row = sqlx::query(q).bind(id).fetch_optional(&self.pool).await?;
+        Ok(row.as_ref().map(game_row).transpose()?)
+    }
+
+    /// Games newest first, optionally of one status, after a cursor
+    /// `(created_at, id)`.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn list_games(
+        &self,
+        status: Option<&str>,
+        limit: i64,
+        after: Option<(i64, String)>,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let (at, id) = after.unwrap_or((i64::MAX, String::new()));
+        let q = concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE ($1 = '' OR status = $1) \
+             AND (created_at < $2 OR (created_at = $2 AND ($3 = '' OR id < $3))) \
+             ORDER BY created_at DESC, id DESC LIMIT $4"
+        );
+        let rows = sqlx::query(q)
+            .bind(status.unwrap_or(""))
+            .bind(at)
+            .bind(id)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// The moves of a game with ply at least `from`, in order.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn moves(&self, id: &str, from: i64) -> Result<Vec<MoveRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT ply, player, notation, captures, gain, at FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply",
+        )
+        .bind(id)
+        .bind(from)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(MoveRow {
+                    ply: r.try_get("ply")?,
+                    player: r.try_get("player")?,
+                    notation: r.try_get("notation")?,
+                    captures: r.try_get("captures")?,
+                    gain: r.try_get("gain")?,
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// The player whose seat has this token hash in this game.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn seat(&self, id: &str, token_hash: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT player FROM seats WHERE game_id = $1 AND token_hash = $2")
+            .bind(id)
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("player")).transpose()?)
+    }
+
+    /// The stored answer to an earlier request with this idempotency key.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn answer(&self, id: &str, player: i64, key: &str) -> Result<Option<StoredAnswer>, StoreError> {
+        let row = sqlx::query(
+            "SELECT status, body FROM idempotency WHERE game_id = $1 AND player = $2 AND key = $3",
+        )
+        .bind(id)
+        .bind(player)
+        .bind(key)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row
+            .map(|r| {
+                Ok::<_, sqlx::Error>(StoredAnswer { status: r.try_get("status")?, body: r.try_get("body")? })
+            })
+            .transpose()?)
+    }
+
+    /// Commits a move computed from the game at `version`: the move row,
+    /// the game's new state, and the answer to replay for `idempotency`,
+    /// together or not at all.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure; a lost race is `Ok(Commit::Conflict)`.
+    pub async fn commit_move(
+        &self,
+        game: &GameRow,
+        version: i64,
+        mv: &MoveRow,
+        idempotency: Option<(&str, &StoredAnswer)>,
+    ) -> Result<Commit, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let inserted = sqlx::query(
+            "INSERT INTO moves (game_id, ply, player, notation, captures, gain, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&game.id)
+        .bind(mv.ply)
+        .bind(mv.player)
+        .bind(&mv.notation)
+        .bind(&mv.captures)
+        .bind(mv.gain)
+        .bind(mv.at)
+        .execute(&mut *tx)
+        .await;
+        match inserted {
+            Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
+            other => other?,
+        };
+        let updated = sqlx::query(
+            "UPDATE games SET version = $1, position = $2, status = $3, result = $4, updated_at = $5 \
+             WHERE id = $6 AND version = $7",
+        )
+        .bind(game.version)
+        .bind(&game.position)
+        .bind(&game.status)
+        .bind(&game.result)
+        .bind(game.updated_at)
+        .bind(&game.id)
+        .bind(version)
+        .execute(&mut *tx)
+        .await?;
+        if updated.rows_affected() != 1 {
+            return Ok(Commit::Conflict);
+        }
+        if let Some((key, answer)) = idempotency {
+            let stored = sqlx::query(
+                "INSERT INTO idempotency (game_id, key, player, status, body) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&game.id)
+            .bind(key)
+            .bind(mv.player)
+            .bind(answer.status)
+            .bind(&answer.body)
+            .execute(&mut *tx)
+            .await;
+            match stored {
+                Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
+                other => other?,
+            };
+        }
+        tx.commit().await?;
+        if self.backend == Backend::Postgres {
+            // Tell the other processes; a failure only delays their
+            // subscribers until the next keep-alive poll.
+            let _ = sqlx::query("SELECT pg_notify('leapfrog_moves', $1)")
+                .bind(&game.id)
+                .execute(&self.pool)
+                .await;
+        }
+        Ok(Commit::Done)
+    }
+}
