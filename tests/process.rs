@@ -21,7 +21,7 @@ fn serve_stops_gracefully_on_sigterm_and_sigint() {
 #[test]
 fn serve_refuses_an_address_it_cannot_bind_in_one_line() {
     let out = std::process::Command::new(common::leapfrog_binary())
-        .args(["serve", "--bind", "256.0.0.1:80"])
+        .args(["serve", "--bind", "256.0.0.1:80", "--database-url", "sqlite::memory:"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

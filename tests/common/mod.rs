@@ -132,6 +132,13 @@ fn read_response(stream: TcpStream) -> Response {
     Response { status, headers, body: String::from_utf8_lossy(&body).into_owned() }
 }
 
+/// A fresh SQLite file name in the temporary directory.
+pub fn temp_db() -> std::path::PathBuf {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("leapfrog-e2e-{}-{n}.db", std::process::id()))
+}
+
 /// The `leapfrog` binary of this build, built first if needed.
 pub fn leapfrog_binary() -> std::path::PathBuf {
     static BUILT: std::sync::Once = std::sync::Once::new();
@@ -161,8 +168,11 @@ impl ServerProcess {
     /// Starts `leapfrog serve` with extra arguments and waits until it
     /// listens (it logs its port).
     pub fn start(extra: &[&str], env: &[(&str, &str)]) -> ServerProcess {
+        let db = format!("sqlite://{}", temp_db().display());
+        let has_db = extra.contains(&"--database-url");
         let mut child = std::process::Command::new(leapfrog_binary())
             .args(["serve", "--bind", "127.0.0.1:0"])
+            .args(if has_db { vec![] } else { vec!["--database-url", db.as_str()] })
             .args(extra)
             .envs(env.iter().copied())
             .env("RUST_LOG", "info")
@@ -213,5 +223,117 @@ impl Drop for ServerProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+pub mod pg;
+
+/// One server-sent event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    pub event: String,
+    pub id: Option<String>,
+    pub data: String,
+}
+
+/// Decodes an HTTP/1.1 chunked body as it arrives.
+struct Chunked {
+    inner: BufReader<TcpStream>,
+    left: usize,
+    done: bool,
+}
+
+impl Read for Chunked {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.done {
+            return Ok(0);
+        }
+        if self.left == 0 {
+            let mut line = String::new();
+            if self.inner.read_line(&mut line)? == 0 {
+                self.done = true;
+                return Ok(0);
+            }
+            if line.trim().is_empty() {
+                // The CRLF that ends the previous chunk.
+                line.clear();
+                self.inner.read_line(&mut line)?;
+            }
+            self.left = usize::from_str_radix(line.trim(), 16).unwrap_or(0);
+            if self.left == 0 {
+                self.done = true;
+                return Ok(0);
+            }
+        }
+        let want = buf.len().min(self.left);
+        let n = self.inner.read(&mut buf[..want])?;
+        self.left -= n;
+        Ok(n)
+    }
+}
+
+/// A server-sent event stream being read.
+pub struct EventStream {
+    reader: BufReader<Chunked>,
+}
+
+impl EventStream {
+    /// Opens `path` as an event stream, optionally resuming after
+    /// `last_event_id`.
+    pub fn open(app: &TestApp, path: &str, last_event_id: Option<&str>) -> EventStream {
+        let mut stream = TcpStream::connect(("127.0.0.1", app.port)).expect("connect");
+        stream.set_read_timeout(Some(Duration::from_secs(20))).expect("timeout");
+        let mut head = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n");
+        if let Some(id) = last_event_id {
+            head.push_str(&format!("Last-Event-ID: {id}\r\n"));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes()).expect("write");
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("status line");
+        assert!(line.contains(" 200 "), "event stream answered {line}");
+        loop {
+            line.clear();
+            reader.read_line(&mut line).expect("header");
+            if line.trim().is_empty() {
+                break;
+            }
+            let lower = line.to_ascii_lowercase();
+            assert!(!lower.starts_with("content-length"), "an event stream has no length");
+        }
+        EventStream { reader: BufReader::new(Chunked { inner: reader, left: 0, done: false }) }
+    }
+
+    /// The next event (comments skipped), or `None` at the end or after the
+    /// read timeout.
+    pub fn next(&mut self) -> Option<Event> {
+        let mut ev = Event { event: "message".into(), id: None, data: String::new() };
+        let mut any = false;
+        loop {
+            let mut line = String::new();
+            match self.reader.read_line(&mut line) {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {}
+            }
+            let line = line.trim_end_matches(['\r', '\n']);
+            if line.is_empty() {
+                if any {
+                    return Some(ev);
+                }
+                continue;
+            }
+            if line.starts_with(':') {
+                continue;
+            }
+            any = true;
+            let (field, value) = line.split_once(':').map_or((line, ""), |(f, v)| (f, v.trim_start()));
+            match field {
+                "event" => ev.event = value.to_string(),
+                "id" => ev.id = Some(value.to_string()),
+                "data" => ev.data.push_str(value),
+                _ => {}
+            }
+        }
     }
 }

@@ -63,6 +63,9 @@ impl Application {
     ///
     /// When the database cannot be opened or the address bound.
     pub async fn build(config: ServeConfig) -> Result<Application, String> {
+        let listener =
+            TcpListener::bind(&config.bind).map_err(|e| format!("cannot listen on {}: {e}", config.bind))?;
+        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let store = Store::open(&config.database.url)
             .await
             .map_err(|e| format!("cannot open the database {}: {e}", redact(&config.database.url)))?;
@@ -71,9 +74,6 @@ impl Application {
             actix_web::rt::spawn(crate::events::forward_postgres(store.url().to_string(), hub.clone()));
         }
         let state = AppState { store, hub };
-        let listener =
-            TcpListener::bind(&config.bind).map_err(|e| format!("cannot listen on {}: {e}", config.bind))?;
-        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let limit = config.body_limit;
         let origins = config.cors_origins.clone();
         let server = HttpServer::new(move || {
