@@ -33,6 +33,8 @@ pub fn redact(url: &str) -> String {
 pub struct Application {
     server: Server,
     port: u16,
+    store: Store,
+    listener: Option<actix_web::rt::task::JoinHandle<()>>,
 }
 
 impl std::fmt::Debug for Application {
@@ -70,10 +72,10 @@ impl Application {
             .await
             .map_err(|e| format!("cannot open the database {}: {e}", redact(&config.database.url)))?;
         let hub = Hub::default();
-        if store.backend() == Backend::Postgres {
-            actix_web::rt::spawn(crate::events::forward_postgres(store.url().to_string(), hub.clone()));
-        }
-        let state = AppState { store, hub };
+        let notifications = (store.backend() == Backend::Postgres).then(|| {
+            actix_web::rt::spawn(crate::events::forward_postgres(store.url().to_string(), hub.clone()))
+        });
+        let state = AppState { store: store.clone(), hub };
         let limit = config.body_limit;
         let origins = config.cors_origins.clone();
         let server = HttpServer::new(move || {
@@ -107,7 +109,7 @@ impl Application {
         .listen(listener)
         .map_err(|e| e.to_string())?
         .run();
-        Ok(Application { server, port })
+        Ok(Application { server, port, store, listener: notifications })
     }
 
     /// The port the server listens on.
@@ -121,6 +123,14 @@ impl Application {
     ///
     /// When the server fails.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let result = self.server.await;
+        // Tear down the database side while the runtime still runs: the
+        // notification listener and the pool's connections.
+        if let Some(listener) = self.listener {
+            listener.abort();
+            let _ = listener.await;
+        }
+        self.store.close().await;
+        result
     }
 }

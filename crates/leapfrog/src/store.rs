@@ -110,6 +110,9 @@ pub enum Commit {
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: AnyPool,
+    /// SQLite only: one connection for all writes, so writers queue in the
+    /// pool instead of sleeping in SQLite's busy handler.
+    writer: Option<AnyPool>,
     backend: Backend,
     url: String,
 }
@@ -161,10 +164,21 @@ impl Store {
             _ => url.to_string(),
         };
         let options = AnyConnectOptions::from_str(&url)?;
-        let pool = AnyPoolOptions::new()
-            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
-            .acquire_timeout(Duration::from_secs(10))
-            .after_connect(move |conn, _| {
+        let pool = Self::pool_options(backend, if backend == Backend::Sqlite { 8 } else { 32 })
+            .connect_with(options.clone())
+            .await?;
+        let writer = match backend {
+            Backend::Sqlite => Some(Self::pool_options(backend, 1).connect_with(options).await?),
+            Backend::Postgres => None,
+        };
+        let store = Store { pool, writer, backend, url };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    fn pool_options(backend: Backend, size: u32) -> AnyPoolOptions {
+        AnyPoolOptions::new().max_connections(size).acquire_timeout(Duration::from_secs(10)).after_connect(
+            move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
                         // WAL: readers never wait for the writer; a writer
@@ -177,12 +191,13 @@ impl Store {
                     }
                     Ok(())
                 })
-            })
-            .connect_with(options)
-            .await?;
-        let store = Store { pool, backend, url };
-        store.migrate().await?;
-        Ok(store)
+            },
+        )
+    }
+
+    /// The pool that takes writes.
+    fn writes(&self) -> &AnyPool {
+        self.writer.as_ref().unwrap_or(&self.pool)
     }
 
     /// Applies the migrations in `migrations/` that have not run yet.
@@ -191,8 +206,16 @@ impl Store {
     ///
     /// When one fails.
     pub async fn migrate(&self) -> Result<(), StoreError> {
-        sqlx::migrate!("../../migrations").run(&self.pool).await?;
+        sqlx::migrate!("../../migrations").run(self.writes()).await?;
         Ok(())
+    }
+
+    /// Closes the pools, waiting for connections in use to come back.
+    pub async fn close(&self) {
+        self.pool.close().await;
+        if let Some(w) = &self.writer {
+            w.close().await;
+        }
     }
 
     /// The database behind the store.
@@ -216,7 +239,7 @@ impl Store {
     ///
     /// On a database failure; nothing is stored then.
     pub async fn insert_game(&self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writes().begin().await?;
         sqlx::query(
             "INSERT INTO games (id, version, rules, seed, players, position, status, result, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -364,7 +387,7 @@ impl Store {
         mv: &MoveRow,
         idempotency: Option<(&str, &StoredAnswer)>,
     ) -> Result<Commit, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writes().begin().await?;
         let inserted = sqlx::query(
             "INSERT INTO moves (game_id, ply, player, notation, captures, gain, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
