@@ -338,18 +338,25 @@ impl Store {
             .map_err(StoreError::from)
     }
 
-    /// The player whose seat has this token hash in this game.
+    /// One game, with the player whose seat has this token hash (if any),
+    /// in one query.
     ///
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn seat(&self, id: &str, token_hash: &str) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT player FROM seats WHERE game_id = $1 AND token_hash = $2")
-            .bind(id)
-            .bind(token_hash)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| r.try_get("player")).transpose()?)
+    pub async fn game_and_seat(
+        &self,
+        id: &str,
+        token_hash: &str,
+    ) -> Result<Option<(GameRow, Option<i64>)>, StoreError> {
+        let q = concat!(
+            "SELECT ",
+            game_columns!(),
+            ", (SELECT player FROM seats WHERE seats.game_id = games.id AND token_hash = $2) AS seat \
+             FROM games WHERE id = $1"
+        );
+        let row = sqlx::query(q).bind(id).bind(token_hash).fetch_optional(&self.pool).await?;
+        Ok(row.map(|r| Ok::<_, sqlx::Error>((game_row(&r)?, r.try_get("seat")?))).transpose()?)
     }
 
     /// The stored answer to an earlier request with this idempotency key.

@@ -1,6 +1,8 @@
 //! Persisted games: create, read, list, history, legal moves, moves with
 //! seats and races, replay, and live updates over server-sent events.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use actix_web::http::header;
@@ -241,15 +243,33 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ApiError {
 /// A stored game made live again.
 struct Loaded {
     row: GameRow,
-    rules: jc::Rules,
+    rules: Arc<jc::Rules>,
     position: jc::Position,
     players: Vec<String>,
     seed: u64,
 }
 
+/// Checked rule sets by their stored JSON: games share few rule sets, and
+/// every request on a game needs its rules.
+fn cached_rules(json: &str) -> Result<Arc<jc::Rules>, ApiError> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<jc::Rules>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(rules) = cache.lock().ok().and_then(|c| c.get(json).cloned()) {
+        return Ok(rules);
+    }
+    let spec: Rules = serde_json::from_str(json).map_err(|e| internal("stored rules", e))?;
+    let rules = Arc::new(spec.resolve(None).map_err(|e| internal("stored rules", e))?);
+    if let Ok(mut c) = cache.lock() {
+        if c.len() >= 1024 {
+            c.clear();
+        }
+        c.insert(json.to_string(), rules.clone());
+    }
+    Ok(rules)
+}
+
 fn load(row: GameRow) -> Result<Loaded, ApiError> {
-    let spec: Rules = serde_json::from_str(&row.rules).map_err(|e| internal("stored rules", e))?;
-    let rules = spec.resolve(None).map_err(|e| internal("stored rules", e))?;
+    let rules = cached_rules(&row.rules)?;
     let setup: jc::Setup = row.position.parse().map_err(|e| internal("stored position", e))?;
     let position =
         jc::Position::from_setup(rules.clone(), &setup).map_err(|e| internal("stored position", e))?;
@@ -350,7 +370,7 @@ pub async fn create_game(
         seats.push(SeatView { player, name: name.clone(), token });
     }
     state.store.insert_game(&row, &rows).await?;
-    let loaded = Loaded { row, rules, position, players: names, seed };
+    let loaded = Loaded { row, rules: Arc::new(rules), position, players: names, seed };
     let game = loaded.view();
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id)))
@@ -519,13 +539,15 @@ pub async fn play_move(
     JsonBody(body): JsonBody<MoveInput>,
 ) -> Result<HttpResponse, ApiError> {
     let token = bearer(&req)?;
-    let mut game = find(&state, &id).await?;
-    let id = game.row.id.clone();
-    let player = state
+    let (row, seat) = state
         .store
-        .seat(&id, &hash(token))
+        .game_and_seat(&id, &hash(token))
         .await?
-        .ok_or_else(|| ApiError::Unauthorized("this token is not a seat of this game".into()))?;
+        .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
+    let mut game = load(row)?;
+    let id = game.row.id.clone();
+    let player =
+        seat.ok_or_else(|| ApiError::Unauthorized("this token is not a seat of this game".into()))?;
     let key = match req.headers().get("idempotency-key") {
         Some(v) => {
             let k = v.to_str().ok().filter(|k| !k.is_empty() && k.len() <= 200).ok_or_else(|| {

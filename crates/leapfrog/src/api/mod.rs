@@ -45,7 +45,9 @@ pub struct ApiDoc;
 
 /// Registers every documented route.
 pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(stateless::presets)
+    // Routes are matched in this order: the busiest first.
+    cfg.service(games::play_move)
+        .service(stateless::presets)
         .service(stateless::setups)
         .service(stateless::legal_moves)
         .service(stateless::apply)
@@ -53,7 +55,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::list_games)
         .service(games::get_game)
         .service(games::history)
-        .service(games::play_move)
         .service(games::game_legal_moves)
         .service(games::position_at)
         .service(games::events)
