@@ -36,7 +36,7 @@ pub enum Backend {
 }
 
 /// A game as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct GameRow {
     /// Its id (a UUID).
     pub id: String,
@@ -72,7 +72,7 @@ pub struct SeatRow {
 }
 
 /// A move as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct MoveRow {
     /// The ply it was played at (0 for the first move).
     pub ply: i64,
@@ -124,19 +124,12 @@ macro_rules! game_columns {
     };
 }
 
-fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
-    Ok(GameRow {
-        id: r.try_get("id")?,
-        version: r.try_get("version")?,
-        rules: r.try_get("rules")?,
-        seed: r.try_get("seed")?,
-        players: r.try_get("players")?,
-        position: r.try_get("position")?,
-        status: r.try_get("status")?,
-        result: r.try_get("result")?,
-        created_at: r.try_get("created_at")?,
-        updated_at: r.try_get("updated_at")?,
-    })
+/// A game with the seat a token holds in it.
+#[derive(sqlx::FromRow)]
+struct GameAndSeat {
+    #[sqlx(flatten)]
+    game: GameRow,
+    seat: Option<i64>,
 }
 
 fn is_unique_violation(e: &sqlx::Error) -> bool {
@@ -276,8 +269,7 @@ impl Store {
     /// On a database failure.
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         let q = concat!("SELECT ", game_columns!(), " FROM games WHERE id = $1");
-        let row = sqlx::query(q).bind(id).fetch_optional(&self.pool).await?;
-        Ok(row.as_ref().map(game_row).transpose()?)
+        Ok(sqlx::query_as(q).bind(id).fetch_optional(&self.pool).await?)
     }
 
     /// Games newest first, optionally of one status, after a cursor
@@ -300,14 +292,13 @@ impl Store {
              AND (created_at < $2 OR (created_at = $2 AND ($3 = '' OR id < $3))) \
              ORDER BY created_at DESC, id DESC LIMIT $4"
         );
-        let rows = sqlx::query(q)
+        Ok(sqlx::query_as(q)
             .bind(status.unwrap_or(""))
             .bind(at)
             .bind(id)
             .bind(limit)
             .fetch_all(&self.pool)
-            .await?;
-        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+            .await?)
     }
 
     /// The moves of a game with ply at least `from`, in order.
@@ -316,26 +307,13 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn moves(&self, id: &str, from: i64) -> Result<Vec<MoveRow>, StoreError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT ply, player, notation, captures, gain, at FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply",
         )
         .bind(id)
         .bind(from)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(MoveRow {
-                    ply: r.try_get("ply")?,
-                    player: r.try_get("player")?,
-                    notation: r.try_get("notation")?,
-                    captures: r.try_get("captures")?,
-                    gain: r.try_get("gain")?,
-                    at: r.try_get("at")?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+        .await?)
     }
 
     /// One game, with the player whose seat has this token hash (if any),
@@ -355,8 +333,9 @@ impl Store {
             ", (SELECT player FROM seats WHERE seats.game_id = games.id AND token_hash = $2) AS seat \
              FROM games WHERE id = $1"
         );
-        let row = sqlx::query(q).bind(id).bind(token_hash).fetch_optional(&self.pool).await?;
-        Ok(row.map(|r| Ok::<_, sqlx::Error>((game_row(&r)?, r.try_get("seat")?))).transpose()?)
+        let row: Option<GameAndSeat> =
+            sqlx::query_as(q).bind(id).bind(token_hash).fetch_optional(&self.pool).await?;
+        Ok(row.map(|r| (r.game, r.seat)))
     }
 
     /// The stored answer to an earlier request with this idempotency key.
