@@ -45,7 +45,7 @@ impl From<jc::Phase> for Status {
 
 /// A position in a response: the request form plus derived, read-only
 /// fields.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[schema(example = json!({
     "board": "1OO/1OO/1OO", "ply": 2, "scores": [1, 1],
     "to_move": 0, "players": 2, "phase": "playing",
@@ -74,7 +74,22 @@ pub struct PositionView {
     /// Ranks from the top down; each cell a kind letter, null when empty,
     /// or `-` when the cell does not exist.
     #[schema(read_only)]
-    pub grid: Vec<Vec<Option<String>>>,
+    #[schema(value_type = Vec<Vec<Option<String>>>)]
+    pub grid: Vec<Vec<GridCell>>,
+}
+
+/// One cell of `PositionView::grid`: a letter, `-`, or null; written to
+/// JSON without allocating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GridCell(pub Option<char>);
+
+impl Serialize for GridCell {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(c) => s.serialize_str(c.encode_utf8(&mut [0; 4])),
+            None => s.serialize_none(),
+        }
+    }
 }
 
 impl PositionView {
@@ -85,10 +100,12 @@ impl PositionView {
             .rev()
             .map(|r| {
                 (0..grid.cols())
-                    .map(|f| match jc::Cell::new(f, r).and_then(|c| grid.get(c)) {
-                        Some(jc::Square::Piece(l)) => Some(l.to_string()),
-                        Some(jc::Square::Missing) => Some("-".to_string()),
-                        _ => None,
+                    .map(|f| {
+                        GridCell(match jc::Cell::new(f, r).and_then(|c| grid.get(c)) {
+                            Some(jc::Square::Piece(l)) => Some(l),
+                            Some(jc::Square::Missing) => Some('-'),
+                            _ => None,
+                        })
                     })
                     .collect()
             })
@@ -190,7 +207,12 @@ pub struct CellName(pub jc::Cell);
 
 impl Serialize for CellName {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&self.0)
+        // At most a letter and two digits: no formatter, no allocation.
+        let rank = self.0.rank() + 1;
+        let buf = [self.0.file_char() as u8, b'0' + rank / 10, b'0' + rank % 10];
+        let short = [buf[0], buf[2]];
+        let name: &[u8] = if rank < 10 { &short } else { &buf };
+        s.serialize_str(std::str::from_utf8(name).unwrap_or("?"))
     }
 }
 
