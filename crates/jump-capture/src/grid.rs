@@ -167,7 +167,7 @@ impl Grid {
                         return Err(bad());
                     }
                     let run: usize = if len > 3 { usize::MAX } else { digits.parse().map_err(|_| bad())? };
-                    if out.len() + run > usize::from(MAX_SIDE) {
+                    if out.len().saturating_add(run) > usize::from(MAX_SIDE) {
                         return Err(ParseBoardError::TooWide { rank });
                     }
                     out.extend(std::iter::repeat_n(Square::Empty, run));
@@ -297,6 +297,9 @@ mod tests {
         assert_eq!(e.to_string(), "rank 2 is empty");
         let e = "99999999999999999999".parse::<Grid>().unwrap_err();
         assert_eq!(e, ParseBoardError::TooWide { rank: 1 });
+        // The first rank written is the top one: rank 2 of two.
+        let e = "O99999/OOO".parse::<Grid>().unwrap_err();
+        assert_eq!(e, ParseBoardError::TooWide { rank: 2 });
     }
 
     #[test]

@@ -88,6 +88,21 @@ proptest! {
     }
 
     #[test]
+    fn parsers_never_panic_on_board_shaped_text(
+        s in "[OWYRGB.1-9-]{1,7}(/[OWYRGB.1-9-]{1,7}){0,7}( [0-9]{1,4}( [0-9]{1,3}(,[0-9]{1,3}){0,3})?)?"
+    ) {
+        if let Ok(setup) = s.parse::<Setup>() {
+            prop_assert_eq!(setup.to_string().parse::<Setup>().ok(), Some(setup.clone()));
+            let spec = Preset::Murray.spec().with_shape_of(&setup.grid);
+            if let Ok(rules) = jump_capture::Rules::new(spec) {
+                if let Ok(pos) = jump_capture::Position::from_setup(rules, &setup) {
+                    prop_assert_eq!(pos.perft(1), pos.legal_moves().len() as u64);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn every_generated_move_applies_and_captures_and_scores_add_up(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..3) {
         let preset = Preset::ALL[preset];
         let dirs = [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All][dirs];
