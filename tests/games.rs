@@ -229,6 +229,28 @@ fn the_listing_pages_newest_first_and_filters_by_status() {
     assert_eq!(app.get("/v1/games?status=won").status, 400);
 }
 
+#[test]
+fn bad_query_strings_and_path_segments_are_problems_too() {
+    let app = spawn_app();
+    let game = create(&app, json!({"preset": "old", "rows": 3, "cols": 3}), 1, 1);
+    let cases = [
+        ("/v1/games?status=won".to_string(), 400, "status"),
+        ("/v1/games?colour=red".to_string(), 400, "colour"),
+        (format!("/v1/games/{}/legal-moves?limit=many", game.id), 400, "limit"),
+        (format!("/v1/games/{}/legal-moves?x=1", game.id), 400, "unknown field"),
+        (format!("/v1/games/{}/positions/-1", game.id), 404, "-1"),
+        (format!("/v1/games/{}/positions/99999999999", game.id), 404, "99999999999"),
+        (format!("/v1/games/{}/positions/7", game.id), 404, "ply 7"),
+    ];
+    for (url, status, says) in cases {
+        let r = app.get(&url);
+        assert_eq!(r.status, status, "{url}: {}", r.body);
+        assert_eq!(r.header("content-type"), Some("application/problem+json"), "{url}");
+        let detail = r.json()["detail"].as_str().unwrap().to_string();
+        assert!(detail.contains(says), "{url}: {detail}");
+    }
+}
+
 fn moves_seen(stream: &mut EventStream, n: usize) -> Vec<Value> {
     (0..n)
         .map(|_| {

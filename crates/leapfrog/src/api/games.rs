@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, IntoResponses, ToSchema};
 
 use super::json::JsonBody;
+use super::query::QueryParams;
 use super::play::{MoveInput, Outcome, PositionView, Status};
 use super::problem::{ApiError, Problem, Refusal};
 use super::rules::{RuleSet, Rules};
@@ -425,7 +426,7 @@ fn parse_list_cursor(cursor: &str) -> Option<(i64, String)> {
 #[get("/v1/games")]
 pub async fn list_games(
     state: web::Data<AppState>,
-    query: web::Query<ListQuery>,
+    query: QueryParams<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let limit = query.limit.unwrap_or(50);
     if !(1..=MAX_GAMES_PAGE).contains(&limit) {
@@ -483,6 +484,7 @@ pub async fn history(state: web::Data<AppState>, id: web::Path<String>) -> Resul
     params(("id" = String, Path, description = "The game's id"), LegalMovesQuery),
     responses(
         (status = 200, description = "A page of legal moves", body = LegalMovesResponse),
+        (status = 400, description = "An unknown query parameter or one of the wrong type", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A bad `from`, `limit` or `cursor`", body = Problem, content_type = "application/problem+json"),
         GameErrors
     )
@@ -491,7 +493,7 @@ pub async fn history(state: web::Data<AppState>, id: web::Path<String>) -> Resul
 pub async fn game_legal_moves(
     state: web::Data<AppState>,
     id: web::Path<String>,
-    query: web::Query<LegalMovesQuery>,
+    query: QueryParams<LegalMovesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let game = find(&state, &id).await?;
     let page = legal_moves_page(&game.position, query.from.as_deref(), query.limit, query.cursor.as_deref())?;
@@ -628,7 +630,7 @@ pub async fn play_move(
     params(("id" = String, Path, description = "The game's id"), ("ply" = u32, Path, description = "Moves to replay")),
     responses(
         (status = 200, description = "The position", body = PositionView),
-        (status = 404, description = "No such game, or the game has not reached that ply", body = Problem, content_type = "application/problem+json")
+        (status = 404, description = "No such game, `ply` is not a whole number, or the game has not reached that ply", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[get("/v1/games/{id}/positions/{ply}")]

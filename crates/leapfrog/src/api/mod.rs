@@ -6,6 +6,7 @@ pub mod json;
 pub mod meta;
 pub mod play;
 pub mod problem;
+pub mod query;
 pub mod rules;
 pub mod stateless;
 
@@ -45,6 +46,10 @@ pub struct ApiDoc;
 
 /// Registers every documented route.
 pub fn configure(cfg: &mut ServiceConfig) {
+    // Path segments that do not parse are problems too.
+    cfg.app_data(web::PathConfig::default().error_handler(|e, req| {
+        ApiError::NotFound(format!("there is no resource at {}: {e}", req.path())).into()
+    }));
     // Routes are matched in this order: the busiest first.
     cfg.service(games::play_move)
         .service(stateless::presets)
