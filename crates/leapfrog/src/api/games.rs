@@ -14,9 +14,9 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, IntoResponses, ToSchema};
 
 use super::json::JsonBody;
-use super::query::QueryParams;
 use super::play::{MoveInput, Outcome, PositionView, Status};
 use super::problem::{ApiError, Problem, Refusal};
+use super::query::QueryParams;
 use super::rules::{RuleSet, Rules};
 use super::stateless::{BodyErrors, LegalMovesResponse, legal_moves_page, start};
 use crate::events::Hub;
@@ -83,10 +83,13 @@ pub struct PlayerInput {
 pub struct CreateGameRequest {
     /// The rule set.
     pub rules: Rules,
-    /// The players in turn order; their number is the game's.
+    /// The players in turn order; their number is the game's (1 to 64,
+    /// within the rule set's range).
+    #[schema(min_items = 1, max_items = 64)]
     pub players: Vec<PlayerInput>,
     /// Seed of the deal; drawn when omitted.
     #[serde(default)]
+    #[schema(format = "uint64")]
     pub seed: Option<u64>,
 }
 
@@ -109,6 +112,7 @@ pub struct Game {
     /// The complete rule set.
     pub rules: RuleSet,
     /// The seed of the deal.
+    #[schema(format = "uint64")]
     pub seed: u64,
     /// The players in turn order.
     pub players: Vec<PlayerView>,
@@ -189,8 +193,10 @@ pub struct ListQuery {
     /// Only games with this status.
     pub status: Option<Status>,
     /// Games per page, 1 to 100 (default 50).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<usize>,
     /// A previous page's `next_cursor`.
+    #[param(min_length = 1)]
     pub cursor: Option<String>,
 }
 
@@ -202,8 +208,10 @@ pub struct LegalMovesQuery {
     /// Only the moves from this cell (adds the jump tree).
     pub from: Option<String>,
     /// Moves per page, 1 to 1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<usize>,
     /// A previous page's `next_cursor`.
+    #[param(min_length = 1)]
     pub cursor: Option<String>,
 }
 

@@ -16,8 +16,10 @@ pub struct PositionInput {
     /// cell `-`.
     pub board: String,
     /// Plies played so far.
+    #[schema(format = "uint32")]
     pub ply: u32,
     /// One score per player: their number is the number of players.
+    #[schema(format = "uint32")]
     pub scores: Vec<u32>,
 }
 
@@ -56,8 +58,10 @@ pub struct PositionView {
     /// The board string, canonical.
     pub board: String,
     /// Plies played.
+    #[schema(format = "uint32")]
     pub ply: u32,
     /// Scores, one per player.
+    #[schema(format = "uint32")]
     pub scores: Vec<u32>,
     /// The player to move (from 0).
     #[schema(read_only)]

@@ -93,10 +93,12 @@ pub enum EndRuleId {
 #[schema(example = json!({"letter": "G", "name": "green", "value": 4, "owner": null}))]
 pub struct KindSpec {
     /// One upper-case letter, used in board strings.
+    #[schema(pattern = "^[A-Z]$")]
     pub letter: String,
     /// A human name.
     pub name: String,
     /// Points for capturing one.
+    #[schema(format = "uint32")]
     pub value: u32,
     /// The owning player (from 0), or null for shared pieces.
     pub owner: Option<usize>,
@@ -176,8 +178,10 @@ pub struct Rules {
     /// A name for the rule set.
     pub name: Option<String>,
     /// Ranks, 3 to 26.
+    #[schema(minimum = 3, maximum = 26)]
     pub rows: Option<u32>,
     /// Files, 3 to 26.
+    #[schema(minimum = 3, maximum = 26)]
     pub cols: Option<u32>,
     /// Cells that do not exist (`["a1", "a2"]`).
     pub mask: Option<Vec<String>>,
@@ -199,9 +203,11 @@ pub struct Rules {
     pub removals_score: Option<bool>,
     /// How the result is decided.
     pub end: Option<EndRuleId>,
-    /// Fewest players.
+    /// Fewest players (at least 1).
+    #[schema(minimum = 1, maximum = 64)]
     pub min_players: Option<usize>,
     /// Most players (at most 64).
+    #[schema(minimum = 1, maximum = 64)]
     pub max_players: Option<usize>,
 }
 
@@ -213,9 +219,11 @@ pub struct RuleSet {
     pub preset: Option<PresetId>,
     /// Its name.
     pub name: String,
-    /// Ranks.
+    /// Ranks, 3 to 26.
+    #[schema(minimum = 3, maximum = 26)]
     pub rows: u32,
-    /// Files.
+    /// Files, 3 to 26.
+    #[schema(minimum = 3, maximum = 26)]
     pub cols: u32,
     /// Cells that do not exist.
     pub mask: Vec<String>,
@@ -238,8 +246,10 @@ pub struct RuleSet {
     /// How the result is decided.
     pub end: EndRuleId,
     /// Fewest players.
+    #[schema(minimum = 1, maximum = 64)]
     pub min_players: usize,
     /// Most players.
+    #[schema(minimum = 1, maximum = 64)]
     pub max_players: usize,
 }
 

@@ -73,11 +73,13 @@ pub async fn presets() -> Result<HttpResponse, ApiError> {
 pub struct SetupRequest {
     /// The rule set.
     pub rules: Rules,
-    /// Number of players (default 2).
+    /// Number of players (default 2; 1 to 64, within the rule set's range).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 64)]
     pub players: Option<usize>,
     /// Seed of the deal; drawn and returned when omitted.
     #[serde(default)]
+    #[schema(format = "uint64")]
     pub seed: Option<u64>,
 }
 
@@ -87,6 +89,7 @@ pub struct SetupResponse {
     /// The complete rule set.
     pub rules: RuleSet,
     /// The seed used: send it again for the same board.
+    #[schema(format = "uint64")]
     pub seed: u64,
     /// The starting position.
     pub position: PositionView,
@@ -132,6 +135,7 @@ pub struct LegalMovesRequest {
     pub from: Option<String>,
     /// Moves per page, 1 to 1000 (default 100).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 1000)]
     pub limit: Option<usize>,
     /// Where to go on from: a previous answer's `next_cursor`.
     #[serde(default)]

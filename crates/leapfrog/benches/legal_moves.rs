@@ -1,0 +1,60 @@
+//! The work behind one `POST /v1/legal-moves` answer, stage by stage, on
+//! the load test's position (15×15 Murray, seed 1, then 40 random moves):
+//! reading the JSON body, building the position, listing and sorting the
+//! moves, and writing the first page as JSON. `cargo bench -p leapfrog`.
+
+#![allow(clippy::unwrap_used)] // a benchmark on a fixed position
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use jump_capture::{Position, Preset};
+use leapfrog::api::stateless::{LegalMovesRequest, legal_moves_page, rules_and_position};
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+
+fn body() -> String {
+    let rules = jump_capture::Rules::new(Preset::Murray.spec()).unwrap();
+    let (mut pos, _) = Position::start(rules, 3, Some(1)).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..40 {
+        let Some(m) = pos.random_move(&mut rng) else { break };
+        pos.play(&m).unwrap();
+    }
+    let (board, rest) = pos.to_string().split_once(' ').map(|(b, r)| (b.to_string(), r.to_string())).unwrap();
+    let (ply, scores) = rest.split_once(' ').unwrap();
+    format!(
+        r#"{{"rules":{{"preset":"murray"}},"position":{{"board":"{board}","ply":{ply},"scores":[{scores}]}}}}"#
+    )
+}
+
+fn bench(c: &mut Criterion) {
+    let body = body();
+    let req: LegalMovesRequest = leapfrog::api::json::parse(body.as_bytes()).unwrap();
+    let pos = rules_and_position(&req.rules, &req.position).unwrap();
+    let page = legal_moves_page(&pos, None, None, None).unwrap();
+    eprintln!("{} legal moves", page.count);
+
+    let mut g = c.benchmark_group("legal-moves");
+    g.bench_function("parse body", |b| {
+        b.iter(|| leapfrog::api::json::parse::<LegalMovesRequest>(black_box(body.as_bytes())).unwrap())
+    });
+    g.bench_function("build position", |b| b.iter(|| rules_and_position(&req.rules, &req.position).unwrap()));
+    g.bench_function("list and sort moves", |b| b.iter(|| black_box(&pos).legal_moves()));
+    g.bench_function("first page", |b| {
+        b.iter(|| legal_moves_page(black_box(&pos), None, None, None).unwrap())
+    });
+    g.bench_function("write page", |b| b.iter(|| serde_json::to_vec(black_box(&page)).unwrap()));
+    g.bench_function("whole answer", |b| {
+        b.iter(|| {
+            let req: LegalMovesRequest = leapfrog::api::json::parse(black_box(body.as_bytes())).unwrap();
+            let pos = rules_and_position(&req.rules, &req.position).unwrap();
+            let page = legal_moves_page(&pos, None, None, None).unwrap();
+            serde_json::to_vec(&page).unwrap()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
