@@ -68,6 +68,35 @@ impl Move {
         })
     }
 
+    /// The first 16 bytes of the notation, big-endian, zero-padded: keys
+    /// order as the notation strings do, up to ties between notations
+    /// that agree on their first 16 bytes.
+    pub(crate) fn notation_key(&self) -> u128 {
+        let mut key = 0u128;
+        let mut len = 0u32;
+        for (i, c) in self.path.iter().enumerate() {
+            let rank = u16::from(c.rank()) + 1;
+            let mut push = |b: u8| {
+                if len < 16 {
+                    key |= u128::from(b) << (8 * (15 - len));
+                    len += 1;
+                }
+            };
+            if i > 0 {
+                push(b'x');
+            }
+            push(b'a' + c.file());
+            if rank >= 10 {
+                push(b'0' + (rank / 10) as u8);
+            }
+            push(b'0' + (rank % 10) as u8);
+            if len == 16 {
+                break;
+            }
+        }
+        key
+    }
+
     /// Orders moves as their notation strings order (`c10` before `c2`),
     /// without allocating them.
     pub fn cmp_notation(&self, other: &Move) -> std::cmp::Ordering {

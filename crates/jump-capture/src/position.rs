@@ -489,14 +489,18 @@ impl Position {
     /// [`Position::check`] for a move from outside). Cheaper than `check`:
     /// nothing is copied.
     pub fn captures_of(&self, mv: &Move) -> (Vec<Cell>, u32) {
+        let cells = if mv.is_removal() { vec![mv.from()] } else { mv.jumped().collect() };
+        (cells, self.gain_of(mv))
+    }
+
+    /// What `mv`, taken as legal here, scores for the mover: the
+    /// [`captures_of`](Self::captures_of) gain, without listing the cells.
+    pub fn gain_of(&self, mv: &Move) -> u32 {
         let value = |c: Cell| self.piece_at(c).map_or(0, |k| k.value);
         if mv.is_removal() {
-            let gain = if self.rules.spec().removals_score { value(mv.from()) } else { 0 };
-            return (vec![mv.from()], gain);
+            return if self.rules.spec().removals_score { value(mv.from()) } else { 0 };
         }
-        let cells: Vec<Cell> = mv.jumped().collect();
-        let gain = cells.iter().fold(0u32, |g, &c| g.saturating_add(value(c)));
-        (cells, gain)
+        mv.jumped().fold(0u32, |g, c| g.saturating_add(value(c)))
     }
 
     /// Checks `mv` without playing it: what it would capture and score.
@@ -682,7 +686,27 @@ fn midpoint(a: Cell, b: Cell) -> Option<Cell> {
 /// Sorts moves by their notation strings (RULES.md §9: "sorted by the move
 /// string").
 pub fn sort_by_notation(moves: &mut [Move]) {
-    moves.sort_unstable_by(Move::cmp_notation);
+    // Sort (key, index) pairs, comparing whole notations only on equal
+    // keys, then move each move into its place.
+    let mut order: Vec<(u128, u32)> =
+        moves.iter().enumerate().map(|(i, m)| (m.notation_key(), i as u32)).collect();
+    order.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0).then_with(|| moves[a.1 as usize].cmp_notation(&moves[b.1 as usize]))
+    });
+    // Slot k takes the move now at `source[k]`: follow each cycle once.
+    let mut source: Vec<u32> = order.into_iter().map(|(_, i)| i).collect();
+    for start in 0..source.len() {
+        let mut at = start;
+        while source[at] != u32::MAX {
+            let from = source[at] as usize;
+            source[at] = u32::MAX;
+            if from == start {
+                break;
+            }
+            moves.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 impl fmt::Display for Position {

@@ -60,6 +60,23 @@ proptest! {
     }
 
     #[test]
+    fn moves_sort_as_their_notation_strings(
+        paths in prop::collection::vec(prop::collection::vec((0u8..3, 7u8..12), 1..9), 0..60)
+    ) {
+        // Few files and ranks across 9 and 10, so that many notations share
+        // long prefixes and one- and two-digit ranks meet.
+        let mut moves: Vec<Move> = paths
+            .into_iter()
+            .map(|p| Move::new(p.into_iter().map(|(f, r)| Cell::new(f, r).unwrap()).collect()).unwrap())
+            .collect();
+        let mut expected: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        expected.sort();
+        jump_capture::sort_by_notation(&mut moves);
+        let sorted: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        prop_assert_eq!(sorted, expected);
+    }
+
+    #[test]
     fn cell_names_round_trip(c in cell()) {
         prop_assert_eq!(c.to_string().parse::<Cell>().unwrap(), c);
     }

@@ -209,65 +209,133 @@ impl MoveInput {
 #[derive(Debug, Clone, Copy)]
 pub struct CellName(pub jc::Cell);
 
+/// Writes a cell's name (a letter and one or two digits) into `out`;
+/// returns its length.
+fn cell_name(c: jc::Cell, out: &mut [u8]) -> usize {
+    let rank = c.rank() + 1;
+    out[0] = b'a' + c.file();
+    if rank < 10 {
+        out[1] = b'0' + rank;
+        2
+    } else {
+        out[1] = b'0' + rank / 10;
+        out[2] = b'0' + rank % 10;
+        3
+    }
+}
+
 impl Serialize for CellName {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // At most a letter and two digits: no formatter, no allocation.
-        let rank = self.0.rank() + 1;
-        let buf = [self.0.file_char() as u8, b'0' + rank / 10, b'0' + rank % 10];
-        let short = [buf[0], buf[2]];
-        let name: &[u8] = if rank < 10 { &short } else { &buf };
-        s.serialize_str(std::str::from_utf8(name).unwrap_or("?"))
+        // No formatter, no allocation.
+        let mut buf = [0u8; 3];
+        let len = cell_name(self.0, &mut buf);
+        s.serialize_str(std::str::from_utf8(&buf[..len]).unwrap_or("?"))
     }
 }
 
 /// A move's notation on the wire (`c3xe3xe5`), written straight from it.
-#[derive(Debug, Clone)]
-pub struct Notation(pub jc::Move);
+#[derive(Debug, Clone, Copy)]
+pub struct Notation<'a>(pub &'a jc::Move);
 
-impl Serialize for Notation {
+impl Serialize for Notation<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&self.0)
+        // A cell and its separator take at most 4 bytes: paths of up to 64
+        // cells are written on the stack, longer ones through the formatter.
+        let path = self.0.path();
+        if path.len() > 64 {
+            return s.collect_str(&self.0);
+        }
+        let mut buf = [0u8; 256];
+        let mut len = 0;
+        for (i, &c) in path.iter().enumerate() {
+            if i > 0 {
+                buf[len] = b'x';
+                len += 1;
+            }
+            len += cell_name(c, &mut buf[len..]);
+        }
+        s.serialize_str(std::str::from_utf8(&buf[..len]).unwrap_or("?"))
     }
 }
 
-/// A move in a response.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[schema(example = json!({"path": ["c3", "e3", "e5"], "notation": "c3xe3xe5", "captures": ["d3", "e4"], "gain": 5}))]
+/// A move in a response: its path, notation, captures and gain, all
+/// written from the move itself when serialized.
+#[derive(Debug, Clone)]
 pub struct MoveView {
-    /// The cells of the path.
-    #[schema(value_type = Vec<String>)]
-    pub path: Vec<CellName>,
-    /// The move in notation: cells joined by `x`.
-    #[schema(value_type = String)]
-    pub notation: Notation,
-    /// The cells of the pieces it takes off: the jumped ones, or the
-    /// removed one.
-    #[schema(value_type = Vec<String>)]
-    pub captures: Vec<CellName>,
+    /// The move.
+    pub mv: jc::Move,
     /// Points it scores for the mover.
     pub gain: u32,
+}
+
+// The wire form of `MoveView`, for the OpenAPI document.
+/// A move in a response.
+#[derive(ToSchema)]
+#[schema(as = MoveView)]
+#[schema(example = json!({"path": ["c3", "e3", "e5"], "notation": "c3xe3xe5", "captures": ["d3", "e4"], "gain": 5}))]
+#[allow(dead_code)] // only read by the OpenAPI derive
+struct MoveViewDoc {
+    /// The cells of the path.
+    path: Vec<String>,
+    /// The move in notation: cells joined by `x`.
+    notation: String,
+    /// The cells of the pieces it takes off: the jumped ones, or the
+    /// removed one.
+    captures: Vec<String>,
+    /// Points it scores for the mover.
+    gain: u32,
+}
+
+impl utoipa::PartialSchema for MoveView {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        MoveViewDoc::schema()
+    }
+}
+
+impl ToSchema for MoveView {
+    fn name() -> std::borrow::Cow<'static, str> {
+        MoveViewDoc::name()
+    }
+}
+
+impl Serialize for MoveView {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Cells<'a>(&'a [jc::Cell]);
+        impl Serialize for Cells<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.iter().map(|&c| CellName(c)))
+            }
+        }
+        struct Captures<'a>(&'a jc::Move);
+        impl Serialize for Captures<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                if self.0.is_removal() {
+                    s.collect_seq(std::iter::once(CellName(self.0.from())))
+                } else {
+                    s.collect_seq(self.0.jumped().map(CellName))
+                }
+            }
+        }
+        let mut out = s.serialize_struct("MoveView", 4)?;
+        out.serialize_field("path", &Cells(self.mv.path()))?;
+        out.serialize_field("notation", &Notation(&self.mv))?;
+        out.serialize_field("captures", &Captures(&self.mv))?;
+        out.serialize_field("gain", &self.gain)?;
+        out.end()
+    }
 }
 
 impl MoveView {
     /// The view of a played (or checked) move.
     pub fn of(played: &jc::Played) -> MoveView {
-        MoveView {
-            path: played.mv.path().iter().copied().map(CellName).collect(),
-            captures: played.captures.iter().map(|&(c, _)| CellName(c)).collect(),
-            gain: played.gain,
-            notation: Notation(played.mv.clone()),
-        }
+        MoveView { mv: played.mv.clone(), gain: played.gain }
     }
 
     /// The view of a move generated from `pos` (legal by construction).
     pub fn of_legal(pos: &jc::Position, mv: jc::Move) -> MoveView {
-        let (captures, gain) = pos.captures_of(&mv);
-        MoveView {
-            path: mv.path().iter().copied().map(CellName).collect(),
-            captures: captures.into_iter().map(CellName).collect(),
-            gain,
-            notation: Notation(mv),
-        }
+        let gain = pos.gain_of(&mv);
+        MoveView { mv, gain }
     }
 }
 
@@ -331,5 +399,38 @@ impl JumpTree {
             over: t.over.map(|c| c.to_string()),
             next: t.next.iter().map(JumpTree::of).collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cell_names_and_notation_are_written_as_the_engine_writes_them() {
+        for (f, r) in [(0, 0), (2, 8), (2, 9), (25, 25)] {
+            let c = jc::Cell::new(f, r).unwrap();
+            assert_eq!(serde_json::to_value(CellName(c)).unwrap(), c.to_string());
+        }
+        // Short paths go through the stack buffer, long ones through the
+        // formatter: both read as the engine's notation.
+        for len in [1, 2, 64, 65, 200] {
+            let path = (0..len).map(|i| jc::Cell::new((i % 26) as u8, ((i / 26) * 3 % 26) as u8).unwrap());
+            let mv = jc::Move::new(path.collect()).unwrap();
+            assert_eq!(serde_json::to_value(Notation(&mv)).unwrap(), mv.to_string(), "{len} cells");
+        }
+    }
+
+    #[test]
+    fn a_move_view_lists_path_captures_and_gain() {
+        let jump: jc::Move = "c3xe3xe5".parse().unwrap();
+        let v = serde_json::to_value(MoveView { mv: jump, gain: 5 }).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"path": ["c3", "e3", "e5"], "notation": "c3xe3xe5", "captures": ["d3", "e4"], "gain": 5})
+        );
+        let removal: jc::Move = "c10".parse().unwrap();
+        let v = serde_json::to_value(MoveView { mv: removal, gain: 0 }).unwrap();
+        assert_eq!(v["captures"], serde_json::json!(["c10"]));
     }
 }
