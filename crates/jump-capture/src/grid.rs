@@ -142,35 +142,37 @@ impl Grid {
         self.squares().filter(|&(_, sq)| sq == Square::Missing).map(|(c, _)| c).collect()
     }
 
-    fn parse_rank(text: &str, rank: usize) -> Result<Vec<Square>, ParseBoardError> {
-        let mut out = Vec::new();
+    /// Appends one rank's squares to `all`; returns how many.
+    fn parse_rank(text: &str, rank: usize, all: &mut Vec<Square>) -> Result<usize, ParseBoardError> {
+        let base = all.len();
+        let width = |all: &Vec<Square>| all.len() - base;
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
-            if out.len() > usize::from(MAX_SIDE) {
+            if width(all) > usize::from(MAX_SIDE) {
                 return Err(ParseBoardError::TooWide { rank });
             }
             let b = bytes[i];
             match b {
-                b'A'..=b'Z' => out.push(Square::Piece(char::from(b))),
-                b'.' => out.push(Square::Empty),
-                b'-' => out.push(Square::Missing),
+                b'A'..=b'Z' => all.push(Square::Piece(char::from(b))),
+                b'.' => all.push(Square::Empty),
+                b'-' => all.push(Square::Missing),
                 b'0'..=b'9' => {
                     let len = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
                     let digits = &text[i..i + len];
                     let bad = || ParseBoardError::BadRun {
                         run: digits.chars().take(8).collect(),
                         rank,
-                        file: file_name(out.len()),
+                        file: file_name(width(all)),
                     };
                     if b == b'0' {
                         return Err(bad());
                     }
                     let run: usize = if len > 3 { usize::MAX } else { digits.parse().map_err(|_| bad())? };
-                    if out.len().saturating_add(run) > usize::from(MAX_SIDE) {
+                    if width(all).saturating_add(run) > usize::from(MAX_SIDE) {
                         return Err(ParseBoardError::TooWide { rank });
                     }
-                    out.extend(std::iter::repeat_n(Square::Empty, run));
+                    all.extend(std::iter::repeat_n(Square::Empty, run));
                     i += len;
                     continue;
                 }
@@ -183,15 +185,15 @@ impl Grid {
                     } else {
                         ""
                     };
-                    return Err(ParseBoardError::BadChar { ch, rank, file: file_name(out.len()), hint });
+                    return Err(ParseBoardError::BadChar { ch, rank, file: file_name(width(all)), hint });
                 }
             }
             i += 1;
         }
-        if out.len() > usize::from(MAX_SIDE) {
+        if width(all) > usize::from(MAX_SIDE) {
             return Err(ParseBoardError::TooWide { rank });
         }
-        Ok(out)
+        Ok(width(all))
     }
 }
 
@@ -206,22 +208,25 @@ impl FromStr for Grid {
         if rows > usize::from(MAX_SIDE) {
             return Err(ParseBoardError::TooManyRanks(rows));
         }
-        let mut top_down = Vec::with_capacity(rows);
+        // Ranks are written top down; squares are stored rank 1 first.
+        let mut squares = Vec::with_capacity(rows * usize::from(MAX_SIDE));
         let mut cols = 0;
         for (k, text) in s.split('/').enumerate() {
             let rank = rows - k;
             if text.is_empty() {
                 return Err(ParseBoardError::EmptyRank(rank));
             }
-            let squares = Grid::parse_rank(text, rank)?;
+            let width = Grid::parse_rank(text, rank, &mut squares)?;
             if k == 0 {
-                cols = squares.len();
-            } else if squares.len() != cols {
-                return Err(ParseBoardError::RankWidth { rank, cells: squares.len(), cols });
+                cols = width;
+            } else if width != cols {
+                return Err(ParseBoardError::RankWidth { rank, cells: width, cols });
             }
-            top_down.push(squares);
         }
-        let squares = top_down.into_iter().rev().flatten().collect();
+        squares.reverse();
+        for rank in squares.chunks_mut(cols) {
+            rank.reverse();
+        }
         Ok(Grid { rows: rows as u8, cols: cols as u8, squares })
     }
 }

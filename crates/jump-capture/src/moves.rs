@@ -55,52 +55,16 @@ impl Move {
         self.path[self.path.len() - 1]
     }
 
-    /// The bytes of the move's notation, without building the string.
-    fn notation_bytes(&self) -> impl Iterator<Item = u8> + '_ {
-        self.path.iter().enumerate().flat_map(|(i, c)| {
-            let rank = u16::from(c.rank()) + 1;
-            let sep = (i > 0).then_some(b'x');
-            let tens = (rank >= 10).then(|| b'0' + (rank / 10) as u8);
-            sep.into_iter()
-                .chain(std::iter::once(b'a' + c.file()))
-                .chain(tens)
-                .chain(std::iter::once(b'0' + (rank % 10) as u8))
-        })
-    }
-
-    /// The first 16 bytes of the notation, big-endian, zero-padded: keys
-    /// order as the notation strings do, up to ties between notations
-    /// that agree on their first 16 bytes.
+    /// The first 16 bytes of the notation as a sort key (see
+    /// [`notation_key`]).
     pub(crate) fn notation_key(&self) -> u128 {
-        let mut key = 0u128;
-        let mut len = 0u32;
-        for (i, c) in self.path.iter().enumerate() {
-            let rank = u16::from(c.rank()) + 1;
-            let mut push = |b: u8| {
-                if len < 16 {
-                    key |= u128::from(b) << (8 * (15 - len));
-                    len += 1;
-                }
-            };
-            if i > 0 {
-                push(b'x');
-            }
-            push(b'a' + c.file());
-            if rank >= 10 {
-                push(b'0' + (rank / 10) as u8);
-            }
-            push(b'0' + (rank % 10) as u8);
-            if len == 16 {
-                break;
-            }
-        }
-        key
+        notation_key(&self.path)
     }
 
     /// Orders moves as their notation strings order (`c10` before `c2`),
     /// without allocating them.
     pub fn cmp_notation(&self, other: &Move) -> std::cmp::Ordering {
-        self.notation_bytes().cmp(other.notation_bytes())
+        cmp_notation(&self.path, &other.path)
     }
 
     /// The cells jumped over (the captured pieces), in order. Empty for a
@@ -111,6 +75,105 @@ impl Move {
             let r = (u16::from(w[0].rank()) + u16::from(w[1].rank())) / 2;
             Cell::new(f as u8, r as u8)
         })
+    }
+}
+
+/// The bytes of a path's notation, without building the string.
+fn notation_bytes(path: &[Cell]) -> impl Iterator<Item = u8> + '_ {
+    path.iter().enumerate().flat_map(|(i, c)| {
+        let rank = u16::from(c.rank()) + 1;
+        let sep = (i > 0).then_some(b'x');
+        let tens = (rank >= 10).then(|| b'0' + (rank / 10) as u8);
+        sep.into_iter()
+            .chain(std::iter::once(b'a' + c.file()))
+            .chain(tens)
+            .chain(std::iter::once(b'0' + (rank % 10) as u8))
+    })
+}
+
+/// Orders paths as their notation strings order.
+pub(crate) fn cmp_notation(a: &[Cell], b: &[Cell]) -> std::cmp::Ordering {
+    notation_bytes(a).cmp(notation_bytes(b))
+}
+
+/// The first 16 bytes of a path's notation, big-endian, zero-padded: keys
+/// order as the notation strings do, up to ties between notations that
+/// agree on their first 16 bytes (then [`cmp_notation`] decides).
+pub(crate) fn notation_key(path: &[Cell]) -> u128 {
+    let mut key = 0u128;
+    let mut len = 0u32;
+    for (i, c) in path.iter().enumerate() {
+        let rank = u16::from(c.rank()) + 1;
+        let mut push = |b: u8| {
+            if len < 16 {
+                key |= u128::from(b) << (8 * (15 - len));
+                len += 1;
+            }
+        };
+        if i > 0 {
+            push(b'x');
+        }
+        push(b'a' + c.file());
+        if rank >= 10 {
+            push(b'0' + (rank / 10) as u8);
+        }
+        push(b'0' + (rank % 10) as u8);
+        if len == 16 {
+            break;
+        }
+    }
+    key
+}
+
+/// Moves sorted by notation, stored flat: the paths of all of them share
+/// one buffer, so listing a position's moves allocates twice, not once per
+/// move. [`Position::move_list`](crate::Position::move_list) makes one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveList {
+    cells: Vec<Cell>,
+    /// (start, length) of each path in `cells`, in notation order.
+    spans: Vec<(u32, u32)>,
+}
+
+impl MoveList {
+    /// Sorts the paths stored in `cells` at `spans` by notation.
+    pub(crate) fn sorted(cells: Vec<Cell>, spans: Vec<(u32, u32)>) -> MoveList {
+        let path = |&(start, len): &(u32, u32)| &cells[start as usize..(start + len) as usize];
+        let mut keyed: Vec<(u128, (u32, u32))> = spans.iter().map(|s| (notation_key(path(s)), *s)).collect();
+        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| cmp_notation(path(&a.1), path(&b.1))));
+        let spans = keyed.into_iter().map(|(_, s)| s).collect();
+        MoveList { cells, spans }
+    }
+
+    /// The number of moves.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The path of the `i`-th move (from 0, in notation order).
+    pub fn path(&self, i: usize) -> Option<&[Cell]> {
+        let &(start, len) = self.spans.get(i)?;
+        Some(&self.cells[start as usize..(start + len) as usize])
+    }
+
+    /// The `i`-th move (from 0, in notation order).
+    pub fn get(&self, i: usize) -> Option<Move> {
+        self.path(i).map(|p| Move { path: p.to_vec() })
+    }
+
+    /// The paths, in notation order.
+    pub fn paths(&self) -> impl ExactSizeIterator<Item = &[Cell]> + '_ {
+        self.spans.iter().map(|&(start, len)| &self.cells[start as usize..(start + len) as usize])
+    }
+
+    /// The moves, in notation order.
+    pub fn to_moves(&self) -> Vec<Move> {
+        self.paths().map(|p| Move { path: p.to_vec() }).collect()
     }
 }
 

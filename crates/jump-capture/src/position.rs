@@ -13,7 +13,7 @@ use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::MAX_WORDS;
 use crate::movegen::{Ctx, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, State, with_width};
-use crate::moves::{IllegalMove, JumpTree, Move};
+use crate::moves::{IllegalMove, JumpTree, Move, MoveList};
 use crate::outcome::Outcome;
 use crate::rules::{Capture, Chain, Kind, Opening, PlayersError, Rules};
 use crate::setup::Setup;
@@ -353,26 +353,28 @@ impl Position {
 
     /// Every legal move, sorted by notation.
     pub fn legal_moves(&self) -> Vec<Move> {
-        let mut moves = Vec::new();
-        self.for_each_move(|path| {
-            moves.push(Move::new(path.to_vec()).expect("generated paths are not empty"));
-            ControlFlow::Continue(())
-        });
-        sort_by_notation(&mut moves);
-        moves
+        self.move_list(None).to_moves()
     }
 
     /// The legal moves starting on `from`, sorted by notation.
     pub fn legal_moves_from(&self, from: Cell) -> Vec<Move> {
-        let mut moves = Vec::new();
+        self.move_list(Some(from)).to_moves()
+    }
+
+    /// The legal moves (only those starting on `from`, if given), sorted
+    /// by notation, in one flat list: the cheap way to list many moves and
+    /// use a few, as a page of them.
+    pub fn move_list(&self, from: Option<Cell>) -> MoveList {
+        let mut cells = Vec::new();
+        let mut spans = Vec::new();
         self.for_each_move(|path| {
-            if path[0] == from {
-                moves.push(Move::new(path.to_vec()).expect("generated paths are not empty"));
+            if from.is_none_or(|f| path[0] == f) {
+                spans.push((cells.len() as u32, path.len() as u32));
+                cells.extend_from_slice(path);
             }
             ControlFlow::Continue(())
         });
-        sort_by_notation(&mut moves);
-        moves
+        MoveList::sorted(cells, spans)
     }
 
     /// The jumps from `from` as a tree (children in direction order). In the

@@ -15,7 +15,7 @@ use rand::rngs::ChaCha8Rng;
 
 fn body() -> String {
     let rules = jump_capture::Rules::new(Preset::Murray.spec()).unwrap();
-    let (mut pos, _) = Position::start(rules, 3, Some(1)).unwrap();
+    let (mut pos, _) = Position::start(rules, 2, Some(1)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     for _ in 0..40 {
         let Some(m) = pos.random_move(&mut rng) else { break };
@@ -39,18 +39,23 @@ fn bench(c: &mut Criterion) {
     g.bench_function("parse body", |b| {
         b.iter(|| leapfrog::api::json::parse::<LegalMovesRequest>(black_box(body.as_bytes())).unwrap())
     });
+    let setup = req.position.setup().unwrap();
+    g.bench_function("resolve rules", |b| {
+        b.iter(|| req.rules.resolve(Some(black_box(&setup.grid))).unwrap())
+    });
     g.bench_function("build position", |b| b.iter(|| rules_and_position(&req.rules, &req.position).unwrap()));
-    g.bench_function("list and sort moves", |b| b.iter(|| black_box(&pos).legal_moves()));
+    g.bench_function("list and sort moves", |b| b.iter(|| black_box(&pos).move_list(None)));
+    g.bench_function("count moves", |b| b.iter(|| black_box(&pos).count_moves()));
     g.bench_function("first page", |b| {
         b.iter(|| legal_moves_page(black_box(&pos), None, None, None).unwrap())
     });
-    g.bench_function("write page", |b| b.iter(|| serde_json::to_vec(black_box(&page)).unwrap()));
+    g.bench_function("write page", |b| b.iter(|| black_box(&page).to_json()));
     g.bench_function("whole answer", |b| {
         b.iter(|| {
             let req: LegalMovesRequest = leapfrog::api::json::parse(black_box(body.as_bytes())).unwrap();
             let pos = rules_and_position(&req.rules, &req.position).unwrap();
             let page = legal_moves_page(&pos, None, None, None).unwrap();
-            serde_json::to_vec(&page).unwrap()
+            page.to_json()
         })
     });
     g.finish();

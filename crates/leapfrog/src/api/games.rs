@@ -505,7 +505,7 @@ pub async fn game_legal_moves(
 ) -> Result<HttpResponse, ApiError> {
     let game = find(&state, &id).await?;
     let page = legal_moves_page(&game.position, query.from.as_deref(), query.limit, query.cursor.as_deref())?;
-    Ok(HttpResponse::Ok().json(page))
+    Ok(page.respond())
 }
 
 fn bearer(req: &HttpRequest) -> Result<&str, ApiError> {

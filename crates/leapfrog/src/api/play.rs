@@ -327,6 +327,55 @@ impl Serialize for MoveView {
 }
 
 impl MoveView {
+    /// Appends this move's JSON to `out`: the bytes `serde_json` writes,
+    /// without its formatter (cell names need no escaping).
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        fn cells(out: &mut Vec<u8>, cells: impl Iterator<Item = jc::Cell>) {
+            out.push(b'[');
+            for (i, c) in cells.enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let mut buf = [b'"'; 5];
+                let len = cell_name(c, &mut buf[1..]);
+                out.extend_from_slice(&buf[..len + 2]);
+            }
+            out.push(b']');
+        }
+        let path = self.mv.path();
+        out.extend_from_slice(b"{\"path\":");
+        cells(out, path.iter().copied());
+        out.extend_from_slice(b",\"notation\":\"");
+        for (i, &c) in path.iter().enumerate() {
+            if i > 0 {
+                out.push(b'x');
+            }
+            let mut buf = [0u8; 3];
+            let len = cell_name(c, &mut buf);
+            out.extend_from_slice(&buf[..len]);
+        }
+        out.extend_from_slice(b"\",\"captures\":");
+        if self.mv.is_removal() {
+            cells(out, std::iter::once(self.mv.from()));
+        } else {
+            cells(out, self.mv.jumped());
+        }
+        out.extend_from_slice(b",\"gain\":");
+        let mut digits = [0u8; 10];
+        let mut n = self.gain;
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&digits[at..]);
+        out.push(b'}');
+    }
+
     /// The view of a played (or checked) move.
     pub fn of(played: &jc::Played) -> MoveView {
         MoveView { mv: played.mv.clone(), gain: played.gain }
