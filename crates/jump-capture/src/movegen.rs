@@ -712,6 +712,81 @@ impl<const W: usize> State<W> {
         }
     }
 
+    /// Visits every legal move's path (layout indices), in the order of
+    /// [`State::walk`], reading and changing only the mailbox: for callers
+    /// that need the paths and not the state after each move. Returns early
+    /// if `visit` breaks.
+    pub(crate) fn walk_paths<F>(&mut self, ctx: &Ctx<W>, ply: u32, visit: &mut F) -> ControlFlow<()>
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        if let Some(step) = ctx.opening_step(ply) {
+            for i in self.removals(ctx, ply, step).iter() {
+                visit(&[i])?;
+            }
+            return ControlFlow::Continue(());
+        }
+        let (mov, capt) = self.roles(ctx, ply);
+        let mine = Self::mine(ctx, ply);
+        let empty = ctx.exists.and_not(self.occ);
+        let mut path = Vec::with_capacity(16);
+        for i in 0..ctx.ndirs {
+            let o = ctx.offs[i] as isize;
+            for t in Self::landings(empty, mov, capt, ctx.offs[i]).iter() {
+                let tp = t + ctx.pad;
+                let (mp, sp) = ((tp as isize - o) as usize, (tp as isize - 2 * o) as usize);
+                path.clear();
+                path.extend([sp - ctx.pad, t]);
+                visit(&path)?;
+                let captured = self.step(sp, mp, tp);
+                let open = self.open_dirs_any(ctx, mine, tp, i);
+                let flow = if open == 0 {
+                    ControlFlow::Continue(())
+                } else {
+                    self.paths_on(ctx, mine, tp, open, &mut path, visit)
+                };
+                self.unstep(sp, mp, tp, captured);
+                flow?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Below a path standing on mailbox index `x` (applied to the mailbox)
+    /// with `open` directions: visits every extension.
+    fn paths_on<F>(
+        &mut self,
+        ctx: &Ctx<W>,
+        mine: u8,
+        x: usize,
+        mut open: u32,
+        path: &mut Vec<usize>,
+        visit: &mut F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let o = ctx.offs[i] as isize as usize;
+            let (m, t) = (x.wrapping_add(o), x.wrapping_add(o).wrapping_add(o));
+            path.push(t - ctx.pad);
+            let mut flow = visit(path);
+            if flow.is_continue() {
+                let captured = self.step(x, m, t);
+                let next = self.open_dirs_any(ctx, mine, t, i);
+                if next != 0 {
+                    flow = self.paths_on(ctx, mine, t, next, path, visit);
+                }
+                self.unstep(x, m, t, captured);
+            }
+            path.pop();
+            flow?;
+        }
+        ControlFlow::Continue(())
+    }
+
     /// Visits every legal move: `visit` sees the state after the move and
     /// its path of layout indices. Returns early if `visit` breaks.
     pub(crate) fn walk<F>(&mut self, ctx: &Ctx<W>, ply: u32, visit: &mut F) -> ControlFlow<()>

@@ -103,26 +103,31 @@ pub(crate) fn notation_key(path: &[Cell]) -> u128 {
     let mut key = 0u128;
     let mut len = 0u32;
     for (i, c) in path.iter().enumerate() {
-        let rank = u16::from(c.rank()) + 1;
-        let mut push = |b: u8| {
-            if len < 16 {
-                key |= u128::from(b) << (8 * (15 - len));
-                len += 1;
-            }
-        };
-        if i > 0 {
-            push(b'x');
-        }
-        push(b'a' + c.file());
+        // The cell's bytes (with its `x` separator), packed big-endian.
+        let rank = u32::from(c.rank()) + 1;
+        let (mut bytes, mut n) = (u32::from(b'a' + c.file()), 1);
         if rank >= 10 {
-            push(b'0' + (rank / 10) as u8);
+            bytes = bytes << 8 | (u32::from(b'0') + rank / 10);
+            n += 1;
         }
-        push(b'0' + (rank % 10) as u8);
-        if len == 16 {
-            break;
+        bytes = bytes << 8 | (u32::from(b'0') + rank % 10);
+        n += 1;
+        if i > 0 {
+            bytes |= u32::from(b'x') << (8 * n);
+            n += 1;
         }
+        if len + n > 16 {
+            // Only the leading bytes fit.
+            let fit = 16 - len;
+            if fit == 0 {
+                return key;
+            }
+            return key << (8 * fit) | u128::from(bytes >> (8 * (n - fit)));
+        }
+        key = key << (8 * n) | u128::from(bytes);
+        len += n;
     }
-    key
+    key.checked_shl(8 * (16 - len)).unwrap_or(0)
 }
 
 /// Moves sorted by notation, stored flat: the paths of all of them share
@@ -139,9 +144,22 @@ impl MoveList {
     /// Sorts the paths stored in `cells` at `spans` by notation.
     pub(crate) fn sorted(cells: Vec<Cell>, spans: Vec<(u32, u32)>) -> MoveList {
         let path = |&(start, len): &(u32, u32)| &cells[start as usize..(start + len) as usize];
-        let mut keyed: Vec<(u128, (u32, u32))> = spans.iter().map(|s| (notation_key(path(s)), *s)).collect();
-        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| cmp_notation(path(&a.1), path(&b.1))));
-        let spans = keyed.into_iter().map(|(_, s)| s).collect();
+        let mut keyed: Vec<(u128, u32)> =
+            spans.iter().enumerate().map(|(i, s)| (notation_key(path(s)), i as u32)).collect();
+        keyed.sort_unstable();
+        // Notations that agree on their first 16 bytes: order each such run
+        // by the whole notation.
+        let mut start = 0;
+        while start < keyed.len() {
+            let end = start + keyed[start..].iter().take_while(|k| k.0 == keyed[start].0).count();
+            if end - start > 1 {
+                keyed[start..end].sort_unstable_by(|a, b| {
+                    cmp_notation(path(&spans[a.1 as usize]), path(&spans[b.1 as usize]))
+                });
+            }
+            start = end;
+        }
+        let spans = keyed.into_iter().map(|(_, i)| spans[i as usize]).collect();
         MoveList { cells, spans }
     }
 

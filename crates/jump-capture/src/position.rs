@@ -343,7 +343,7 @@ impl Position {
         let mut cells = Vec::new();
         with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
-            let _ = st.walk(&ctx, self.ply, &mut |_st: &mut State<W>, path: &[usize]| {
+            let _ = st.walk_paths(&ctx, self.ply, &mut |path: &[usize]| {
                 cells.clear();
                 cells.extend(path.iter().map(|&i| lay.cell(i)));
                 visit(&cells)
