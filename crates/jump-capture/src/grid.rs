@@ -137,6 +137,11 @@ impl Grid {
         })
     }
 
+    /// Whether any cell is written `-`.
+    pub fn has_missing(&self) -> bool {
+        self.squares.contains(&Square::Missing)
+    }
+
     /// The cells written `-`.
     pub fn missing(&self) -> Vec<Cell> {
         self.squares().filter(|&(_, sq)| sq == Square::Missing).map(|(c, _)| c).collect()

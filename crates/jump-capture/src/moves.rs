@@ -70,12 +70,26 @@ impl Move {
     /// The cells jumped over (the captured pieces), in order. Empty for a
     /// removal. Only meaningful for a move whose steps are jumps.
     pub fn jumped(&self) -> impl Iterator<Item = Cell> + '_ {
-        self.path.windows(2).filter_map(|w| {
-            let f = (u16::from(w[0].file()) + u16::from(w[1].file())) / 2;
-            let r = (u16::from(w[0].rank()) + u16::from(w[1].rank())) / 2;
-            Cell::new(f as u8, r as u8)
-        })
+        jumped_over(&self.path)
     }
+}
+
+/// The cells a path of jumps passes over (the midpoint of each step), in
+/// order: [`Move::jumped`] for a borrowed path, such as one of a
+/// [`MoveList`]. Empty for a path of one cell.
+///
+/// ```
+/// use jump_capture::{Cell, jumped_over};
+/// let path: Vec<Cell> = ["c3", "e3", "e5"].iter().map(|c| c.parse().unwrap()).collect();
+/// let names: Vec<String> = jumped_over(&path).map(|c| c.to_string()).collect();
+/// assert_eq!(names, ["d3", "e4"]);
+/// ```
+pub fn jumped_over(path: &[Cell]) -> impl Iterator<Item = Cell> + '_ {
+    path.windows(2).filter_map(|w| {
+        let f = (u16::from(w[0].file()) + u16::from(w[1].file())) / 2;
+        let r = (u16::from(w[0].rank()) + u16::from(w[1].rank())) / 2;
+        Cell::new(f as u8, r as u8)
+    })
 }
 
 /// The bytes of a path's notation, without building the string.

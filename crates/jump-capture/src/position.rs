@@ -365,14 +365,29 @@ impl Position {
     /// by notation, in one flat list: the cheap way to list many moves and
     /// use a few, as a page of them.
     pub fn move_list(&self, from: Option<Cell>) -> MoveList {
-        let mut cells = Vec::new();
-        let mut spans = Vec::new();
-        self.for_each_move(|path| {
-            if from.is_none_or(|f| path[0] == f) {
-                spans.push((cells.len() as u32, path.len() as u32));
-                cells.extend_from_slice(path);
-            }
-            ControlFlow::Continue(())
+        let lay = &self.rules.layout;
+        // The layout index of `from`; a cell off the board starts nothing.
+        let from = match from {
+            Some(f) if !self.rules.has_cell(f) => return MoveList::sorted(Vec::new(), Vec::new()),
+            f => f.map(|f| lay.index(f)),
+        };
+        // Room for a typical middle game at once: growing by doubling would
+        // copy and free the buffers several times over.
+        let mut cells = Vec::with_capacity(1024);
+        let mut spans = Vec::with_capacity(256);
+        with_width!(lay.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            let _ = st.walk_paths(&ctx, self.ply, &mut |path: &[usize]| {
+                if from.is_none_or(|f| path[0] == f) {
+                    spans.push((cells.len() as u32, path.len() as u32));
+                    // One push per cell: paths are short, and a copy call
+                    // per path would cost more than the copy.
+                    for &i in path {
+                        cells.push(lay.cell(i));
+                    }
+                }
+                ControlFlow::Continue(())
+            });
         });
         MoveList::sorted(cells, spans)
     }
@@ -498,13 +513,25 @@ impl Position {
     /// What `mv`, taken as legal here, scores for the mover: the
     /// [`captures_of`](Self::captures_of) gain, without listing the cells.
     pub fn gain_of(&self, mv: &Move) -> u32 {
-        let value = |c: Cell| self.piece_at(c).map_or(0, |k| k.value);
-        if mv.is_removal() {
-            return if self.rules.spec().removals_score { value(mv.from()) } else { 0 };
-        }
-        mv.jumped().fold(0u32, |g, c| g.saturating_add(value(c)))
+        self.gain_of_path(mv.path())
     }
 
+    /// [`gain_of`](Self::gain_of) for a borrowed path, such as one of a
+    /// [`MoveList`]: one cell is a removal, more a chain of jumps.
+    pub fn gain_of_path(&self, path: &[Cell]) -> u32 {
+        let value = |c: Cell| self.piece_at(c).map_or(0, |k| k.value);
+        match path {
+            [] => 0,
+            [only] => {
+                if self.rules.spec().removals_score {
+                    value(*only)
+                } else {
+                    0
+                }
+            }
+            _ => crate::moves::jumped_over(path).fold(0u32, |g, c| g.saturating_add(value(c))),
+        }
+    }
     /// Checks `mv` without playing it: what it would capture and score.
     ///
     /// # Errors

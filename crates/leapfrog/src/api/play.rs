@@ -1,5 +1,7 @@
 //! The wire form of positions, moves and results.
 
+use std::sync::Arc;
+
 use jump_capture as jc;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -152,7 +154,11 @@ impl PositionInput {
     /// # Errors
     ///
     /// A 422 saying what does not fit.
-    pub fn position(&self, rules: jc::Rules, setup: &jc::Setup) -> Result<jc::Position, ApiError> {
+    pub fn position(
+        &self,
+        rules: impl Into<Arc<jc::Rules>>,
+        setup: &jc::Setup,
+    ) -> Result<jc::Position, ApiError> {
         jc::Position::from_setup(rules, setup).map_err(|e| {
             let field =
                 if matches!(e, jc::PositionError::Players(_)) { "position.scores" } else { "position.board" };
@@ -326,54 +332,68 @@ impl Serialize for MoveView {
     }
 }
 
+/// Appends the JSON of the move along `path` scoring `gain` to `out`: the
+/// bytes `serde_json` writes for its [`MoveView`], without its formatter
+/// (cell names need no escaping) and without building the move.
+pub fn write_move_json(out: &mut Vec<u8>, path: &[jc::Cell], gain: u32) {
+    // Every piece goes in as a fixed-size copy (then the unused tail is
+    // cut off): variable-length copies of two or three bytes would each
+    // cost a call to `memcpy`.
+    fn quoted(out: &mut Vec<u8>, c: jc::Cell, sep: bool) {
+        let mut buf = [b','; 6];
+        let at = usize::from(sep);
+        buf[at] = b'"';
+        let len = cell_name(c, &mut buf[at + 1..]);
+        buf[at + 1 + len] = b'"';
+        out.extend_from_slice(&buf);
+        out.truncate(out.len() - (buf.len() - (at + len + 2)));
+    }
+    fn cells(out: &mut Vec<u8>, cells: impl Iterator<Item = jc::Cell>) {
+        out.push(b'[');
+        for (i, c) in cells.enumerate() {
+            quoted(out, c, i > 0);
+        }
+        out.push(b']');
+    }
+    out.extend_from_slice(b"{\"path\":");
+    cells(out, path.iter().copied());
+    out.extend_from_slice(b",\"notation\":\"");
+    for (i, &c) in path.iter().enumerate() {
+        let mut buf = [b'x'; 4];
+        let at = usize::from(i > 0);
+        let len = cell_name(c, &mut buf[at..]);
+        out.extend_from_slice(&buf);
+        out.truncate(out.len() - (buf.len() - (at + len)));
+    }
+    out.extend_from_slice(b"\",\"captures\":");
+    if path.len() == 1 {
+        cells(out, path.iter().copied());
+    } else {
+        cells(out, jc::jumped_over(path));
+    }
+    out.extend_from_slice(b",\"gain\":");
+    let mut digits = [0u8; 10];
+    let mut n = gain;
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(d);
+    }
+    out.push(b'}');
+}
+
 impl MoveView {
     /// Appends this move's JSON to `out`: the bytes `serde_json` writes,
     /// without its formatter (cell names need no escaping).
     pub fn write_json(&self, out: &mut Vec<u8>) {
-        fn cells(out: &mut Vec<u8>, cells: impl Iterator<Item = jc::Cell>) {
-            out.push(b'[');
-            for (i, c) in cells.enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                let mut buf = [b'"'; 5];
-                let len = cell_name(c, &mut buf[1..]);
-                out.extend_from_slice(&buf[..len + 2]);
-            }
-            out.push(b']');
-        }
-        let path = self.mv.path();
-        out.extend_from_slice(b"{\"path\":");
-        cells(out, path.iter().copied());
-        out.extend_from_slice(b",\"notation\":\"");
-        for (i, &c) in path.iter().enumerate() {
-            if i > 0 {
-                out.push(b'x');
-            }
-            let mut buf = [0u8; 3];
-            let len = cell_name(c, &mut buf);
-            out.extend_from_slice(&buf[..len]);
-        }
-        out.extend_from_slice(b"\",\"captures\":");
-        if self.mv.is_removal() {
-            cells(out, std::iter::once(self.mv.from()));
-        } else {
-            cells(out, self.mv.jumped());
-        }
-        out.extend_from_slice(b",\"gain\":");
-        let mut digits = [0u8; 10];
-        let mut n = self.gain;
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        out.extend_from_slice(&digits[at..]);
-        out.push(b'}');
+        write_move_json(out, self.mv.path(), self.gain);
     }
 
     /// The view of a played (or checked) move.

@@ -3,6 +3,9 @@
 //! responses. The rules crate knows nothing of JSON; this module
 //! translates.
 
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
+
 use jump_capture as jc;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -10,7 +13,7 @@ use utoipa::ToSchema;
 use super::problem::{ApiError, Refusal};
 
 /// A preset's identifier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PresetId {
     /// Leap Frog, old version: plain pieces, 15×15.
@@ -46,7 +49,7 @@ impl From<jc::Preset> for PresetId {
 }
 
 /// Jump directions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Directions {
     /// N, E, S, W.
@@ -282,6 +285,67 @@ impl Rules {
     /// Whether the request fixes the board's shape itself.
     pub fn has_shape(&self) -> bool {
         self.rows.is_some() || self.cols.is_some() || self.mask.is_some()
+    }
+
+    /// As [`resolve`](Self::resolve), shared: a preset with at most its
+    /// size and directions changed (what nearly every request sends) is
+    /// checked once and then handed out from a cache.
+    ///
+    /// # Errors
+    ///
+    /// A 422 naming the field at fault.
+    pub fn resolve_shared(&self, grid: Option<&jc::Grid>) -> Result<Arc<jc::Rules>, ApiError> {
+        type Key = (PresetId, Option<u32>, Option<u32>, bool, Option<Directions>);
+        static CACHE: OnceLock<RwLock<HashMap<Key, Arc<jc::Rules>>>> = OnceLock::new();
+        // Every field is named, so that a new one cannot slip past the key.
+        let Rules {
+            preset: Some(preset),
+            name: None,
+            rows,
+            cols,
+            mask: None,
+            holes: None,
+            directions,
+            kinds: None,
+            fill: None,
+            capture: None,
+            chain: None,
+            opening: None,
+            removals_score: None,
+            end: None,
+            min_players: None,
+            max_players: None,
+        } = self
+        else {
+            return self.resolve(grid).map(Arc::new);
+        };
+        // The shape comes from the grid when the request gives none; a grid
+        // with missing cells makes a mask, and such rule sets are not kept.
+        let from_grid = match grid {
+            Some(g) if !self.has_shape() => {
+                if g.has_missing() {
+                    return self.resolve(grid).map(Arc::new);
+                }
+                Some((g.rows(), g.cols()))
+            }
+            _ => None,
+        };
+        let key: Key = match from_grid {
+            Some((r, c)) => (*preset, Some(u32::from(r)), Some(u32::from(c)), true, *directions),
+            None => (*preset, *rows, *cols, false, *directions),
+        };
+        let cache = CACHE.get_or_init(Default::default);
+        if let Some(rules) = cache.read().ok().and_then(|c| c.get(&key).cloned()) {
+            return Ok(rules);
+        }
+        let rules = Arc::new(self.resolve(grid)?);
+        if let Ok(mut c) = cache.write() {
+            if c.len() >= 1024 {
+                c.clear();
+            }
+            c.insert(key, rules.clone());
+        }
+        Ok(rules)
     }
 
     /// The rule set this asks for, optionally shaped like `grid` (when the
@@ -530,6 +594,41 @@ impl RuleSet {
             },
             min_players: spec.min_players,
             max_players: spec.max_players,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cache hands out what `resolve` would build, whatever mix of
+    /// presets, sizes, directions and board shapes comes in, in any order.
+    #[test]
+    fn shared_rules_are_the_resolved_rules() {
+        let full: jc::Grid = "3/3/3".parse().unwrap();
+        let holed: jc::Grid = "3/1-1/3".parse().unwrap();
+        let wide: jc::Grid = "5/5/5".parse().unwrap();
+        let requests = [
+            Rules { preset: Some(PresetId::Murray), ..Rules::default() },
+            Rules { preset: Some(PresetId::Murray), directions: Some(Directions::All), ..Rules::default() },
+            Rules { preset: Some(PresetId::Old), rows: Some(4), cols: Some(7), ..Rules::default() },
+            Rules { preset: Some(PresetId::Old), rows: Some(5), ..Rules::default() },
+            Rules { preset: Some(PresetId::Konane), ..Rules::default() },
+            Rules { preset: Some(PresetId::Froglet), name: Some("mine".into()), ..Rules::default() },
+            Rules { preset: Some(PresetId::Old), chain: Some(ChainRule::Straight), ..Rules::default() },
+        ];
+        for _ in 0..2 {
+            for req in &requests {
+                for grid in [None, Some(&full), Some(&holed), Some(&wide)] {
+                    let shared = req.resolve_shared(grid).map(|r| (*r).clone());
+                    let built = req.resolve(grid);
+                    assert_eq!(shared.is_ok(), built.is_ok(), "{req:?} on {grid:?}");
+                    if let (Ok(shared), Ok(built)) = (shared, built) {
+                        assert_eq!(shared, built, "{req:?} on {grid:?}");
+                    }
+                }
+            }
         }
     }
 }

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoResponses, ToSchema};
 
 use super::json::JsonBody;
-use super::play::{JumpTree, MoveInput, MoveView, Outcome, PositionInput, PositionView, Status};
+use super::play::{
+    JumpTree, MoveInput, MoveView, Outcome, PositionInput, PositionView, Status, write_move_json,
+};
 use super::problem::{ApiError, Problem, Refusal};
 use super::rules::{PresetId, RuleSet, Rules};
 
@@ -142,33 +144,92 @@ pub struct LegalMovesRequest {
     pub cursor: Option<String>,
 }
 
+// The wire schema of a `LegalMovesResponse`.
 /// A page of legal moves, sorted by notation.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(ToSchema)]
+#[schema(as = LegalMovesResponse)]
+#[allow(dead_code)] // only read by the OpenAPI derive
+struct LegalMovesResponseDoc {
+    /// The number of all legal moves (of those from `from`, if given).
+    count: u64,
+    /// This page of them.
+    moves: Vec<MoveView>,
+    /// The cursor of the next page; null on the last.
+    next_cursor: Option<String>,
+    /// With `from`: the jumps from that cell as a tree.
+    #[schema(required = false)]
+    tree: Option<JumpTree>,
+}
+
+/// A page of legal moves, sorted by notation: the moves stay in the
+/// engine's flat list, and only the page's gains are worked out.
+#[derive(Debug)]
 pub struct LegalMovesResponse {
     /// The number of all legal moves (of those from `from`, if given).
     pub count: u64,
-    /// This page of them.
-    pub moves: Vec<MoveView>,
+    list: jc::MoveList,
+    page: std::ops::Range<usize>,
+    gains: Vec<u32>,
     /// The cursor of the next page; null on the last.
     pub next_cursor: Option<String>,
     /// With `from`: the jumps from that cell as a tree.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tree: Option<JumpTree>,
 }
 
+impl utoipa::PartialSchema for LegalMovesResponse {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        LegalMovesResponseDoc::schema()
+    }
+}
+
+impl ToSchema for LegalMovesResponse {
+    fn name() -> std::borrow::Cow<'static, str> {
+        LegalMovesResponseDoc::name()
+    }
+
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+        LegalMovesResponseDoc::schemas(schemas);
+    }
+}
+
+/// The `serde` form, built through [`MoveView`]; the service writes
+/// [`LegalMovesResponse::to_json`], which a test holds to this byte for byte.
+impl Serialize for LegalMovesResponse {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let moves: Vec<MoveView> = self
+            .moves()
+            .filter_map(|(path, gain)| Some(MoveView { mv: jc::Move::new(path.to_vec()).ok()?, gain }))
+            .collect();
+        let mut out = s.serialize_struct("LegalMovesResponse", 4)?;
+        out.serialize_field("count", &self.count)?;
+        out.serialize_field("moves", &moves)?;
+        out.serialize_field("next_cursor", &self.next_cursor)?;
+        if let Some(tree) = &self.tree {
+            out.serialize_field("tree", tree)?;
+        }
+        out.end()
+    }
+}
+
 impl LegalMovesResponse {
+    /// The page's moves: each path with its gain.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = (&[jc::Cell], u32)> + '_ {
+        self.page.clone().zip(&self.gains).map(|(i, &gain)| (self.list.path(i).unwrap_or_default(), gain))
+    }
+
     /// The JSON body: what `serde_json` writes, with the moves written by
-    /// [`MoveView::write_json`] into a buffer sized up front.
+    /// [`write_move_json`] into a buffer sized up front.
     pub fn to_json(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(64 + self.moves.len() * 112);
+        let mut out = Vec::with_capacity(64 + self.gains.len() * 112);
         out.extend_from_slice(b"{\"count\":");
         out.extend_from_slice(self.count.to_string().as_bytes());
         out.extend_from_slice(b",\"moves\":[");
-        for (i, m) in self.moves.iter().enumerate() {
+        for (i, (path, gain)) in self.moves().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            m.write_json(&mut out);
+            write_move_json(&mut out, path, gain);
         }
         out.extend_from_slice(b"],\"next_cursor\":");
         // A cursor and a tree are plain serde values: these cannot fail.
@@ -191,7 +252,7 @@ impl LegalMovesResponse {
 /// comes from the position unless the rules give one.
 pub fn rules_and_position(rules: &Rules, position: &PositionInput) -> Result<jc::Position, ApiError> {
     let setup = position.setup()?;
-    let rules = rules.resolve(Some(&setup.grid))?;
+    let rules = rules.resolve_shared(Some(&setup.grid))?;
     position.position(rules, &setup)
 }
 
@@ -240,13 +301,16 @@ pub fn legal_moves_page(
     }
     let start = cursor.map(parse_cursor).transpose()?.unwrap_or(0);
     let from = from.map(|f| cell(f, "from")).transpose()?;
-    let moves = pos.move_list(from);
-    let count = moves.len();
+    let list = pos.move_list(from);
+    let count = list.len();
     let end = start.saturating_add(limit).min(count);
-    let page = (start..end).filter_map(|i| moves.get(i)).map(|m| MoveView::of_legal(pos, m)).collect();
+    let page = start.min(end)..end;
+    let gains = page.clone().filter_map(|i| list.path(i)).map(|p| pos.gain_of_path(p)).collect();
     Ok(LegalMovesResponse {
         count: count as u64,
-        moves: page,
+        list,
+        page,
+        gains,
         next_cursor: (end < count).then(|| format!("m{end:x}")),
         tree: from.map(|c| JumpTree::of(&pos.jump_tree(c))),
     })
