@@ -11,11 +11,24 @@ use crate::cell::{Cell, Direction, DirectionSet, MAX_SIDE};
 /// Words needed for the largest board: 26 ranks of 27 bits.
 pub(crate) const MAX_WORDS: usize = (MAX_SIDE as usize * (MAX_SIDE as usize + 1)).div_ceil(64);
 
+/// `(index / stride, index % stride)` through the multiplier `recip` of
+/// [`Layout::recip`]: exact for strides up to 27 and indices below 2^11.
+#[inline(always)]
+pub(crate) fn split_index(index: usize, stride: usize, recip: u32) -> (usize, usize) {
+    debug_assert!(index < 1 << 11 && stride <= usize::from(MAX_SIDE) + 1);
+    let rank = ((index as u32 * recip) >> 16) as usize;
+    (rank, index - rank * stride)
+}
+
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Layout {
     pub(crate) rows: u8,
     pub(crate) cols: u8,
     pub(crate) stride: usize,
+    /// `ceil(2^16 / stride)`: `i * recip >> 16` is `i / stride` for every
+    /// index below 2^11 (the error term stays under `1 / stride`), without
+    /// a division instruction.
+    pub(crate) recip: u32,
     /// `rows * stride`: indices at and above this are off the board.
     pub(crate) bits: usize,
     /// 64-bit words a bitboard of this layout needs.
@@ -37,8 +50,9 @@ impl Layout {
                 exists[i >> 6] |= 1 << (i & 63);
             }
         }
+        let recip = (1u32 << 16).div_ceil(stride as u32);
         let mut layout =
-            Layout { rows, cols, stride, bits, words: bits.div_ceil(64), exists, dirs: Vec::new() };
+            Layout { rows, cols, stride, recip, bits, words: bits.div_ceil(64), exists, dirs: Vec::new() };
         for &cell in mask {
             let i = layout.index(cell);
             layout.exists[i >> 6] &= !(1 << (i & 63));
@@ -56,13 +70,34 @@ impl Layout {
         usize::from(cell.rank()) * self.stride + usize::from(cell.file())
     }
 
+    /// The rank and file of an index (see [`split_index`]).
+    #[inline(always)]
+    pub(crate) fn split(&self, index: usize) -> (usize, usize) {
+        split_index(index, self.stride, self.recip)
+    }
+
     /// The cell at an index; only for indices of existing cells.
     pub(crate) fn cell(&self, index: usize) -> Cell {
-        let (r, f) = (index / self.stride, index % self.stride);
+        let (r, f) = self.split(index);
         Cell::new(f as u8, r as u8).expect("layout indices are inside the board")
     }
 
     pub(crate) fn exists_at(&self, index: usize) -> bool {
         index < self.bits && (self.exists[index >> 6] >> (index & 63)) & 1 != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_index_divides_exactly_for_every_stride_and_index() {
+        for stride in 4..=usize::from(MAX_SIDE) + 1 {
+            let recip = (1u32 << 16).div_ceil(stride as u32);
+            for i in 0..1 << 11 {
+                assert_eq!(split_index(i, stride, recip), (i / stride, i % stride), "{i} / {stride}");
+            }
+        }
     }
 }

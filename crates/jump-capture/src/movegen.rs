@@ -99,7 +99,17 @@ pub(crate) struct Ctx<const W: usize> {
     /// Mailbox padding before index 0 (and after the last index): the
     /// longest jump, so a jump from any cell stays inside the mailbox.
     pub(crate) pad: usize,
+    /// Layout indices per rank, and its multiplier for `split_index`.
+    stride: usize,
+    recip: u32,
+    /// Ranks of the board.
+    rows: usize,
 }
+
+/// Rank indices (from 0) in the order of their names followed by `x`:
+/// `10x` < … < `19x` < `1x` < `20x` < … < `26x` < `2x` < … < `9x`.
+const RANKS_BY_NAME: [u8; 26] =
+    [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 19, 20, 21, 22, 23, 24, 25, 1, 2, 3, 4, 5, 6, 7, 8];
 
 /// Mailbox code of an empty cell.
 pub(crate) const MB_EMPTY: u8 = 0;
@@ -203,7 +213,23 @@ impl<const W: usize> Ctx<W> {
             konane_first,
             orth: [s, 1, -s, -1],
             pad: 2 * lay.stride + 2,
+            stride: lay.stride,
+            recip: lay.recip,
+            rows: usize::from(lay.rows),
         }
+    }
+
+    /// A key that orders the cells at layout indices as their names
+    /// followed by `x` order as strings: by file, then rank names as text
+    /// (`c10x` < `c1x` < `c20x` < `c2x`).
+    #[inline(always)]
+    fn name_key(&self, i: usize) -> u32 {
+        let (rank, file) = crate::layout::split_index(i, self.stride, self.recip);
+        let n = rank as u32 + 1;
+        // The rank's first digit, then its second or, for one digit, the
+        // `x` that follows (above every digit).
+        let rank_key = if n < 10 { n * 11 + 10 } else { n / 10 * 11 + n % 10 };
+        file as u32 * 128 + rank_key
     }
 
     fn opening_step(&self, ply: u32) -> Option<OpeningStep> {
@@ -787,6 +813,110 @@ impl<const W: usize> State<W> {
         ControlFlow::Continue(())
     }
 
+    /// Visits the path (layout indices) of every legal move outside the
+    /// opening in notation order, or only those from layout index `only`;
+    /// returns early if `visit` breaks. No sort is needed: every move from
+    /// cell `s` reads `s` then `x`, so start cells are taken in the order of
+    /// their names followed by `x`; and the landings of the jumps from one
+    /// cell never have one name a prefix of another (their ranks differ by
+    /// 2 or 4, their files likewise), so ordering them by name orders the
+    /// moves through them, each path before its extensions.
+    pub(crate) fn walk_paths_in_order<F>(
+        &mut self,
+        ctx: &Ctx<W>,
+        ply: u32,
+        only: Option<usize>,
+        visit: &mut F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        debug_assert!(ctx.opening_step(ply).is_none(), "openings list removals");
+        let (mov, capt) = self.roles(ctx, ply);
+        let mine = Self::mine(ctx, ply);
+        let empty = ctx.exists.and_not(self.occ);
+        let mut starts = Bits::<W>::EMPTY;
+        for &o in &ctx.offs[..ctx.ndirs] {
+            starts = starts.or(Self::landings(empty, mov, capt, o).shift(-2 * o));
+        }
+        let mut path = Vec::with_capacity(16);
+        let mut from = |st: &mut Self, s: usize| {
+            let sp = s + ctx.pad;
+            // The first jump may take any direction, even under the
+            // straight-line rule.
+            let open = st.open_dirs::<false>(ctx, mine, sp, 0);
+            path.clear();
+            path.push(s);
+            st.paths_in_order(ctx, mine, sp, open, &mut path, visit)
+        };
+        if let Some(s) = only {
+            if starts.has(s) {
+                from(self, s)?;
+            }
+            return ControlFlow::Continue(());
+        }
+        // Files in order; in each, the ranks in the order of their names.
+        for file in 0..ctx.stride - 1 {
+            for &rank in &RANKS_BY_NAME {
+                let s = usize::from(rank) * ctx.stride + file;
+                if usize::from(rank) < ctx.rows && starts.has(s) {
+                    from(self, s)?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// [`State::paths_on`], taking the jumps by the name of their landing.
+    fn paths_in_order<F>(
+        &mut self,
+        ctx: &Ctx<W>,
+        mine: u8,
+        x: usize,
+        open: u32,
+        path: &mut Vec<usize>,
+        visit: &mut F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        // The open directions sorted by landing (insertion: at most 8).
+        let mut jumps = [(0u32, 0usize); 8];
+        let mut n = 0;
+        let mut bits = open;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let o = ctx.offs[i] as isize as usize;
+            let t = x.wrapping_add(o).wrapping_add(o);
+            let key = ctx.name_key(t - ctx.pad);
+            let mut at = n;
+            while at > 0 && jumps[at - 1].0 > key {
+                jumps[at] = jumps[at - 1];
+                at -= 1;
+            }
+            jumps[at] = (key, i);
+            n += 1;
+        }
+        for &(_, i) in &jumps[..n] {
+            let o = ctx.offs[i] as isize as usize;
+            let (m, t) = (x.wrapping_add(o), x.wrapping_add(o).wrapping_add(o));
+            path.push(t - ctx.pad);
+            let mut flow = visit(path);
+            if flow.is_continue() {
+                let captured = self.step(x, m, t);
+                let next = self.open_dirs_any(ctx, mine, t, i);
+                if next != 0 {
+                    flow = self.paths_in_order(ctx, mine, t, next, path, visit);
+                }
+                self.unstep(x, m, t, captured);
+            }
+            path.pop();
+            flow?;
+        }
+        ControlFlow::Continue(())
+    }
+
     /// Visits every legal move: `visit` sees the state after the move and
     /// its path of layout indices. Returns early if `visit` breaks.
     pub(crate) fn walk<F>(&mut self, ctx: &Ctx<W>, ply: u32, visit: &mut F) -> ControlFlow<()>
@@ -855,5 +985,29 @@ impl<const W: usize> State<W> {
             flow?;
         }
         ControlFlow::Continue(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::MAX_WORDS;
+    use crate::{Preset, Rules};
+
+    /// The rank order and the name keys both follow the strings `<rank>x`.
+    #[test]
+    fn ranks_and_cells_are_ordered_as_their_names_followed_by_x() {
+        let mut by_text: Vec<u8> = (0..26).collect();
+        by_text.sort_by_key(|r| format!("{}x", r + 1));
+        assert_eq!(by_text, RANKS_BY_NAME);
+        let rules = Rules::new(Preset::Old.spec().with_size(26, 26)).unwrap();
+        let ctx = Ctx::<MAX_WORDS>::new(&rules, 2);
+        let lay = &rules.layout;
+        let mut cells: Vec<usize> = rules.cells().map(|c| lay.index(c)).collect();
+        cells.sort_by_key(|&i| ctx.name_key(i));
+        let names: Vec<String> = cells.iter().map(|&i| format!("{}x", lay.cell(i))).collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted);
     }
 }

@@ -177,6 +177,16 @@ impl MoveList {
         MoveList { cells, spans }
     }
 
+    /// Paths already in notation order.
+    pub(crate) fn in_order(cells: Vec<Cell>, spans: Vec<(u32, u32)>) -> MoveList {
+        let list = MoveList { cells, spans };
+        debug_assert!(
+            list.paths().zip(list.paths().skip(1)).all(|(a, b)| cmp_notation(a, b).is_lt()),
+            "paths out of notation order"
+        );
+        list
+    }
+
     /// The number of moves.
     pub fn len(&self) -> usize {
         self.spans.len()

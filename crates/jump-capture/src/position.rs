@@ -375,9 +375,10 @@ impl Position {
         // copy and free the buffers several times over.
         let mut cells = Vec::with_capacity(1024);
         let mut spans = Vec::with_capacity(256);
+        let opening = self.is_opening();
         with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
-            let _ = st.walk_paths(&ctx, self.ply, &mut |path: &[usize]| {
+            let mut keep = |path: &[usize]| {
                 if from.is_none_or(|f| path[0] == f) {
                     spans.push((cells.len() as u32, path.len() as u32));
                     // One push per cell: paths are short, and a copy call
@@ -387,9 +388,14 @@ impl Position {
                     }
                 }
                 ControlFlow::Continue(())
-            });
+            };
+            if opening {
+                let _ = st.walk_paths(&ctx, self.ply, &mut keep);
+            } else {
+                let _ = st.walk_paths_in_order(&ctx, self.ply, from, &mut keep);
+            }
         });
-        MoveList::sorted(cells, spans)
+        if opening { MoveList::sorted(cells, spans) } else { MoveList::in_order(cells, spans) }
     }
 
     /// The jumps from `from` as a tree (children in direction order). In the

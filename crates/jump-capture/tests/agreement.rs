@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{random_position, reference_moves, reference_perft, rng};
+use common::{random_position, random_position_within, reference_moves, reference_perft, rng};
 use jump_capture::{DirectionSet, Preset};
 
 #[test]
@@ -21,11 +21,42 @@ fn the_fast_generator_lists_exactly_the_reference_moves() {
                 let slow = reference_moves(&spec, &pos.setup());
                 assert_eq!(fast, slow, "{preset} {dirs} {pos}");
                 assert_eq!(pos.count_moves(), slow.len() as u64, "count, {preset} {dirs} {pos}");
+                // The moves from one cell: every start cell, and a cell
+                // that starts nothing.
+                let mut starts: Vec<_> = pos.legal_moves().iter().map(|m| m.from()).collect();
+                starts.dedup();
+                starts.push("a1".parse().unwrap());
+                for from in starts {
+                    let fast: Vec<String> =
+                        pos.move_list(Some(from)).to_moves().iter().map(ToString::to_string).collect();
+                    let slow: Vec<String> = slow
+                        .iter()
+                        .filter(|m| m.split('x').next() == Some(from.to_string().as_str()))
+                        .cloned()
+                        .collect();
+                    assert_eq!(fast, slow, "from {from}, {preset} {dirs} {pos}");
+                }
                 checked += 1;
             }
         }
     }
     assert_eq!(checked, 720);
+}
+
+/// Boards of 9 to 16 ranks, where one- and two-digit rank names meet (`c10` sorts
+/// before `c1x…`): the moves still come out in notation order.
+#[test]
+fn on_boards_of_two_digit_ranks_the_moves_come_in_notation_order() {
+    let mut r = rng(1898);
+    for preset in Preset::ALL {
+        for dirs in [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All] {
+            for _ in 0..6 {
+                let (spec, pos) = random_position_within(preset, dirs, 5..=8, &mut r);
+                let fast: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+                assert_eq!(fast, reference_moves(&spec, &pos.setup()), "{preset} {dirs} {pos}");
+            }
+        }
+    }
 }
 
 #[test]

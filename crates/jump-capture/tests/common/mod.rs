@@ -164,11 +164,23 @@ pub fn random_position(
     dirs: jump_capture::DirectionSet,
     rng: &mut ChaCha8Rng,
 ) -> (RulesSpec, Position) {
+    random_position_within(preset, dirs, 2..=4, rng)
+}
+
+/// [`random_position`] with sides drawn from twice `halves` (Konane) or
+/// from `2 * start - 1 ..= 2 * end` (the others).
+pub fn random_position_within(
+    preset: Preset,
+    dirs: jump_capture::DirectionSet,
+    halves: std::ops::RangeInclusive<u8>,
+    rng: &mut ChaCha8Rng,
+) -> (RulesSpec, Position) {
     let base = preset.spec().with_directions(dirs);
+    let sides = 2 * halves.start() - 1..=2 * halves.end();
     let (rows, cols, players) = if preset == Preset::Konane {
-        (2 * rng.random_range(2..=4u8), 2 * rng.random_range(2..=4u8), 2)
+        (2 * rng.random_range(halves.clone()), 2 * rng.random_range(halves), 2)
     } else {
-        (rng.random_range(3..=8u8), rng.random_range(3..=8u8), rng.random_range(1..=4usize))
+        (rng.random_range(sides.clone()), rng.random_range(sides), rng.random_range(1..=4usize))
     };
     let mut spec = base.with_size(rows, cols);
     let mut grid = Grid::filled(rows, cols, Square::Empty);

@@ -217,6 +217,18 @@ pub struct CellName(pub jc::Cell);
 
 /// Writes a cell's name (a letter and one or two digits) into `out`;
 /// returns its length.
+/// A cell's name as little-endian bytes of a word, and its length.
+#[inline(always)]
+fn name_word(c: jc::Cell) -> (u64, usize) {
+    let rank = c.rank() + 1;
+    let file = u64::from(b'a' + c.file());
+    if rank < 10 {
+        (file | u64::from(b'0' + rank) << 8, 2)
+    } else {
+        (file | u64::from(b'0' + rank / 10) << 8 | u64::from(b'0' + rank % 10) << 16, 3)
+    }
+}
+
 fn cell_name(c: jc::Cell, out: &mut [u8]) -> usize {
     let rank = c.rank() + 1;
     out[0] = b'a' + c.file();
@@ -336,22 +348,24 @@ impl Serialize for MoveView {
 /// bytes `serde_json` writes for its [`MoveView`], without its formatter
 /// (cell names need no escaping) and without building the move.
 pub fn write_move_json(out: &mut Vec<u8>, path: &[jc::Cell], gain: u32) {
-    // Every piece goes in as a fixed-size copy (then the unused tail is
-    // cut off): variable-length copies of two or three bytes would each
-    // cost a call to `memcpy`.
-    fn quoted(out: &mut Vec<u8>, c: jc::Cell, sep: bool) {
-        let mut buf = [b','; 6];
-        let at = usize::from(sep);
-        buf[at] = b'"';
-        let len = cell_name(c, &mut buf[at + 1..]);
-        buf[at + 1 + len] = b'"';
-        out.extend_from_slice(&buf);
-        out.truncate(out.len() - (buf.len() - (at + len + 2)));
+    // Each piece is assembled in a register and stored as one 8-byte word,
+    // of which the unused tail is then cut off: a copy call per two or
+    // three bytes, or bytes staged on the stack and reloaded as a word,
+    // would each cost more than the writing.
+    fn put(out: &mut Vec<u8>, word: u64, len: usize) {
+        out.extend_from_slice(&word.to_le_bytes());
+        out.truncate(out.len() - (8 - len));
     }
     fn cells(out: &mut Vec<u8>, cells: impl Iterator<Item = jc::Cell>) {
+        const QUOTE: u64 = b'"' as u64;
         out.push(b'[');
         for (i, c) in cells.enumerate() {
-            quoted(out, c, i > 0);
+            let (name, len) = name_word(c);
+            if i == 0 {
+                put(out, QUOTE | name << 8 | QUOTE << (8 * (len + 1)), len + 2);
+            } else {
+                put(out, b',' as u64 | QUOTE << 8 | name << 16 | QUOTE << (8 * (len + 2)), len + 3);
+            }
         }
         out.push(b']');
     }
@@ -359,11 +373,12 @@ pub fn write_move_json(out: &mut Vec<u8>, path: &[jc::Cell], gain: u32) {
     cells(out, path.iter().copied());
     out.extend_from_slice(b",\"notation\":\"");
     for (i, &c) in path.iter().enumerate() {
-        let mut buf = [b'x'; 4];
-        let at = usize::from(i > 0);
-        let len = cell_name(c, &mut buf[at..]);
-        out.extend_from_slice(&buf);
-        out.truncate(out.len() - (buf.len() - (at + len)));
+        let (name, len) = name_word(c);
+        if i == 0 {
+            put(out, name, len);
+        } else {
+            put(out, b'x' as u64 | name << 8, len + 1);
+        }
     }
     out.extend_from_slice(b"\",\"captures\":");
     if path.len() == 1 {
