@@ -129,6 +129,11 @@ impl Grid {
         usize::from(cell.rank()) * usize::from(self.cols) + usize::from(cell.file())
     }
 
+    /// The squares of each rank, rank 1 first, files left to right.
+    pub(crate) fn ranks(&self) -> impl Iterator<Item = &[Square]> + '_ {
+        self.squares.chunks(usize::from(self.cols).max(1))
+    }
+
     /// Every cell with its square, rank 1 first.
     pub fn squares(&self) -> impl Iterator<Item = (Cell, Square)> + '_ {
         self.squares.iter().enumerate().map(|(i, &sq)| {

@@ -178,29 +178,31 @@ impl Position {
         let lay = &rules.layout;
         let mut squares = vec![NONE; lay.bits];
         let mut occ = [0u64; MAX_WORDS];
-        for (cell, square) in grid.squares() {
-            let exists = rules.has_cell(cell);
-            let i = lay.index(cell);
-            squares[i] = match (square, exists) {
-                (Square::Missing, false) => NONE,
-                (Square::Missing, true) => return Err(PositionError::MissingCell(cell)),
-                (_, false) => return Err(PositionError::MaskedCell(cell)),
-                (Square::Empty, true) => EMPTY,
-                (Square::Piece(letter), true) => {
-                    let k = rules.kind_index(letter).ok_or_else(|| PositionError::UnknownKind {
-                        cell,
-                        letter,
-                        known: rules
-                            .kinds()
-                            .iter()
-                            .map(|k| k.letter.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    })?;
-                    occ[i >> 6] |= 1 << (i & 63);
-                    k as u8
-                }
-            };
+        for (r, rank) in grid.ranks().enumerate() {
+            for (f, &square) in rank.iter().enumerate() {
+                let i = r * lay.stride + f;
+                let cell = || Cell::new(f as u8, r as u8).expect("grid sides are at most 26");
+                squares[i] = match (square, lay.exists_at(i)) {
+                    (Square::Missing, false) => NONE,
+                    (Square::Missing, true) => return Err(PositionError::MissingCell(cell())),
+                    (_, false) => return Err(PositionError::MaskedCell(cell())),
+                    (Square::Empty, true) => EMPTY,
+                    (Square::Piece(letter), true) => {
+                        let k = rules.kind_index(letter).ok_or_else(|| PositionError::UnknownKind {
+                            cell: cell(),
+                            letter,
+                            known: rules
+                                .kinds()
+                                .iter()
+                                .map(|k| k.letter.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        })?;
+                        occ[i >> 6] |= 1 << (i & 63);
+                        k as u8
+                    }
+                };
+            }
         }
         Ok(Position { rules, squares, occ, ply: setup.ply, scores: setup.scores.clone() })
     }

@@ -190,6 +190,11 @@ impl RulesSpec {
     }
 }
 
+/// `A`..=`Z` as 0..26: kind letters are upper-case ASCII.
+fn letter_slot(letter: char) -> Option<usize> {
+    letter.is_ascii_uppercase().then(|| letter as usize - 'A' as usize)
+}
+
 /// A rule set that has been checked: every other type trusts it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Rules {
@@ -197,6 +202,8 @@ pub struct Rules {
     pub(crate) layout: Layout,
     /// Per kind index: may it be removed in the opening?
     pub(crate) removable: Vec<bool>,
+    /// Per letter `A`..=`Z`: the index of its kind, or `u8::MAX`.
+    by_letter: [u8; 26],
 }
 
 /// Why a rule set was refused.
@@ -346,7 +353,13 @@ impl Rules {
         let removable =
             spec.kinds.iter().map(|k| spec.opening.kinds().is_none_or(|ks| ks.contains(&k.letter))).collect();
         let layout = Layout::new(rows, cols, &spec.mask, spec.directions);
-        Ok(Rules { spec, layout, removable })
+        let mut by_letter = [u8::MAX; 26];
+        for (i, k) in spec.kinds.iter().enumerate().rev() {
+            if let Some(slot) = letter_slot(k.letter) {
+                by_letter[slot] = i as u8;
+            }
+        }
+        Ok(Rules { spec, layout, removable, by_letter })
     }
 
     /// The complete rule set as plain data.
@@ -381,7 +394,8 @@ impl Rules {
 
     /// The index of the kind with this letter.
     pub fn kind_index(&self, letter: char) -> Option<usize> {
-        self.spec.kinds.iter().position(|k| k.letter == letter)
+        let k = self.by_letter[letter_slot(letter)?];
+        (k != u8::MAX).then_some(usize::from(k))
     }
 
     /// Whether `cell` is on the board (inside it and not masked out).
