@@ -536,9 +536,11 @@ impl<const W: usize> State<W> {
         if STRAIGHT {
             probe(last)
         } else {
-            // All eight slots, unrolled: unused slots have offset 0, and a
-            // cell is never both empty and capturable, so they probe false.
-            probe(0) | probe(1) | probe(2) | probe(3) | probe(4) | probe(5) | probe(6) | probe(7)
+            // Four or eight slots, unrolled: unused slots have offset 0,
+            // and a cell is never both empty and capturable, so they probe
+            // false. (The branch is the same for every call of a search.)
+            let four = probe(0) | probe(1) | probe(2) | probe(3);
+            if ctx.ndirs <= 4 { four } else { four | probe(4) | probe(5) | probe(6) | probe(7) }
         }
     }
 
