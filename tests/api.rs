@@ -214,6 +214,13 @@ fn malformed_or_mistyped_json_is_400_naming_the_field() {
     assert!(p["detail"].as_str().unwrap().starts_with("malformed JSON"), "{p}");
     let p = assert_problem(&app.post_raw("/v1/apply", b""), 400, "invalid-request");
     assert!(p["detail"].as_str().unwrap().contains("empty"));
+    // A whole object followed by more is malformed too.
+    let p = assert_problem(
+        &app.post_raw("/v1/setups", b"{\"rules\": {\"preset\": \"old\"}} {}"),
+        400,
+        "invalid-request",
+    );
+    assert!(p["detail"].as_str().unwrap().contains("trailing characters"), "{p}");
     let p = assert_problem(&app.post_raw("/v1/setups", &[0xff, 0xfe, 0x00]), 400, "invalid-request");
     assert!(p["detail"].as_str().is_some());
     let r = app.post_json("/v1/setups", &json!({"rules": {"preset": "murray"}, "players": "three"}));

@@ -38,7 +38,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
             if declared.is_some_and(|n| n > limit) {
                 return Err(ApiError::PayloadTooLarge { limit });
             }
-            let mut body = web::BytesMut::new();
+            let mut body = web::BytesMut::with_capacity(declared.unwrap_or(0));
             while let Some(chunk) = payload.next().await {
                 let chunk = chunk.map_err(|e| ApiError::BadRequest {
                     detail: format!("the request body could not be read: {e}"),
@@ -62,15 +62,25 @@ pub fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
             field: None,
         });
     }
+    // The plain parser first; only a body that fails is read again with the
+    // path tracked, to name the field.
+    let plain = match serde_json::from_slice(body) {
+        Ok(value) => return Ok(value),
+        Err(e) => e,
+    };
     let de = &mut serde_json::Deserializer::from_slice(body);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let field = (path != ".").then_some(path);
-        let inner = e.into_inner();
-        let detail = match &field {
-            Some(f) if !inner.is_syntax() && !inner.is_eof() => format!("{f}: {inner}"),
-            _ => format!("malformed JSON: {inner}"),
-        };
-        ApiError::BadRequest { detail, field }
-    })
+    match serde_path_to_error::deserialize::<_, T>(de) {
+        // The value reads, but more follows it.
+        Ok(_) => Err(ApiError::BadRequest { detail: format!("malformed JSON: {plain}"), field: None }),
+        Err(e) => {
+            let path = e.path().to_string();
+            let field = (path != ".").then_some(path);
+            let inner = e.into_inner();
+            let detail = match &field {
+                Some(f) if !inner.is_syntax() && !inner.is_eof() => format!("{f}: {inner}"),
+                _ => format!("malformed JSON: {inner}"),
+            };
+            Err(ApiError::BadRequest { detail, field })
+        }
+    }
 }
