@@ -50,21 +50,23 @@ pub fn configure(cfg: &mut ServiceConfig) {
     cfg.app_data(web::PathConfig::default().error_handler(|e, req| {
         ApiError::NotFound(format!("there is no resource at {}: {e}", req.path())).into()
     }));
-    // Routes are matched in this order: the busiest first.
-    cfg.service(games::play_move)
-        .service(stateless::presets)
-        .service(stateless::setups)
-        .service(stateless::legal_moves)
+    // Routes are tried in this order. Fixed paths first: checking one is a
+    // string comparison, while a path with a segment (`{id}`) runs a regex.
+    // Then those, the busiest first.
+    cfg.service(stateless::legal_moves)
         .service(stateless::apply)
+        .service(stateless::setups)
+        .service(stateless::presets)
         .service(games::create_game)
         .service(games::list_games)
-        .service(games::get_game)
-        .service(games::history)
-        .service(games::game_legal_moves)
-        .service(games::position_at)
-        .service(games::events)
         .service(meta::healthz)
-        .service(meta::readyz);
+        .service(meta::readyz)
+        .service(games::play_move)
+        .service(games::get_game)
+        .service(games::game_legal_moves)
+        .service(games::events)
+        .service(games::history)
+        .service(games::position_at);
 }
 
 /// The OpenAPI document, built from the routes without starting a server.
