@@ -111,6 +111,11 @@ pub(crate) struct Ctx<const W: usize> {
 const RANKS_BY_NAME: [u8; 26] =
     [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 19, 20, 21, 22, 23, 24, 25, 1, 2, 3, 4, 5, 6, 7, 8];
 
+/// Rank indices (from 0) in the order of their bare names:
+/// `1` < `10` < … < `19` < `2` < `20` < … < `26` < `3` < … < `9`.
+const RANKS_BY_BARE_NAME: [u8; 26] =
+    [0, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1, 19, 20, 21, 22, 23, 24, 25, 2, 3, 4, 5, 6, 7, 8];
+
 /// Mailbox code of an empty cell.
 pub(crate) const MB_EMPTY: u8 = 0;
 /// Mailbox code of a piece nobody may move or capture (owned rules, no
@@ -217,6 +222,19 @@ impl<const W: usize> Ctx<W> {
             recip: lay.recip,
             rows: usize::from(lay.rows),
         }
+    }
+
+    /// The layout indices of the board's cells (or of `only`, if given),
+    /// file by file, each file's ranks in the order of `ranks`.
+    fn by_name<'a>(&self, ranks: &'a [u8; 26], only: Option<usize>) -> impl Iterator<Item = usize> + 'a {
+        let (stride, rows) = (self.stride, self.rows);
+        let every = (0..stride - 1).flat_map(move |file| {
+            ranks
+                .iter()
+                .filter(move |&&r| usize::from(r) < rows)
+                .map(move |&r| usize::from(r) * stride + file)
+        });
+        only.into_iter().chain(every.take(if only.is_some() { 0 } else { usize::MAX }))
     }
 
     /// A key that orders the cells at layout indices as their names
@@ -740,90 +758,18 @@ impl<const W: usize> State<W> {
         }
     }
 
-    /// Visits every legal move's path (layout indices), in the order of
-    /// [`State::walk`], reading and changing only the mailbox: for callers
-    /// that need the paths and not the state after each move. Returns early
-    /// if `visit` breaks.
-    pub(crate) fn walk_paths<F>(&mut self, ctx: &Ctx<W>, ply: u32, visit: &mut F) -> ControlFlow<()>
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
-        if let Some(step) = ctx.opening_step(ply) {
-            for i in self.removals(ctx, ply, step).iter() {
-                visit(&[i])?;
-            }
-            return ControlFlow::Continue(());
-        }
-        let (mov, capt) = self.roles(ctx, ply);
-        let mine = Self::mine(ctx, ply);
-        let empty = ctx.exists.and_not(self.occ);
-        let mut path = Vec::with_capacity(16);
-        for i in 0..ctx.ndirs {
-            let o = ctx.offs[i] as isize;
-            for t in Self::landings(empty, mov, capt, ctx.offs[i]).iter() {
-                let tp = t + ctx.pad;
-                let (mp, sp) = ((tp as isize - o) as usize, (tp as isize - 2 * o) as usize);
-                path.clear();
-                path.extend([sp - ctx.pad, t]);
-                visit(&path)?;
-                let captured = self.step(sp, mp, tp);
-                let open = self.open_dirs_any(ctx, mine, tp, i);
-                let flow = if open == 0 {
-                    ControlFlow::Continue(())
-                } else {
-                    self.paths_on(ctx, mine, tp, open, &mut path, visit)
-                };
-                self.unstep(sp, mp, tp, captured);
-                flow?;
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    /// Below a path standing on mailbox index `x` (applied to the mailbox)
-    /// with `open` directions: visits every extension.
-    fn paths_on<F>(
-        &mut self,
-        ctx: &Ctx<W>,
-        mine: u8,
-        x: usize,
-        mut open: u32,
-        path: &mut Vec<usize>,
-        visit: &mut F,
-    ) -> ControlFlow<()>
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
-        while open != 0 {
-            let i = open.trailing_zeros() as usize;
-            open &= open - 1;
-            let o = ctx.offs[i] as isize as usize;
-            let (m, t) = (x.wrapping_add(o), x.wrapping_add(o).wrapping_add(o));
-            path.push(t - ctx.pad);
-            let mut flow = visit(path);
-            if flow.is_continue() {
-                let captured = self.step(x, m, t);
-                let next = self.open_dirs_any(ctx, mine, t, i);
-                if next != 0 {
-                    flow = self.paths_on(ctx, mine, t, next, path, visit);
-                }
-                self.unstep(x, m, t, captured);
-            }
-            path.pop();
-            flow?;
-        }
-        ControlFlow::Continue(())
-    }
-
-    /// Visits the path (layout indices) of every legal move outside the
-    /// opening in notation order, or only those from layout index `only`;
-    /// returns early if `visit` breaks. No sort is needed: every move from
-    /// cell `s` reads `s` then `x`, so start cells are taken in the order of
-    /// their names followed by `x`; and the landings of the jumps from one
-    /// cell never have one name a prefix of another (their ranks differ by
-    /// 2 or 4, their files likewise), so ordering them by name orders the
-    /// moves through them, each path before its extensions.
-    pub(crate) fn walk_paths_in_order<F>(
+    /// Visits the path (layout indices) of every legal move in notation
+    /// order, or only of those from layout index `only`, reading and
+    /// changing only the mailbox; returns early if `visit` breaks.
+    ///
+    /// No sort is needed. A removal is a cell name alone: cells are taken
+    /// by file, then by rank name. Every jump from cell `s` reads `s` then
+    /// `x`, so start cells are taken in the order of their names followed
+    /// by `x` (`c10x` < `c1x`); and the landings of the jumps from one cell
+    /// never have one name a prefix of another (their ranks differ by 2 or
+    /// 4, their files likewise), so taking them by name orders the moves
+    /// through them, each path before its extensions.
+    pub(crate) fn walk_paths<F>(
         &mut self,
         ctx: &Ctx<W>,
         ply: u32,
@@ -833,7 +779,15 @@ impl<const W: usize> State<W> {
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
-        debug_assert!(ctx.opening_step(ply).is_none(), "openings list removals");
+        if let Some(step) = ctx.opening_step(ply) {
+            let removals = self.removals(ctx, ply, step);
+            for s in ctx.by_name(&RANKS_BY_BARE_NAME, only) {
+                if removals.has(s) {
+                    visit(&[s])?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
         let (mov, capt) = self.roles(ctx, ply);
         let mine = Self::mine(ctx, ply);
         let empty = ctx.exists.and_not(self.occ);
@@ -849,28 +803,20 @@ impl<const W: usize> State<W> {
             let open = st.open_dirs::<false>(ctx, mine, sp, 0);
             path.clear();
             path.push(s);
-            st.paths_in_order(ctx, mine, sp, open, &mut path, visit)
+            st.paths_on(ctx, mine, sp, open, &mut path, visit)
         };
-        if let Some(s) = only {
+        for s in ctx.by_name(&RANKS_BY_NAME, only) {
             if starts.has(s) {
                 from(self, s)?;
-            }
-            return ControlFlow::Continue(());
-        }
-        // Files in order; in each, the ranks in the order of their names.
-        for file in 0..ctx.stride - 1 {
-            for &rank in &RANKS_BY_NAME {
-                let s = usize::from(rank) * ctx.stride + file;
-                if usize::from(rank) < ctx.rows && starts.has(s) {
-                    from(self, s)?;
-                }
             }
         }
         ControlFlow::Continue(())
     }
 
-    /// [`State::paths_on`], taking the jumps by the name of their landing.
-    fn paths_in_order<F>(
+    /// Below a path standing on mailbox index `x` (applied to the mailbox)
+    /// with `open` directions: visits every extension, taking the jumps by
+    /// the name of their landing.
+    fn paths_on<F>(
         &mut self,
         ctx: &Ctx<W>,
         mine: u8,
@@ -909,7 +855,7 @@ impl<const W: usize> State<W> {
                 let captured = self.step(x, m, t);
                 let next = self.open_dirs_any(ctx, mine, t, i);
                 if next != 0 {
-                    flow = self.paths_in_order(ctx, mine, t, next, path, visit);
+                    flow = self.paths_on(ctx, mine, t, next, path, visit);
                 }
                 self.unstep(x, m, t, captured);
             }
@@ -996,12 +942,15 @@ mod tests {
     use crate::layout::MAX_WORDS;
     use crate::{Preset, Rules};
 
-    /// The rank order and the name keys both follow the strings `<rank>x`.
+    /// The rank orders follow the strings `<rank>` and `<rank>x`, and so do
+    /// the name keys.
     #[test]
     fn ranks_and_cells_are_ordered_as_their_names_followed_by_x() {
         let mut by_text: Vec<u8> = (0..26).collect();
         by_text.sort_by_key(|r| format!("{}x", r + 1));
         assert_eq!(by_text, RANKS_BY_NAME);
+        by_text.sort_by_key(|r| (r + 1).to_string());
+        assert_eq!(by_text, RANKS_BY_BARE_NAME);
         let rules = Rules::new(Preset::Old.spec().with_size(26, 26)).unwrap();
         let ctx = Ctx::<MAX_WORDS>::new(&rules, 2);
         let lay = &rules.layout;

@@ -155,28 +155,6 @@ pub struct MoveList {
 }
 
 impl MoveList {
-    /// Sorts the paths stored in `cells` at `spans` by notation.
-    pub(crate) fn sorted(cells: Vec<Cell>, spans: Vec<(u32, u32)>) -> MoveList {
-        let path = |&(start, len): &(u32, u32)| &cells[start as usize..(start + len) as usize];
-        let mut keyed: Vec<(u128, u32)> =
-            spans.iter().enumerate().map(|(i, s)| (notation_key(path(s)), i as u32)).collect();
-        keyed.sort_unstable();
-        // Notations that agree on their first 16 bytes: order each such run
-        // by the whole notation.
-        let mut start = 0;
-        while start < keyed.len() {
-            let end = start + keyed[start..].iter().take_while(|k| k.0 == keyed[start].0).count();
-            if end - start > 1 {
-                keyed[start..end].sort_unstable_by(|a, b| {
-                    cmp_notation(path(&spans[a.1 as usize]), path(&spans[b.1 as usize]))
-                });
-            }
-            start = end;
-        }
-        let spans = keyed.into_iter().map(|(_, i)| spans[i as usize]).collect();
-        MoveList { cells, spans }
-    }
-
     /// Paths already in notation order.
     pub(crate) fn in_order(cells: Vec<Cell>, spans: Vec<(u32, u32)>) -> MoveList {
         let list = MoveList { cells, spans };

@@ -334,20 +334,37 @@ impl Position {
         })
     }
 
-    /// Calls `visit` with the path of every legal move, in generation
-    /// order, until it breaks. The slice is reused between calls: nothing
-    /// is allocated per move.
-    pub fn for_each_move<F>(&self, mut visit: F)
+    /// Calls `visit` with the path of every legal move, in notation order,
+    /// until it breaks. The slice is reused between calls: nothing is
+    /// allocated per move.
+    pub fn for_each_move<F>(&self, visit: F)
+    where
+        F: FnMut(&[Cell]) -> ControlFlow<()>,
+    {
+        self.walk(None, visit);
+    }
+
+    /// [`for_each_move`](Self::for_each_move), only the moves from `from`
+    /// if given (none from a cell off the board).
+    fn walk<F>(&self, from: Option<Cell>, mut visit: F)
     where
         F: FnMut(&[Cell]) -> ControlFlow<()>,
     {
         let lay = &self.rules.layout;
-        let mut cells = Vec::new();
+        let only = match from {
+            Some(f) if !self.rules.has_cell(f) => return,
+            f => f.map(|f| lay.index(f)),
+        };
+        let mut cells = Vec::with_capacity(16);
         with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
-            let _ = st.walk_paths(&ctx, self.ply, &mut |path: &[usize]| {
+            let _ = st.walk_paths(&ctx, self.ply, only, &mut |path: &[usize]| {
                 cells.clear();
-                cells.extend(path.iter().map(|&i| lay.cell(i)));
+                // One push per cell: paths are short, and a copy call per
+                // path would cost more than the copy.
+                for &i in path {
+                    cells.push(lay.cell(i));
+                }
                 visit(&cells)
             });
         });
@@ -367,47 +384,28 @@ impl Position {
     /// by notation, in one flat list: the cheap way to list many moves and
     /// use a few, as a page of them.
     pub fn move_list(&self, from: Option<Cell>) -> MoveList {
-        let lay = &self.rules.layout;
-        // The layout index of `from`; a cell off the board starts nothing.
-        let from = match from {
-            Some(f) if !self.rules.has_cell(f) => return MoveList::sorted(Vec::new(), Vec::new()),
-            f => f.map(|f| lay.index(f)),
-        };
         // Room for a typical middle game at once: growing by doubling would
         // copy and free the buffers several times over.
         let mut cells = Vec::with_capacity(1024);
         let mut spans = Vec::with_capacity(256);
-        let opening = self.is_opening();
-        with_width!(lay.words, W => {
-            let (ctx, mut st) = self.kernel::<W>();
-            let mut keep = |path: &[usize]| {
-                if from.is_none_or(|f| path[0] == f) {
-                    spans.push((cells.len() as u32, path.len() as u32));
-                    // One push per cell: paths are short, and a copy call
-                    // per path would cost more than the copy.
-                    for &i in path {
-                        cells.push(lay.cell(i));
-                    }
-                }
-                ControlFlow::Continue(())
-            };
-            if opening {
-                let _ = st.walk_paths(&ctx, self.ply, &mut keep);
-            } else {
-                let _ = st.walk_paths_in_order(&ctx, self.ply, from, &mut keep);
+        self.walk(from, |path| {
+            spans.push((cells.len() as u32, path.len() as u32));
+            for &c in path {
+                cells.push(c);
             }
+            ControlFlow::Continue(())
         });
-        if opening { MoveList::sorted(cells, spans) } else { MoveList::in_order(cells, spans) }
+        MoveList::in_order(cells, spans)
     }
 
-    /// The jumps from `from` as a tree (children in direction order). In the
+    /// The jumps from `from` as a tree (children in notation order). In the
     /// opening, and from a cell with no jump, the tree is the root alone.
     pub fn jump_tree(&self, from: Cell) -> JumpTree {
         let mut root = JumpTree { cell: from, over: None, next: Vec::new() };
         if self.is_opening() {
             return root;
         }
-        self.for_each_move(|path| {
+        self.walk(Some(from), |path| {
             if path[0] == from {
                 let mut node = &mut root;
                 for w in path.windows(2) {
