@@ -348,60 +348,75 @@ impl Serialize for MoveView {
 /// bytes `serde_json` writes for its [`MoveView`], without its formatter
 /// (cell names need no escaping) and without building the move.
 pub fn write_move_json(out: &mut Vec<u8>, path: &[jc::Cell], gain: u32) {
-    // Each piece is assembled in a register and stored as one 8-byte word,
-    // of which the unused tail is then cut off: a copy call per two or
-    // three bytes, or bytes staged on the stack and reloaded as a word,
-    // would each cost more than the writing.
-    fn put(out: &mut Vec<u8>, word: u64, len: usize) {
-        out.extend_from_slice(&word.to_le_bytes());
-        out.truncate(out.len() - (8 - len));
+    /// Writes into a slice sized for the longest form: each piece is
+    /// assembled in a register and stored as one 8-byte word, then the
+    /// cursor moves on by its real length. No growth checks, no copy calls.
+    struct Writer<'a> {
+        buf: &'a mut [u8],
+        at: usize,
     }
-    fn cells(out: &mut Vec<u8>, cells: impl Iterator<Item = jc::Cell>) {
-        const QUOTE: u64 = b'"' as u64;
-        out.push(b'[');
-        for (i, c) in cells.enumerate() {
-            let (name, len) = name_word(c);
-            if i == 0 {
-                put(out, QUOTE | name << 8 | QUOTE << (8 * (len + 1)), len + 2);
-            } else {
-                put(out, b',' as u64 | QUOTE << 8 | name << 16 | QUOTE << (8 * (len + 2)), len + 3);
-            }
+    impl Writer<'_> {
+        fn word(&mut self, word: u64, len: usize) {
+            self.buf[self.at..self.at + 8].copy_from_slice(&word.to_le_bytes());
+            self.at += len;
         }
-        out.push(b']');
+        fn bytes(&mut self, bytes: &[u8]) {
+            self.buf[self.at..self.at + bytes.len()].copy_from_slice(bytes);
+            self.at += bytes.len();
+        }
+        fn cells(&mut self, cells: impl Iterator<Item = jc::Cell>) {
+            const QUOTE: u64 = b'"' as u64;
+            self.bytes(b"[");
+            for (i, c) in cells.enumerate() {
+                let (name, len) = name_word(c);
+                if i == 0 {
+                    self.word(QUOTE | name << 8 | QUOTE << (8 * (len + 1)), len + 2);
+                } else {
+                    self.word(b',' as u64 | QUOTE << 8 | name << 16 | QUOTE << (8 * (len + 2)), len + 3);
+                }
+            }
+            self.bytes(b"]");
+        }
     }
-    out.extend_from_slice(b"{\"path\":");
-    cells(out, path.iter().copied());
-    out.extend_from_slice(b",\"notation\":\"");
+    // At most 6 bytes a cell in the path and in the captures (`,"c10"`), 4
+    // in the notation (`xc10`); 60 for the names, brackets and gain; 8 spare
+    // for the last word store.
+    let start = out.len();
+    out.resize(start + 16 * path.len() + 80, 0);
+    let mut w = Writer { buf: &mut out[start..], at: 0 };
+    w.bytes(b"{\"path\":");
+    w.cells(path.iter().copied());
+    w.bytes(b",\"notation\":\"");
     for (i, &c) in path.iter().enumerate() {
         let (name, len) = name_word(c);
         if i == 0 {
-            put(out, name, len);
+            w.word(name, len);
         } else {
-            put(out, b'x' as u64 | name << 8, len + 1);
+            w.word(b'x' as u64 | name << 8, len + 1);
         }
     }
-    out.extend_from_slice(b"\",\"captures\":");
+    w.bytes(b"\",\"captures\":");
     if path.len() == 1 {
-        cells(out, path.iter().copied());
+        w.cells(path.iter().copied());
     } else {
-        cells(out, jc::jumped_over(path));
+        w.cells(jc::jumped_over(path));
     }
-    out.extend_from_slice(b",\"gain\":");
+    w.bytes(b",\"gain\":");
     let mut digits = [0u8; 10];
     let mut n = gain;
-    let mut at = digits.len();
+    let mut first = digits.len();
     loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
+        first -= 1;
+        digits[first] = b'0' + (n % 10) as u8;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    for &d in &digits[at..] {
-        out.push(d);
-    }
-    out.push(b'}');
+    w.bytes(&digits[first..]);
+    w.bytes(b"}");
+    let len = w.at;
+    out.truncate(start + len);
 }
 
 impl MoveView {
