@@ -11,7 +11,7 @@ use crate::bits::Bits;
 use crate::cell::{Cell, Direction};
 use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
-use crate::layout::MAX_WORDS;
+use crate::layout::{Layout, MAX_WORDS};
 use crate::movegen::{Ctx, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, State, with_width};
 use crate::moves::{IllegalMove, JumpTree, Move, MoveList};
 use crate::outcome::Outcome;
@@ -350,23 +350,31 @@ impl Position {
     where
         F: FnMut(&[Cell]) -> ControlFlow<()>,
     {
+        let mut cells = Vec::with_capacity(16);
+        self.walk_indices(from, |lay, path| {
+            cells.clear();
+            // One push per cell: paths are short, and a copy call per path
+            // would cost more than the copy.
+            for &i in path {
+                cells.push(lay.cell(i));
+            }
+            visit(&cells)
+        });
+    }
+
+    /// [`walk`](Self::walk) with the paths as layout indices.
+    fn walk_indices<F>(&self, from: Option<Cell>, mut visit: F)
+    where
+        F: FnMut(&Layout, &[usize]) -> ControlFlow<()>,
+    {
         let lay = &self.rules.layout;
         let only = match from {
             Some(f) if !self.rules.has_cell(f) => return,
             f => f.map(|f| lay.index(f)),
         };
-        let mut cells = Vec::with_capacity(16);
         with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
-            let _ = st.walk_paths(&ctx, self.ply, only, &mut |path: &[usize]| {
-                cells.clear();
-                // One push per cell: paths are short, and a copy call per
-                // path would cost more than the copy.
-                for &i in path {
-                    cells.push(lay.cell(i));
-                }
-                visit(&cells)
-            });
+            let _ = st.walk_paths(&ctx, self.ply, only, &mut |path: &[usize]| visit(lay, path));
         });
     }
 
@@ -388,10 +396,10 @@ impl Position {
         // copy and free the buffers several times over.
         let mut cells = Vec::with_capacity(1024);
         let mut spans = Vec::with_capacity(256);
-        self.walk(from, |path| {
+        self.walk_indices(from, |lay, path| {
             spans.push((cells.len() as u32, path.len() as u32));
-            for &c in path {
-                cells.push(c);
+            for &i in path {
+                cells.push(lay.cell(i));
             }
             ControlFlow::Continue(())
         });
