@@ -102,14 +102,29 @@ pub(crate) struct Ctx<const W: usize> {
     /// Layout indices per rank, and its multiplier for `split_index`.
     stride: usize,
     recip: u32,
-    /// Ranks of the board.
-    rows: usize,
 }
 
 /// Rank indices (from 0) in the order of their names followed by `x`:
 /// `10x` < … < `19x` < `1x` < `20x` < … < `26x` < `2x` < … < `9x`.
 const RANKS_BY_NAME: [u8; 26] =
     [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 19, 20, 21, 22, 23, 24, 25, 1, 2, 3, 4, 5, 6, 7, 8];
+
+/// The inverse of a rank order: each rank's position in it.
+const fn positions(order: &[u8; 26]) -> [u8; 26] {
+    let mut out = [0; 26];
+    let mut p = 0;
+    while p < 26 {
+        out[order[p] as usize] = p as u8;
+        p += 1;
+    }
+    out
+}
+
+/// Each rank's position in [`RANKS_BY_NAME`].
+const NAME_POSITIONS: [u8; 26] = positions(&RANKS_BY_NAME);
+
+/// Each rank's position in [`RANKS_BY_BARE_NAME`].
+const BARE_NAME_POSITIONS: [u8; 26] = positions(&RANKS_BY_BARE_NAME);
 
 /// Rank indices (from 0) in the order of their bare names:
 /// `1` < `10` < … < `19` < `2` < `20` < … < `26` < `3` < … < `9`.
@@ -220,21 +235,46 @@ impl<const W: usize> Ctx<W> {
             pad: 2 * lay.stride + 2,
             stride: lay.stride,
             recip: lay.recip,
-            rows: usize::from(lay.rows),
         }
     }
 
-    /// The layout indices of the board's cells (or of `only`, if given),
-    /// file by file, each file's ranks in the order of `ranks`.
-    fn by_name<'a>(&self, ranks: &'a [u8; 26], only: Option<usize>) -> impl Iterator<Item = usize> + 'a {
-        let (stride, rows) = (self.stride, self.rows);
-        let every = (0..stride - 1).flat_map(move |file| {
-            ranks
-                .iter()
-                .filter(move |&&r| usize::from(r) < rows)
-                .map(move |&r| usize::from(r) * stride + file)
-        });
-        only.into_iter().chain(every.take(if only.is_some() { 0 } else { usize::MAX }))
+    /// The cells of `set` (layout indices), or `only` if given and in
+    /// `set`: file by file, each file's ranks in the order `ranks` gives
+    /// (`positions` being its inverse). Each cell is bucketed by file as a
+    /// bit at its rank's position, so the order costs no sort.
+    fn by_name(
+        &self,
+        set: Bits<W>,
+        ranks: &'static [u8; 26],
+        positions: &'static [u8; 26],
+        only: Option<usize>,
+    ) -> impl Iterator<Item = usize> + 'static {
+        let mut files = [0u32; 27];
+        match only {
+            Some(s) => {
+                if set.has(s) {
+                    let (rank, file) = crate::layout::split_index(s, self.stride, self.recip);
+                    files[file] |= 1 << positions[rank];
+                }
+            }
+            None => {
+                for s in set.iter() {
+                    let (rank, file) = crate::layout::split_index(s, self.stride, self.recip);
+                    files[file] |= 1 << positions[rank];
+                }
+            }
+        }
+        let stride = self.stride;
+        (0..stride - 1).flat_map(move |file| {
+            let mut ranks_here = files[file];
+            std::iter::from_fn(move || {
+                (ranks_here != 0).then(|| {
+                    let p = ranks_here.trailing_zeros() as usize;
+                    ranks_here &= ranks_here - 1;
+                    usize::from(ranks[p]) * stride + file
+                })
+            })
+        })
     }
 
     /// A key that orders the cells at layout indices as their names
@@ -781,10 +821,8 @@ impl<const W: usize> State<W> {
     {
         if let Some(step) = ctx.opening_step(ply) {
             let removals = self.removals(ctx, ply, step);
-            for s in ctx.by_name(&RANKS_BY_BARE_NAME, only) {
-                if removals.has(s) {
-                    visit(&[s])?;
-                }
+            for s in ctx.by_name(removals, &RANKS_BY_BARE_NAME, &BARE_NAME_POSITIONS, only) {
+                visit(&[s])?;
             }
             return ControlFlow::Continue(());
         }
@@ -805,10 +843,8 @@ impl<const W: usize> State<W> {
             path.push(s);
             st.paths_on(ctx, mine, sp, open, &mut path, visit)
         };
-        for s in ctx.by_name(&RANKS_BY_NAME, only) {
-            if starts.has(s) {
-                from(self, s)?;
-            }
+        for s in ctx.by_name(starts, &RANKS_BY_NAME, &NAME_POSITIONS, only) {
+            from(self, s)?;
         }
         ControlFlow::Continue(())
     }
