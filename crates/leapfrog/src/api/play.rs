@@ -361,75 +361,98 @@ impl Serialize for MoveView {
 /// bytes `serde_json` writes for its [`MoveView`], without its formatter
 /// (cell names need no escaping) and without building the move.
 pub fn write_move_json(out: &mut Vec<u8>, path: &[jc::Cell], gain: u32) {
-    /// Writes into a slice sized for the longest form: each piece is
-    /// assembled in a register and stored as one 8-byte word, then the
-    /// cursor moves on by its real length. No growth checks, no copy calls.
-    struct Writer<'a> {
-        buf: &'a mut [u8],
-        at: usize,
-    }
-    impl Writer<'_> {
-        fn word(&mut self, word: u64, len: usize) {
-            self.buf[self.at..self.at + 8].copy_from_slice(&word.to_le_bytes());
-            self.at += len;
-        }
-        fn bytes(&mut self, bytes: &[u8]) {
-            self.buf[self.at..self.at + bytes.len()].copy_from_slice(bytes);
-            self.at += bytes.len();
-        }
-        fn cells(&mut self, cells: impl Iterator<Item = jc::Cell>) {
-            const QUOTE: u64 = b'"' as u64;
-            self.bytes(b"[");
-            for (i, c) in cells.enumerate() {
-                let (name, len) = name_word(c);
-                if i == 0 {
-                    self.word(QUOTE | name << 8 | QUOTE << (8 * (len + 1)), len + 2);
-                } else {
-                    self.word(b',' as u64 | QUOTE << 8 | name << 16 | QUOTE << (8 * (len + 2)), len + 3);
-                }
-            }
-            self.bytes(b"]");
-        }
-    }
-    // At most 6 bytes a cell in the path and in the captures (`,"c10"`), 4
-    // in the notation (`xc10`); 60 for the names, brackets and gain; 8 spare
-    // for the last word store.
     let start = out.len();
-    out.resize(start + 16 * path.len() + 80, 0);
-    let mut w = Writer { buf: &mut out[start..], at: 0 };
-    w.bytes(b"{\"path\":");
-    w.cells(path.iter().copied());
-    w.bytes(b",\"notation\":\"");
-    for (i, &c) in path.iter().enumerate() {
-        let (name, len) = name_word(c);
-        if i == 0 {
-            w.word(name, len);
-        } else {
-            w.word(b'x' as u64 | name << 8, len + 1);
-        }
-    }
-    w.bytes(b"\",\"captures\":");
-    if path.len() == 1 {
-        w.cells(path.iter().copied());
-    } else {
-        w.cells(jc::jumped_over(path));
-    }
-    w.bytes(b",\"gain\":");
-    let mut digits = [0u8; 10];
-    let mut n = gain;
-    let mut first = digits.len();
-    loop {
-        first -= 1;
-        digits[first] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    w.bytes(&digits[first..]);
-    w.bytes(b"}");
+    out.resize(start + MoveWriter::room(path.len()), 0);
+    let mut w = MoveWriter { buf: &mut out[start..], at: 0 };
+    w.move_json(path, gain);
     let len = w.at;
     out.truncate(start + len);
+}
+
+/// Writes moves' JSON into a slice sized up front by [`MoveWriter::room`]:
+/// each piece is assembled in a register and stored as one 8-byte word,
+/// then the cursor moves on by its real length. No growth checks, no copy
+/// calls.
+#[derive(Debug)]
+pub struct MoveWriter<'a> {
+    /// Where the JSON goes.
+    pub buf: &'a mut [u8],
+    /// How much of it is written.
+    pub at: usize,
+}
+
+impl MoveWriter<'_> {
+    /// The most bytes a move of `cells` cells takes, with a comma before it
+    /// and 8 spare for the last word store: at most 6 bytes a cell in the
+    /// path and in the captures (`,"c10"`), 4 in the notation (`xc10`), 61
+    /// for the names, brackets, gain and comma.
+    pub fn room(cells: usize) -> usize {
+        16 * cells + 80
+    }
+
+    fn word(&mut self, word: u64, len: usize) {
+        self.buf[self.at..self.at + 8].copy_from_slice(&word.to_le_bytes());
+        self.at += len;
+    }
+
+    /// Writes `bytes`, of a length known where this is inlined.
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        self.buf[self.at..self.at + bytes.len()].copy_from_slice(bytes);
+        self.at += bytes.len();
+    }
+
+    fn cells(&mut self, cells: impl Iterator<Item = jc::Cell>) {
+        const QUOTE: u64 = b'"' as u64;
+        self.bytes(b"[");
+        for (i, c) in cells.enumerate() {
+            let (name, len) = name_word(c);
+            if i == 0 {
+                self.word(QUOTE | name << 8 | QUOTE << (8 * (len + 1)), len + 2);
+            } else {
+                self.word(b',' as u64 | QUOTE << 8 | name << 16 | QUOTE << (8 * (len + 2)), len + 3);
+            }
+        }
+        self.bytes(b"]");
+    }
+
+    /// Writes the move along `path` scoring `gain`.
+    pub fn move_json(&mut self, path: &[jc::Cell], gain: u32) {
+        self.bytes(b"{\"path\":");
+        self.cells(path.iter().copied());
+        self.bytes(b",\"notation\":\"");
+        for (i, &c) in path.iter().enumerate() {
+            let (name, len) = name_word(c);
+            if i == 0 {
+                self.word(name, len);
+            } else {
+                self.word(b'x' as u64 | name << 8, len + 1);
+            }
+        }
+        self.bytes(b"\",\"captures\":");
+        if path.len() == 1 {
+            self.cells(path.iter().copied());
+        } else {
+            self.cells(jc::jumped_over(path));
+        }
+        self.bytes(b",\"gain\":");
+        // The digits as little-endian bytes, most significant first: each
+        // digit found (least significant first) pushes the others up.
+        let (mut digits, mut len) = (0u128, 0);
+        let mut n = gain;
+        loop {
+            digits = digits << 8 | u128::from(b'0' + (n % 10) as u8);
+            len += 1;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.word(digits as u64, len.min(8));
+        if len > 8 {
+            self.word((digits >> 64) as u64, len - 8);
+        }
+        self.bytes(b"}");
+    }
 }
 
 impl MoveView {
@@ -527,6 +550,18 @@ mod tests {
                 assert_eq!(&word.to_le_bytes()[..len], c.to_string().as_bytes(), "{c}");
                 assert_eq!(word >> (8 * len), 0, "{c}: nothing past the name");
             }
+        }
+    }
+
+    /// Gains of every length, up to the largest, read as serde writes them.
+    #[test]
+    fn written_moves_are_the_serde_json_moves_for_every_gain() {
+        let jump: jc::Move = "c3xe3xe5".parse().unwrap();
+        for gain in [0, 7, 10, 99, 12_345_678, 123_456_789, 1_000_000_000, u32::MAX] {
+            let view = MoveView { mv: jump.clone(), gain };
+            let mut out = b"[".to_vec();
+            view.write_json(&mut out);
+            assert_eq!(String::from_utf8(out[1..].to_vec()).unwrap(), serde_json::to_string(&view).unwrap());
         }
     }
 

@@ -7,9 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoResponses, ToSchema};
 
 use super::json::JsonBody;
-use super::play::{
-    JumpTree, MoveInput, MoveView, Outcome, PositionInput, PositionView, Status, write_move_json,
-};
+use super::play::{JumpTree, MoveInput, MoveView, MoveWriter, Outcome, PositionInput, PositionView, Status};
 use super::problem::{ApiError, Problem, Refusal};
 use super::rules::{PresetId, RuleSet, Rules};
 
@@ -219,18 +217,26 @@ impl LegalMovesResponse {
     }
 
     /// The JSON body: what `serde_json` writes, with the moves written by
-    /// [`write_move_json`] into a buffer sized up front.
+    /// a [`MoveWriter`] into room sized up front.
     pub fn to_json(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(64 + self.gains.len() * 112);
+        let room: usize = self.moves().map(|(path, _)| MoveWriter::room(path.len())).sum();
+        let mut out = Vec::with_capacity(64 + room);
         out.extend_from_slice(b"{\"count\":");
         out.extend_from_slice(self.count.to_string().as_bytes());
         out.extend_from_slice(b",\"moves\":[");
+        // The moves go into room reserved for their longest form, cut to
+        // what they took.
+        let start = out.len();
+        out.resize(start + room, 0);
+        let mut w = MoveWriter { buf: &mut out[start..], at: 0 };
         for (i, (path, gain)) in self.moves().enumerate() {
             if i > 0 {
-                out.push(b',');
+                w.bytes(b",");
             }
-            write_move_json(&mut out, path, gain);
+            w.move_json(path, gain);
         }
+        let written = w.at;
+        out.truncate(start + written);
         out.extend_from_slice(b"],\"next_cursor\":");
         // A cursor and a tree are plain serde values: these cannot fail.
         let _ = serde_json::to_writer(&mut out, &self.next_cursor);
