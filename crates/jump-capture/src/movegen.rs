@@ -131,6 +131,31 @@ const BARE_NAME_POSITIONS: [u8; 26] = positions(&RANKS_BY_BARE_NAME);
 const RANKS_BY_BARE_NAME: [u8; 26] =
     [0, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1, 19, 20, 21, 22, 23, 24, 25, 2, 3, 4, 5, 6, 7, 8];
 
+/// What [`State::count_recording`] notes of a first jump: its direction,
+/// its landing (layout index) and a number of its moves of three or more
+/// jumps.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Deep {
+    dir: u8,
+    landing: u16,
+    moves: u64,
+}
+
+/// The figures of a count that [`State::select_counted`] reuses: the first
+/// landings and the onward-open cells per direction, and the longer paths.
+#[derive(Clone, Debug)]
+pub(crate) struct Figures<const W: usize> {
+    lands: [Bits<W>; 8],
+    from: [Bits<W>; 8],
+    deep: Vec<Deep>,
+}
+
+impl<const W: usize> Default for Figures<W> {
+    fn default() -> Self {
+        Figures { lands: [Bits::EMPTY; 8], from: [Bits::EMPTY; 8], deep: Vec::new() }
+    }
+}
+
 /// Mailbox code of an empty cell.
 pub(crate) const MB_EMPTY: u8 = 0;
 /// Mailbox code of a piece nobody may move or capture (owned rules, no
@@ -448,6 +473,23 @@ impl<const W: usize> State<W> {
 
     /// The number of legal moves (perft 1).
     pub(crate) fn count(&mut self, ctx: &Ctx<W>, ply: u32) -> u64 {
+        self.count_recording(ctx, ply, None)
+    }
+
+    /// [`State::count`]; with `deep`, also records, for each first jump
+    /// (direction, landing) whose paths go on past a second jump, how many
+    /// of its moves are three or more jumps long (several entries may share
+    /// a first jump): what [`State::select_counted`] needs to skip first
+    /// jumps whole.
+    pub(crate) fn count_recording(
+        &mut self,
+        ctx: &Ctx<W>,
+        ply: u32,
+        mut figures: Option<&mut Figures<W>>,
+    ) -> u64 {
+        if let Some(f) = figures.as_deref_mut() {
+            f.deep.clear();
+        }
         if let Some(step) = ctx.opening_step(ply) {
             return self.removals(ctx, ply, step).count();
         }
@@ -477,13 +519,17 @@ impl<const W: usize> State<W> {
             let o = ctx.offs[j];
             from[j] = capt.shift(-o).and(empty.shift(-2 * o));
         }
+        if let Some(f) = figures.as_deref_mut() {
+            f.lands = lands;
+            f.from = from;
+        }
         if ctx.straight {
             for i in 0..n {
                 let second = lands[i].and(from[i]);
                 if !second.is_empty() {
                     total += second.count();
                     let third = second.shift(2 * ctx.offs[i]).and(from[i]);
-                    total += self.count_third::<true>(ctx, mine, third, i, i);
+                    total += self.count_third::<true>(ctx, mine, third, i, i, figures.as_deref_mut());
                 }
             }
             return total;
@@ -546,7 +592,8 @@ impl<const W: usize> State<W> {
                     Some(k) => onward.or(capt_back[k]),
                     None => onward,
                 };
-                total += self.count_third::<false>(ctx, mine, second.shift(2 * oj).and(ways), i, j);
+                let third = second.shift(2 * oj).and(ways);
+                total += self.count_third::<false>(ctx, mine, third, i, j, figures.as_deref_mut());
             }
         }
         total
@@ -561,6 +608,7 @@ impl<const W: usize> State<W> {
         third: Bits<W>,
         i: usize,
         j: usize,
+        mut figures: Option<&mut Figures<W>>,
     ) -> u64 {
         let (oi, oj) = (ctx.offs[i] as isize, ctx.offs[j] as isize);
         let mut total = 0;
@@ -573,7 +621,11 @@ impl<const W: usize> State<W> {
             let c2 = self.step(t, m2, u);
             let open = self.open_dirs::<STRAIGHT>(ctx, mine, u, j);
             if open != 0 {
-                total += self.count_on::<STRAIGHT>(ctx, mine, u, open);
+                let n = self.count_on::<STRAIGHT>(ctx, mine, u, open);
+                total += n;
+                if let Some(f) = figures.as_deref_mut() {
+                    f.deep.push(Deep { dir: i as u8, landing: (t - ctx.pad) as u16, moves: n });
+                }
             }
             self.unstep(t, m2, u, c2);
             self.unstep(s, m1, t, c1);
@@ -674,11 +726,21 @@ impl<const W: usize> State<W> {
         n
     }
 
-    /// Writes into `path` (layout indices) the `k`-th legal move in a fixed
-    /// order (`k` below [`State::count`]): first the single jumps that
-    /// cannot go on, in bulk, then the others with their continuations.
-    /// Any fixed order makes a uniform `k` a uniform move.
-    pub(crate) fn select(&mut self, ctx: &Ctx<W>, ply: u32, mut k: u64, path: &mut Vec<usize>) {
+    /// Writes the path (layout indices) of move `k` (below the count) in
+    /// the order of [`State::count_recording`]'s figures, `deep` being what
+    /// it recorded: the first jumps by direction, then landing; within one,
+    /// the single jump, then its extensions by direction. A first jump's
+    /// moves number 1, plus its open directions (read off the board as the
+    /// count does), plus its recorded longer paths: whole first jumps are
+    /// skipped on those figures, and only the chosen one is walked.
+    pub(crate) fn select_counted(
+        &mut self,
+        ctx: &Ctx<W>,
+        ply: u32,
+        mut k: u64,
+        figures: &Figures<W>,
+        path: &mut Vec<usize>,
+    ) {
         path.clear();
         if let Some(step) = ctx.opening_step(ply) {
             if let Some(i) = nth_one(self.removals(ctx, ply, step), k) {
@@ -686,60 +748,63 @@ impl<const W: usize> State<W> {
             }
             return;
         }
-        let (mov, capt) = self.roles(ctx, ply);
         let mine = Self::mine(ctx, ply);
-        let empty = ctx.exists.and_not(self.occ);
         let n = ctx.ndirs;
-        let mut from_any = Bits::<W>::EMPTY;
-        let mut lands = [Bits::<W>::EMPTY; 8];
+        let from = &figures.from[..n];
+        let any_from = from.iter().fold(Bits::EMPTY, |acc, f| acc.or(*f));
         for i in 0..n {
-            let o = ctx.offs[i];
-            lands[i] = Self::landings(empty, mov, capt, o);
-            let from = capt.shift(-o).and(empty.shift(-2 * o));
-            from_any = from_any.or(from);
-        }
-        // Where a landing in direction i can go on: straight chains only in
-        // their own direction.
-        let go_on = |i: usize| {
-            if ctx.straight {
-                let o = ctx.offs[i];
-                capt.shift(-o).and(empty.shift(-2 * o))
+            let lands = figures.lands[i];
+            let longer = |t: Option<usize>| -> u64 {
+                figures
+                    .deep
+                    .iter()
+                    .filter(|d| usize::from(d.dir) == i && t.is_none_or(|t| usize::from(d.landing) == t))
+                    .map(|d| d.moves)
+                    .sum()
+            };
+            // The whole direction at once: its single jumps, second jumps
+            // and longer paths.
+            let seconds: u64 = if ctx.straight {
+                lands.and(from[i]).count()
             } else {
-                from_any
+                from.iter().map(|f| lands.and(*f).count()).sum()
+            };
+            let total = lands.count() + seconds + longer(None);
+            if k >= total {
+                k -= total;
+                continue;
             }
-        };
-        for i in 0..n {
-            let ends = lands[i].and_not(go_on(i));
-            let c = ends.count();
-            if k < c {
-                let t = nth_one(ends, k).expect("k is below the count");
+            for t in lands.iter() {
+                let size = if !any_from.has(t) {
+                    1
+                } else if ctx.straight {
+                    1 + u64::from(from[i].has(t)) + longer(Some(t))
+                } else {
+                    1 + from.iter().filter(|f| f.has(t)).count() as u64 + longer(Some(t))
+                };
+                if k >= size {
+                    k -= size;
+                    continue;
+                }
                 let o = ctx.offs[i] as isize;
-                path.extend([(t as isize - 2 * o) as usize, t]);
-                return;
-            }
-            k -= c;
-        }
-        for i in 0..n {
-            let o = ctx.offs[i] as isize;
-            for t in lands[i].and(go_on(i)).iter() {
-                let (m, s) = ((t as isize - o) as usize, (t as isize - 2 * o) as usize);
-                let (sp, mp, tp) = (s + ctx.pad, m + ctx.pad, t + ctx.pad);
+                let (tp, mp, sp) = (
+                    t + ctx.pad,
+                    (t as isize - o) as usize + ctx.pad,
+                    (t as isize - 2 * o) as usize + ctx.pad,
+                );
                 let captured = self.step(sp, mp, tp);
                 let open = self.open_dirs_any(ctx, mine, tp, i);
-                let size = 1 + self.count_on_any(ctx, mine, tp, open);
-                if k < size {
-                    path.extend([sp, tp]);
-                    self.select_on(ctx, mine, k, open, path);
-                    self.unstep(sp, mp, tp, captured);
-                    for cell in path.iter_mut() {
-                        *cell -= ctx.pad;
-                    }
-                    return;
-                }
+                debug_assert_eq!(1 + self.count_on_any(ctx, mine, tp, open), size, "figures of the count");
+                path.extend([sp, tp]);
+                self.select_on(ctx, mine, k, open, path);
                 self.unstep(sp, mp, tp, captured);
-                k -= size;
+                for cell in path.iter_mut() {
+                    *cell -= ctx.pad;
+                }
+                return;
             }
         }
+        debug_assert!(false, "k is below the count");
     }
 
     /// Below a path (mailbox indices, applied to the mailbox) standing on

@@ -12,7 +12,7 @@ use crate::cell::{Cell, Direction};
 use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::{Layout, MAX_WORDS};
-use crate::movegen::{Ctx, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, State, with_width};
+use crate::movegen::{Ctx, Figures, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, State, with_width};
 use crate::moves::{IllegalMove, JumpTree, Move, MoveList};
 use crate::outcome::Outcome;
 use crate::rules::{Capture, Chain, Kind, Opening, PlayersError, Rules};
@@ -452,10 +452,11 @@ impl Position {
         let mut path = Vec::new();
         with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
-            if k >= st.count(&ctx, self.ply) {
+            let mut figures = Figures::default();
+            if k >= st.count_recording(&ctx, self.ply, Some(&mut figures)) {
                 return None;
             }
-            st.select(&ctx, self.ply, k, &mut path);
+            st.select_counted(&ctx, self.ply, k, &figures, &mut path);
         });
         Move::new(path.iter().map(|&i| lay.cell(i)).collect()).ok()
     }
@@ -471,12 +472,13 @@ impl Position {
         let start = self.ply;
         with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
+            let mut figures = Figures::default();
             loop {
-                let n = st.count(&ctx, self.ply);
+                let n = st.count_recording(&ctx, self.ply, Some(&mut figures));
                 if n == 0 {
                     break;
                 }
-                st.select(&ctx, self.ply, below(rng, n), &mut path);
+                st.select_counted(&ctx, self.ply, below(rng, n), &figures, &mut path);
                 st.apply(&ctx, self.ply, &path);
                 self.apply_unchecked(&path);
             }
