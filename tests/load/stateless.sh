@@ -2,7 +2,7 @@
 # Load test of the stateless API (issue: legal-moves at no less than half of
 # healthz's throughput, at 64 connections). One release server, one run:
 # throughput and p99 latency of POST /v1/legal-moves on a seeded 15×15 Murray
-# middle-game position (seed 1, then 40 random moves), and of GET /healthz.
+# middle-game position (seed 1, then 40 random moves; pinned), and of GET /healthz.
 #
 # The two endpoints take turns, ROUNDS times (default 3), SECONDS each turn
 # (default 5): on a shared machine whose speed drifts, alternating keeps the
@@ -23,7 +23,10 @@ server=$!
 trap 'kill $server 2>/dev/null; rm -f "$body"' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 
-pos=$("$bin" setup --preset murray --seed 1 --random-plies 40)
+# Dealt from seed 1, then 40 random moves (`leapfrog setup --preset murray
+# --seed 1 --random-plies 40` as of 2026-11-22), pinned so that figures stay
+# comparable when the engine's move order changes.
+pos='YRYRYYRRGWWYRGY/RWWRRYYRWYWWWYW/YYWRWGWWWY1YRWW/YRRWRWYRRY3YG/WWRWWRRW2Y1YRG/WGWRWW1RG3WRY/WGWWYY1Y4WWW/WGGWR1R5WWW/YWWRWRWY2WYYYY/RYRYYW6WYY/G2YYW6WWW/WW1YWWW5YWY/GRR1YYW1RY1W2Y/W1GYRGG3W3Y/RYRWYYWR1WWYRWR 40 51,59'
 read -r board ply scores <<<"$pos"
 body=$(mktemp)
 printf '{"rules":{"preset":"murray"},"position":{"board":"%s","ply":%s,"scores":[%s]}}' \

@@ -1,5 +1,6 @@
 //! The work behind one `POST /v1/legal-moves` answer, stage by stage, on
-//! the load test's position (15×15 Murray, seed 1, then 40 random moves):
+//! the load test's position (15×15 Murray, seed 1, then 40 random moves,
+//! pinned):
 //! reading the JSON body, building the position, listing the moves (they
 //! come out in notation order), and writing the first page as JSON.
 //! `cargo bench -p leapfrog`.
@@ -9,21 +10,15 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use jump_capture::{Position, Preset};
 use leapfrog::api::stateless::{LegalMovesRequest, legal_moves_page, rules_and_position};
-use rand::SeedableRng;
-use rand::rngs::ChaCha8Rng;
+
+/// The load test's position (`tests/load/stateless.sh`): 15×15 Murray dealt
+/// from seed 1, then 40 random moves, pinned as a string.
+const POSITION: &str = "YRYRYYRRGWWYRGY/RWWRRYYRWYWWWYW/YYWRWGWWWY1YRWW/YRRWRWYRRY3YG/WWRWWRRW2Y1YRG/WGWRWW1RG3WRY/WGWWYY1Y4WWW/WGGWR1R5WWW/YWWRWRWY2WYYYY/RYRYYW6WYY/G2YYW6WWW/WW1YWWW5YWY/GRR1YYW1RY1W2Y/W1GYRGG3W3Y/RYRWYYWR1WWYRWR 40 51,59";
 
 fn body() -> String {
-    let rules = jump_capture::Rules::new(Preset::Murray.spec()).unwrap();
-    let (mut pos, _) = Position::start(rules, 2, Some(1)).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
-    for _ in 0..40 {
-        let Some(m) = pos.random_move(&mut rng) else { break };
-        pos.play(&m).unwrap();
-    }
-    let (board, rest) = pos.to_string().split_once(' ').map(|(b, r)| (b.to_string(), r.to_string())).unwrap();
-    let (ply, scores) = rest.split_once(' ').unwrap();
+    let mut parts = POSITION.split(' ');
+    let (board, ply, scores) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
     format!(
         r#"{{"rules":{{"preset":"murray"}},"position":{{"board":"{board}","ply":{ply},"scores":[{scores}]}}}}"#
     )
