@@ -726,13 +726,15 @@ impl<const W: usize> State<W> {
         n
     }
 
-    /// Writes the path (layout indices) of move `k` (below the count) in
-    /// the order of [`State::count_recording`]'s figures, `deep` being what
-    /// it recorded: the first jumps by direction, then landing; within one,
-    /// the single jump, then its extensions by direction. A first jump's
-    /// moves number 1, plus its open directions (read off the board as the
-    /// count does), plus its recorded longer paths: whole first jumps are
-    /// skipped on those figures, and only the chosen one is walked.
+    /// Writes the path (layout indices) of move `k` (below the count) in a
+    /// fixed order, `figures` being what [`State::count_recording`] just
+    /// recorded of this state: the first jumps by direction, then landing;
+    /// within one, the single jump, then its extensions by direction. A
+    /// first jump's moves number 1, plus its open directions (read off the
+    /// board as the count does), plus its recorded longer paths: whole
+    /// directions and first jumps are skipped on those figures, and only
+    /// the chosen one is walked. Any fixed order makes a uniform `k` a
+    /// uniform move.
     pub(crate) fn select_counted(
         &mut self,
         ctx: &Ctx<W>,
