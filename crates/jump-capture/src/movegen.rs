@@ -304,15 +304,11 @@ impl<const W: usize> Ctx<W> {
 
     /// A key that orders the cells at layout indices as their names
     /// followed by `x` order as strings: by file, then rank names as text
-    /// (`c10x` < `c1x` < `c20x` < `c2x`).
+    /// (`c10x` < `c1x` < `c20x` < `c2x`, as [`RANKS_BY_NAME`]).
     #[inline(always)]
     fn name_key(&self, i: usize) -> u32 {
         let (rank, file) = crate::layout::split_index(i, self.stride, self.recip);
-        let n = rank as u32 + 1;
-        // The rank's first digit, then its second or, for one digit, the
-        // `x` that follows (above every digit).
-        let rank_key = if n < 10 { n * 11 + 10 } else { n / 10 * 11 + n % 10 };
-        file as u32 * 128 + rank_key
+        file as u32 * 32 + u32::from(NAME_POSITIONS[rank])
     }
 
     fn opening_step(&self, ply: u32) -> Option<OpeningStep> {
@@ -476,7 +472,8 @@ impl<const W: usize> State<W> {
         self.count_recording(ctx, ply, None)
     }
 
-    /// [`State::count`]; with `deep`, also records, for each first jump
+    /// [`State::count`]; with `figures`, also keeps its landing and onward
+    /// sets and records, for each first jump
     /// (direction, landing) whose paths go on past a second jump, how many
     /// of its moves are three or more jumps long (several entries may share
     /// a first jump): what [`State::select_counted`] needs to skip first

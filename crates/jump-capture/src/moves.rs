@@ -55,12 +55,6 @@ impl Move {
         self.path[self.path.len() - 1]
     }
 
-    /// The first 16 bytes of the notation as a sort key (see
-    /// [`notation_key`]).
-    pub(crate) fn notation_key(&self) -> u128 {
-        notation_key(&self.path)
-    }
-
     /// Orders moves as their notation strings order (`c10` before `c2`),
     /// without allocating them.
     pub fn cmp_notation(&self, other: &Move) -> std::cmp::Ordering {
@@ -85,11 +79,12 @@ impl Move {
 /// assert_eq!(names, ["d3", "e4"]);
 /// ```
 pub fn jumped_over(path: &[Cell]) -> impl Iterator<Item = Cell> + '_ {
-    path.windows(2).filter_map(|w| {
-        let f = (u16::from(w[0].file()) + u16::from(w[1].file())) / 2;
-        let r = (u16::from(w[0].rank()) + u16::from(w[1].rank())) / 2;
-        Cell::new(f as u8, r as u8)
-    })
+    path.windows(2).filter_map(|w| midpoint(w[0], w[1]))
+}
+
+/// The cell halfway between two cells two steps apart.
+pub(crate) fn midpoint(a: Cell, b: Cell) -> Option<Cell> {
+    Cell::new((a.file() + b.file()) / 2, (a.rank() + b.rank()) / 2)
 }
 
 /// The bytes of a path's notation, without building the string.
@@ -108,40 +103,6 @@ fn notation_bytes(path: &[Cell]) -> impl Iterator<Item = u8> + '_ {
 /// Orders paths as their notation strings order.
 pub(crate) fn cmp_notation(a: &[Cell], b: &[Cell]) -> std::cmp::Ordering {
     notation_bytes(a).cmp(notation_bytes(b))
-}
-
-/// The first 16 bytes of a path's notation, big-endian, zero-padded: keys
-/// order as the notation strings do, up to ties between notations that
-/// agree on their first 16 bytes (then [`cmp_notation`] decides).
-pub(crate) fn notation_key(path: &[Cell]) -> u128 {
-    let mut key = 0u128;
-    let mut len = 0u32;
-    for (i, c) in path.iter().enumerate() {
-        // The cell's bytes (with its `x` separator), packed big-endian.
-        let rank = u32::from(c.rank()) + 1;
-        let (mut bytes, mut n) = (u32::from(b'a' + c.file()), 1);
-        if rank >= 10 {
-            bytes = bytes << 8 | (u32::from(b'0') + rank / 10);
-            n += 1;
-        }
-        bytes = bytes << 8 | (u32::from(b'0') + rank % 10);
-        n += 1;
-        if i > 0 {
-            bytes |= u32::from(b'x') << (8 * n);
-            n += 1;
-        }
-        if len + n > 16 {
-            // Only the leading bytes fit.
-            let fit = 16 - len;
-            if fit == 0 {
-                return key;
-            }
-            return key << (8 * fit) | u128::from(bytes >> (8 * (n - fit)));
-        }
-        key = key << (8 * n) | u128::from(bytes);
-        len += n;
-    }
-    key.checked_shl(8 * (16 - len)).unwrap_or(0)
 }
 
 /// Moves sorted by notation, stored flat: the paths of all of them share

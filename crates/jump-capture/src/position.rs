@@ -13,7 +13,7 @@ use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::{Layout, MAX_WORDS};
 use crate::movegen::{Ctx, Figures, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, State, with_width};
-use crate::moves::{IllegalMove, JumpTree, Move, MoveList};
+use crate::moves::{IllegalMove, JumpTree, Move, MoveList, midpoint};
 use crate::outcome::Outcome;
 use crate::rules::{Capture, Chain, Kind, Opening, PlayersError, Rules};
 use crate::setup::Setup;
@@ -548,6 +548,7 @@ impl Position {
             _ => crate::moves::jumped_over(path).fold(0u32, |g, c| g.saturating_add(value(c))),
         }
     }
+
     /// Checks `mv` without playing it: what it would capture and score.
     ///
     /// # Errors
@@ -724,34 +725,10 @@ impl Position {
     }
 }
 
-fn midpoint(a: Cell, b: Cell) -> Option<Cell> {
-    Cell::new((a.file() + b.file()) / 2, (a.rank() + b.rank()) / 2)
-}
-
 /// Sorts moves by their notation strings (RULES.md §9: "sorted by the move
 /// string").
 pub fn sort_by_notation(moves: &mut [Move]) {
-    // Sort (key, index) pairs, comparing whole notations only on equal
-    // keys, then move each move into its place.
-    let mut order: Vec<(u128, u32)> =
-        moves.iter().enumerate().map(|(i, m)| (m.notation_key(), i as u32)).collect();
-    order.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0).then_with(|| moves[a.1 as usize].cmp_notation(&moves[b.1 as usize]))
-    });
-    // Slot k takes the move now at `source[k]`: follow each cycle once.
-    let mut source: Vec<u32> = order.into_iter().map(|(_, i)| i).collect();
-    for start in 0..source.len() {
-        let mut at = start;
-        while source[at] != u32::MAX {
-            let from = source[at] as usize;
-            source[at] = u32::MAX;
-            if from == start {
-                break;
-            }
-            moves.swap(at, from);
-            at = from;
-        }
-    }
+    moves.sort_unstable_by(Move::cmp_notation);
 }
 
 impl fmt::Display for Position {

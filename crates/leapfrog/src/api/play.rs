@@ -215,8 +215,6 @@ impl MoveInput {
 #[derive(Debug, Clone, Copy)]
 pub struct CellName(pub jc::Cell);
 
-/// Writes a cell's name (a letter and one or two digits) into `out`;
-/// returns its length.
 /// Per rank (from 0): its name's digits as bytes 1 and up of a
 /// little-endian word (byte 0 is the file's), and the name's length.
 const RANK_WORDS: [(u64, usize); 26] = {
@@ -242,17 +240,12 @@ fn name_word(c: jc::Cell) -> (u64, usize) {
     (u64::from(b'a' + c.file()) | rank, len)
 }
 
+/// Writes a cell's name (a letter and one or two digits) into `out`;
+/// returns its length.
 fn cell_name(c: jc::Cell, out: &mut [u8]) -> usize {
-    let rank = c.rank() + 1;
-    out[0] = b'a' + c.file();
-    if rank < 10 {
-        out[1] = b'0' + rank;
-        2
-    } else {
-        out[1] = b'0' + rank / 10;
-        out[2] = b'0' + rank % 10;
-        3
-    }
+    let (word, len) = name_word(c);
+    out[..len].copy_from_slice(&word.to_le_bytes()[..len]);
+    len
 }
 
 impl Serialize for CellName {
@@ -357,20 +350,10 @@ impl Serialize for MoveView {
     }
 }
 
-/// Appends the JSON of the move along `path` scoring `gain` to `out`: the
-/// bytes `serde_json` writes for its [`MoveView`], without its formatter
-/// (cell names need no escaping) and without building the move.
-pub fn write_move_json(out: &mut Vec<u8>, path: &[jc::Cell], gain: u32) {
-    let start = out.len();
-    out.resize(start + MoveWriter::room(path.len()), 0);
-    let mut w = MoveWriter { buf: &mut out[start..], at: 0 };
-    w.move_json(path, gain);
-    let len = w.at;
-    out.truncate(start + len);
-}
-
-/// Writes moves' JSON into a slice sized up front by [`MoveWriter::room`]:
-/// each piece is assembled in a register and stored as one 8-byte word,
+/// Writes moves' JSON — the bytes `serde_json` writes for their
+/// [`MoveView`]s, without its formatter (cell names need no escaping) and
+/// without building the moves — into a slice sized up front by
+/// [`MoveWriter::room`]: each piece is assembled in a register and stored as one 8-byte word,
 /// then the cursor moves on by its real length. No growth checks, no copy
 /// calls.
 #[derive(Debug)]
@@ -456,21 +439,9 @@ impl MoveWriter<'_> {
 }
 
 impl MoveView {
-    /// Appends this move's JSON to `out`: the bytes `serde_json` writes,
-    /// without its formatter (cell names need no escaping).
-    pub fn write_json(&self, out: &mut Vec<u8>) {
-        write_move_json(out, self.mv.path(), self.gain);
-    }
-
     /// The view of a played (or checked) move.
     pub fn of(played: &jc::Played) -> MoveView {
         MoveView { mv: played.mv.clone(), gain: played.gain }
-    }
-
-    /// The view of a move generated from `pos` (legal by construction).
-    pub fn of_legal(pos: &jc::Position, mv: jc::Move) -> MoveView {
-        let gain = pos.gain_of(&mv);
-        MoveView { mv, gain }
     }
 }
 
@@ -559,9 +530,14 @@ mod tests {
         let jump: jc::Move = "c3xe3xe5".parse().unwrap();
         for gain in [0, 7, 10, 99, 12_345_678, 123_456_789, 1_000_000_000, u32::MAX] {
             let view = MoveView { mv: jump.clone(), gain };
-            let mut out = b"[".to_vec();
-            view.write_json(&mut out);
-            assert_eq!(String::from_utf8(out[1..].to_vec()).unwrap(), serde_json::to_string(&view).unwrap());
+            let mut out = vec![0; MoveWriter::room(jump.path().len())];
+            let mut w = MoveWriter { buf: &mut out, at: 0 };
+            w.move_json(jump.path(), gain);
+            let len = w.at;
+            assert_eq!(
+                String::from_utf8(out[..len].to_vec()).unwrap(),
+                serde_json::to_string(&view).unwrap()
+            );
         }
     }
 
