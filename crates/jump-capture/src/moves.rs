@@ -105,20 +105,26 @@ pub(crate) fn cmp_notation(a: &[Cell], b: &[Cell]) -> std::cmp::Ordering {
     notation_bytes(a).cmp(notation_bytes(b))
 }
 
-/// Moves sorted by notation, stored flat: the paths of all of them share
-/// one buffer, so listing a position's moves allocates twice, not once per
-/// move. [`Position::move_list`](crate::Position::move_list) makes one.
+/// Moves sorted by notation, with what each scores, stored flat: the
+/// paths of all of them share one buffer, so listing a position's moves
+/// allocates three times, not once per move.
+/// [`Position::move_list`](crate::Position::move_list) makes one.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveList {
     cells: Vec<Cell>,
     /// (start, length) of each path in `cells`, in notation order.
     spans: Vec<(u32, u32)>,
+    /// What each move scores for the mover (as [`Position::gain_of_path`]).
+    ///
+    /// [`Position::gain_of_path`]: crate::Position::gain_of_path
+    gains: Vec<u32>,
 }
 
 impl MoveList {
-    /// Paths already in notation order.
-    pub(crate) fn in_order(cells: Vec<Cell>, spans: Vec<(u32, u32)>) -> MoveList {
-        let list = MoveList { cells, spans };
+    /// Paths already in notation order, and their gains.
+    pub(crate) fn in_order(cells: Vec<Cell>, spans: Vec<(u32, u32)>, gains: Vec<u32>) -> MoveList {
+        debug_assert_eq!(spans.len(), gains.len());
+        let list = MoveList { cells, spans, gains };
         debug_assert!(
             list.paths().zip(list.paths().skip(1)).all(|(a, b)| cmp_notation(a, b).is_lt()),
             "paths out of notation order"
@@ -140,6 +146,13 @@ impl MoveList {
     pub fn path(&self, i: usize) -> Option<&[Cell]> {
         let &(start, len) = self.spans.get(i)?;
         Some(&self.cells[start as usize..(start + len) as usize])
+    }
+
+    /// What the `i`-th move scores for the player making it: the values of
+    /// the pieces it captures (or of the piece it removes, where removals
+    /// score).
+    pub fn gain(&self, i: usize) -> Option<u32> {
+        self.gains.get(i).copied()
     }
 
     /// The `i`-th move (from 0, in notation order).

@@ -396,14 +396,29 @@ impl Position {
         // copy and free the buffers several times over.
         let mut cells = Vec::with_capacity(1024);
         let mut spans = Vec::with_capacity(256);
+        let mut gains = Vec::with_capacity(256);
+        let removals_score = self.rules.spec().removals_score;
+        // The value of the piece on a layout index of this position (the
+        // pieces a move takes are all there before it).
+        let value = |i: usize| match self.squares[i] {
+            NONE | EMPTY => 0,
+            k => self.rules.kinds()[usize::from(k)].value,
+        };
         self.walk_indices(from, |lay, path| {
             spans.push((cells.len() as u32, path.len() as u32));
             for &i in path {
                 cells.push(lay.cell(i));
             }
+            gains.push(match path {
+                [only] if removals_score => value(*only),
+                [_] => 0,
+                // Layout indices are linear in file and rank: the cell
+                // jumped over is the mean of the two ends of a jump.
+                _ => path.windows(2).fold(0u32, |g, w| g.saturating_add(value((w[0] + w[1]) / 2))),
+            });
             ControlFlow::Continue(())
         });
-        MoveList::in_order(cells, spans)
+        MoveList::in_order(cells, spans, gains)
     }
 
     /// The jumps from `from` as a tree (children in notation order). In the

@@ -136,7 +136,8 @@ proptest! {
         prop_assert_eq!(indexed, listed);
         prop_assert_eq!(pos.nth_move(moves.len() as u64), None);
         let opening = pos.is_opening();
-        for mv in moves.iter().take(300) {
+        let list = pos.move_list(None);
+        for (i, mv) in moves.iter().enumerate().take(300) {
             let mut after = pos.clone();
             let played = after.play(mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
             let mover = pos.to_move();
@@ -158,6 +159,9 @@ proptest! {
             }).sum();
             let gain = if opening && !pos.rules().spec().removals_score { 0 } else { values };
             prop_assert_eq!(played.gain, gain);
+            // The flat list says the same, move for move.
+            prop_assert_eq!(list.path(i), Some(mv.path()));
+            prop_assert_eq!(list.gain(i), Some(gain));
             for p in 0..pos.players() {
                 let delta = if p == mover { gain } else { 0 };
                 prop_assert_eq!(after.scores()[p], pos.scores()[p] + delta);

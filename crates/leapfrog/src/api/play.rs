@@ -373,68 +373,89 @@ impl MoveWriter<'_> {
         16 * cells + 80
     }
 
-    fn word(&mut self, word: u64, len: usize) {
-        self.buf[self.at..self.at + 8].copy_from_slice(&word.to_le_bytes());
-        self.at += len;
-    }
-
     /// Writes `bytes`, of a length known where this is inlined.
     pub fn bytes(&mut self, bytes: &[u8]) {
         self.buf[self.at..self.at + bytes.len()].copy_from_slice(bytes);
         self.at += bytes.len();
     }
 
-    fn cells(&mut self, cells: impl Iterator<Item = jc::Cell>) {
-        const QUOTE: u64 = b'"' as u64;
-        self.bytes(b"[");
-        for (i, c) in cells.enumerate() {
-            let (name, len) = name_word(c);
-            if i == 0 {
-                self.word(QUOTE | name << 8 | QUOTE << (8 * (len + 1)), len + 2);
-            } else {
-                self.word(b',' as u64 | QUOTE << 8 | name << 16 | QUOTE << (8 * (len + 2)), len + 3);
-            }
-        }
-        self.bytes(b"]");
-    }
-
-    /// Writes the move along `path` scoring `gain`.
+    /// Writes the move along `path` scoring `gain`:
+    /// `{"path":["c3","e3"],"notation":"c3xe3","captures":["d3"],"gain":2}`.
+    /// The fixed text goes in 8-byte words; each name goes in one word with
+    /// the quotes or separator around it.
     pub fn move_json(&mut self, path: &[jc::Cell], gain: u32) {
-        self.bytes(b"{\"path\":");
-        self.cells(path.iter().copied());
-        self.bytes(b",\"notation\":\"");
+        const Q: u64 = b'"' as u64;
+        let buf = &mut *self.buf;
+        let mut at = self.at;
+        let mut put = |word: u64, len: usize| {
+            buf[at..at + 8].copy_from_slice(&word.to_le_bytes());
+            at += len;
+        };
+        let text = |s: &[u8]| {
+            let mut w = [0u8; 8];
+            w[..s.len()].copy_from_slice(s);
+            (u64::from_le_bytes(w), s.len())
+        };
+        // `"name"` after `first` (`[` for the first of a list, `,` after).
+        let quoted = |first: u8, (name, len): (u64, usize)| {
+            (u64::from(first) | Q << 8 | name << 16 | Q << (8 * (len + 2)), len + 3)
+        };
+        let (w, n) = text(b"{\"path\":");
+        put(w, n);
+        for (i, &c) in path.iter().enumerate() {
+            let (w, n) = quoted(if i == 0 { b'[' } else { b',' }, name_word(c));
+            put(w, n);
+        }
+        let (w, n) = text(b"],\"notat");
+        put(w, n);
+        let (w, n) = text(b"ion\":\"");
+        put(w, n);
         for (i, &c) in path.iter().enumerate() {
             let (name, len) = name_word(c);
             if i == 0 {
-                self.word(name, len);
+                put(name, len);
             } else {
-                self.word(b'x' as u64 | name << 8, len + 1);
+                put(u64::from(b'x') | name << 8, len + 1);
             }
         }
-        self.bytes(b"\",\"captures\":");
-        if path.len() == 1 {
-            self.cells(path.iter().copied());
+        let (w, n) = text(b"\",\"captu");
+        put(w, n);
+        let (w, n) = text(b"res\":");
+        put(w, n);
+        if let [only] = path {
+            let (w, n) = quoted(b'[', name_word(*only));
+            put(w, n);
         } else {
-            self.cells(jc::jumped_over(path));
+            for (i, pair) in path.windows(2).enumerate() {
+                // Two cells two steps apart: the one between is their mean.
+                let (a, b) = (pair[0], pair[1]);
+                let (rank, len) = RANK_WORDS[usize::from((a.rank() + b.rank()) / 2)];
+                let over = (u64::from(b'a' + (a.file() + b.file()) / 2) | rank, len);
+                let (w, n) = quoted(if i == 0 { b'[' } else { b',' }, over);
+                put(w, n);
+            }
         }
-        self.bytes(b",\"gain\":");
-        // The digits as little-endian bytes, most significant first: each
-        // digit found (least significant first) pushes the others up.
+        let (w, n) = text(b"],\"gain\"");
+        put(w, n);
+        // `:`, the digits and `}` as little-endian bytes, most significant
+        // digit first: each digit found (least significant first) pushes
+        // the others up.
         let (mut digits, mut len) = (0u128, 0);
-        let mut n = gain;
+        let mut rest = gain;
         loop {
-            digits = digits << 8 | u128::from(b'0' + (n % 10) as u8);
+            digits = digits << 8 | u128::from(b'0' + (rest % 10) as u8);
             len += 1;
-            n /= 10;
-            if n == 0 {
+            rest /= 10;
+            if rest == 0 {
                 break;
             }
         }
-        self.word(digits as u64, len.min(8));
-        if len > 8 {
-            self.word((digits >> 64) as u64, len - 8);
+        let whole = u128::from(b':') | digits << 8 | u128::from(b'}') << (8 * (len + 1));
+        put(whole as u64, (len + 2).min(8));
+        if len + 2 > 8 {
+            put((whole >> 64) as u64, len + 2 - 8);
         }
-        self.bytes(b"}");
+        self.at = at;
     }
 }
 
@@ -524,20 +545,26 @@ mod tests {
         }
     }
 
-    /// Gains of every length, up to the largest, read as serde writes them.
+    /// Removals, jumps and long chains, with one- and two-digit ranks, and
+    /// gains of every length up to the largest, read as serde writes them,
+    /// in exactly the room reserved for them.
     #[test]
     fn written_moves_are_the_serde_json_moves_for_every_gain() {
-        let jump: jc::Move = "c3xe3xe5".parse().unwrap();
-        for gain in [0, 7, 10, 99, 12_345_678, 123_456_789, 1_000_000_000, u32::MAX] {
-            let view = MoveView { mv: jump.clone(), gain };
-            let mut out = vec![0; MoveWriter::room(jump.path().len())];
-            let mut w = MoveWriter { buf: &mut out, at: 0 };
-            w.move_json(jump.path(), gain);
-            let len = w.at;
-            assert_eq!(
-                String::from_utf8(out[..len].to_vec()).unwrap(),
-                serde_json::to_string(&view).unwrap()
-            );
+        let long = (0..40).map(|i| if i % 2 == 0 { "j10" } else { "l10" }).collect::<Vec<_>>().join("x");
+        for text in ["c3", "z26", "c3xe3xe5", "a9xa11xc11xe9", "x24xz26", &long] {
+            let mv: jc::Move = text.parse().unwrap();
+            for gain in [0, 7, 10, 99, 12_345_678, 123_456_789, 1_000_000_000, u32::MAX] {
+                let view = MoveView { mv: mv.clone(), gain };
+                let mut out = vec![0; MoveWriter::room(mv.path().len()) - 1];
+                let mut w = MoveWriter { buf: &mut out, at: 0 };
+                w.move_json(mv.path(), gain);
+                let len = w.at;
+                assert_eq!(
+                    String::from_utf8(out[..len].to_vec()).unwrap(),
+                    serde_json::to_string(&view).unwrap(),
+                    "{text} scoring {gain}"
+                );
+            }
         }
     }
 

@@ -159,15 +159,14 @@ struct LegalMovesResponseDoc {
     tree: Option<JumpTree>,
 }
 
-/// A page of legal moves, sorted by notation: the moves stay in the
-/// engine's flat list, and only the page's gains are worked out.
+/// A page of legal moves, sorted by notation: the moves and their gains
+/// stay in the engine's flat list, and the page is a range of it.
 #[derive(Debug)]
 pub struct LegalMovesResponse {
     /// The number of all legal moves (of those from `from`, if given).
     pub count: u64,
     list: jc::MoveList,
     page: std::ops::Range<usize>,
-    gains: Vec<u32>,
     /// The cursor of the next page; null on the last.
     pub next_cursor: Option<String>,
     /// With `from`: the jumps from that cell as a tree.
@@ -213,7 +212,9 @@ impl Serialize for LegalMovesResponse {
 impl LegalMovesResponse {
     /// The page's moves: each path with its gain.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = (&[jc::Cell], u32)> + '_ {
-        self.page.clone().zip(&self.gains).map(|(i, &gain)| (self.list.path(i).unwrap_or_default(), gain))
+        self.page
+            .clone()
+            .map(|i| (self.list.path(i).unwrap_or_default(), self.list.gain(i).unwrap_or_default()))
     }
 
     /// The JSON body: what `serde_json` writes, with the moves written by
@@ -311,12 +312,10 @@ pub fn legal_moves_page(
     let count = list.len();
     let end = start.saturating_add(limit).min(count);
     let page = start.min(end)..end;
-    let gains = page.clone().filter_map(|i| list.path(i)).map(|p| pos.gain_of_path(p)).collect();
     Ok(LegalMovesResponse {
         count: count as u64,
         list,
         page,
-        gains,
         next_cursor: (end < count).then(|| format!("m{end:x}")),
         tree: from.map(|c| JumpTree::of(&pos.jump_tree(c))),
     })
