@@ -152,37 +152,38 @@ impl Grid {
         self.squares().filter(|&(_, sq)| sq == Square::Missing).map(|(c, _)| c).collect()
     }
 
-    /// Appends one rank's squares to `all`; returns how many.
-    fn parse_rank(text: &str, rank: usize, all: &mut Vec<Square>) -> Result<usize, ParseBoardError> {
-        let base = all.len();
-        let width = |all: &Vec<Square>| all.len() - base;
+    /// Reads one rank's squares into `out`; returns how many.
+    fn parse_rank(
+        text: &str,
+        rank: usize,
+        out: &mut [Square; MAX_SIDE as usize],
+    ) -> Result<usize, ParseBoardError> {
+        let max = usize::from(MAX_SIDE);
         let bytes = text.as_bytes();
-        let mut i = 0;
+        let (mut i, mut width) = (0, 0);
         while i < bytes.len() {
-            if width(all) > usize::from(MAX_SIDE) {
-                return Err(ParseBoardError::TooWide { rank });
-            }
             let b = bytes[i];
-            match b {
-                b'A'..=b'Z' => all.push(Square::Piece(char::from(b))),
-                b'.' => all.push(Square::Empty),
-                b'-' => all.push(Square::Missing),
+            let square = match b {
+                b'A'..=b'Z' => Square::Piece(char::from(b)),
+                b'.' => Square::Empty,
+                b'-' => Square::Missing,
                 b'0'..=b'9' => {
                     let len = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
                     let digits = &text[i..i + len];
                     let bad = || ParseBoardError::BadRun {
                         run: digits.chars().take(8).collect(),
                         rank,
-                        file: file_name(width(all)),
+                        file: file_name(width),
                     };
                     if b == b'0' {
                         return Err(bad());
                     }
                     let run: usize = if len > 3 { usize::MAX } else { digits.parse().map_err(|_| bad())? };
-                    if width(all).saturating_add(run) > usize::from(MAX_SIDE) {
+                    if run > max - width {
                         return Err(ParseBoardError::TooWide { rank });
                     }
-                    all.extend(std::iter::repeat_n(Square::Empty, run));
+                    out[width..width + run].fill(Square::Empty);
+                    width += run;
                     i += len;
                     continue;
                 }
@@ -195,21 +196,24 @@ impl Grid {
                     } else {
                         ""
                     };
-                    return Err(ParseBoardError::BadChar { ch, rank, file: file_name(width(all)), hint });
+                    return Err(ParseBoardError::BadChar { ch, rank, file: file_name(width), hint });
                 }
+            };
+            if width == max {
+                return Err(ParseBoardError::TooWide { rank });
             }
+            out[width] = square;
+            width += 1;
             i += 1;
         }
-        if width(all) > usize::from(MAX_SIDE) {
-            return Err(ParseBoardError::TooWide { rank });
-        }
-        Ok(width(all))
+        Ok(width)
     }
 }
 
 impl FromStr for Grid {
     type Err = ParseBoardError;
 
+    /// Reads a board string (RULES.md §8): ranks from the top, `/` between.
     fn from_str(s: &str) -> Result<Grid, ParseBoardError> {
         if s.is_empty() {
             return Err(ParseBoardError::Empty);
@@ -218,24 +222,24 @@ impl FromStr for Grid {
         if rows > usize::from(MAX_SIDE) {
             return Err(ParseBoardError::TooManyRanks(rows));
         }
-        // Ranks are written top down; squares are stored rank 1 first.
-        let mut squares = Vec::with_capacity(rows * usize::from(MAX_SIDE));
+        // Ranks are written top down; squares are stored rank 1 first, so
+        // each rank goes straight to its place once the width is known.
+        let mut squares = Vec::new();
+        let mut buf = [Square::Empty; MAX_SIDE as usize];
         let mut cols = 0;
         for (k, text) in s.split('/').enumerate() {
             let rank = rows - k;
             if text.is_empty() {
                 return Err(ParseBoardError::EmptyRank(rank));
             }
-            let width = Grid::parse_rank(text, rank, &mut squares)?;
+            let width = Grid::parse_rank(text, rank, &mut buf)?;
             if k == 0 {
                 cols = width;
+                squares = vec![Square::Empty; rows * cols];
             } else if width != cols {
                 return Err(ParseBoardError::RankWidth { rank, cells: width, cols });
             }
-        }
-        squares.reverse();
-        for rank in squares.chunks_mut(cols) {
-            rank.reverse();
+            squares[(rank - 1) * cols..rank * cols].copy_from_slice(&buf[..cols]);
         }
         Ok(Grid { rows: rows as u8, cols: cols as u8, squares })
     }

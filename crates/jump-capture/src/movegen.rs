@@ -832,6 +832,7 @@ impl<const W: usize> State<W> {
         }
     }
 
+    #[inline(always)]
     fn open_dirs_any(&self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize) -> u32 {
         if ctx.straight {
             self.open_dirs::<true>(ctx, mine, x, last)

@@ -179,10 +179,12 @@ impl Position {
         let mut squares = vec![NONE; lay.bits];
         let mut occ = [0u64; MAX_WORDS];
         for (r, rank) in grid.ranks().enumerate() {
-            for (f, &square) in rank.iter().enumerate() {
-                let i = r * lay.stride + f;
+            let base = r * lay.stride;
+            for (f, (&square, slot)) in rank.iter().zip(&mut squares[base..]).enumerate() {
+                let i = base + f;
                 let cell = || Cell::new(f as u8, r as u8).expect("grid sides are at most 26");
-                squares[i] = match (square, lay.exists_at(i)) {
+                let exists = (lay.exists[i >> 6] >> (i & 63)) & 1 != 0;
+                *slot = match (square, exists) {
                     (Square::Missing, false) => NONE,
                     (Square::Missing, true) => return Err(PositionError::MissingCell(cell())),
                     (_, false) => return Err(PositionError::MaskedCell(cell())),
