@@ -37,6 +37,11 @@ pub(crate) struct Layout {
     pub(crate) exists: [u64; MAX_WORDS],
     /// The rule set's directions with their index offsets.
     pub(crate) dirs: Vec<(Direction, i32)>,
+    /// Per direction index, the index of the opposite direction (or 8).
+    pub(crate) opposite: [usize; 8],
+    /// `back[i][j]`: the direction that takes a piece two steps back onto
+    /// its start after a step in `i` then one in `j`, if the set has it.
+    pub(crate) back: [[Option<usize>; 8]; 8],
 }
 
 impl Layout {
@@ -51,13 +56,34 @@ impl Layout {
             }
         }
         let recip = (1u32 << 16).div_ceil(stride as u32);
-        let mut layout =
-            Layout { rows, cols, stride, recip, bits, words: bits.div_ceil(64), exists, dirs: Vec::new() };
+        let mut layout = Layout {
+            rows,
+            cols,
+            stride,
+            recip,
+            bits,
+            words: bits.div_ceil(64),
+            exists,
+            dirs: Vec::new(),
+            opposite: [8; 8],
+            back: [[None; 8]; 8],
+        };
         for &cell in mask {
             let i = layout.index(cell);
             layout.exists[i >> 6] &= !(1 << (i & 63));
         }
         layout.dirs = set.directions().iter().map(|&d| (d, layout.offset(d))).collect();
+        let index_of = |d: Option<Direction>| d.and_then(|d| layout.dirs.iter().position(|&(e, _)| e == d));
+        let (mut opposite, mut back) = ([8; 8], [[None; 8]; 8]);
+        for (i, &(di, _)) in layout.dirs.iter().enumerate() {
+            let (fi, ri) = di.delta();
+            opposite[i] = index_of(Direction::from_delta(-fi, -ri)).unwrap_or(8);
+            for (j, &(dj, _)) in layout.dirs.iter().enumerate() {
+                let (fj, rj) = dj.delta();
+                back[i][j] = index_of(Direction::from_delta(-(fi + fj), -(ri + rj)));
+            }
+        }
+        (layout.opposite, layout.back) = (opposite, back);
         layout
     }
 

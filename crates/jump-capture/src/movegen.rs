@@ -11,7 +11,6 @@
 use std::ops::ControlFlow;
 
 use crate::bits::Bits;
-use crate::cell::Direction;
 use crate::rules::{Capture, Chain, Opening, Rules};
 
 /// Calls `$body` with `$w` bound as a `const usize` wide enough for the
@@ -234,23 +233,12 @@ impl<const W: usize> Ctx<W> {
             }
         }
         let s = lay.stride as i32;
-        let index_of = |d: Option<Direction>| d.and_then(|d| lay.dirs.iter().position(|&(e, _)| e == d));
-        let mut opposite = [8; 8];
-        let mut back = [[None; 8]; 8];
-        for (i, &(di, _)) in lay.dirs.iter().enumerate() {
-            let (fi, ri) = di.delta();
-            opposite[i] = index_of(Direction::from_delta(-fi, -ri)).unwrap_or(8);
-            for (j, &(dj, _)) in lay.dirs.iter().enumerate() {
-                let (fj, rj) = dj.delta();
-                back[i][j] = index_of(Direction::from_delta(-(fi + fj), -(ri + rj)));
-            }
-        }
         Ctx {
             exists: Bits::from_slice(&lay.exists),
             offs,
             ndirs: lay.dirs.len(),
-            opposite,
-            back,
+            opposite: lay.opposite,
+            back: lay.back,
             straight: spec.chain == Chain::Straight,
             owned: spec.capture == Capture::Owned,
             players: players as u32,

@@ -408,9 +408,7 @@ impl Position {
         };
         self.walk_indices(from, |lay, path| {
             spans.push((cells.len() as u32, path.len() as u32));
-            for &i in path {
-                cells.push(lay.cell(i));
-            }
+            cells.extend(path.iter().map(|&i| lay.cell(i)));
             gains.push(match path {
                 [only] if removals_score => value(*only),
                 [_] => 0,
