@@ -75,9 +75,39 @@ fn nth_one<const W: usize>(bits: Bits<W>, mut k: u64) -> Option<usize> {
     None
 }
 
+/// Per cell, how many of the first `N` (4 or 8) sets hold it, as bit
+/// slices: bit `k` of the count in slice `k`. An adder tree: two half adders
+/// per four sets, then a ripple adder for eight.
+#[inline(always)]
+fn open_counts<const W: usize, const N: usize>(sets: &[Bits<W>; 8]) -> [Bits<W>; 4] {
+    let four = |f: &[Bits<W>]| {
+        let (a0, a1) = (f[0].xor(f[1]), f[0].and(f[1]));
+        let (b0, b1) = (f[2].xor(f[3]), f[2].and(f[3]));
+        let carry = a0.and(b0);
+        let (a1b1, a1xb1) = (a1.and(b1), a1.xor(b1));
+        [a0.xor(b0), a1xb1.xor(carry), a1b1.or(carry.and(a1xb1))]
+    };
+    let p = four(&sets[..4]);
+    if N == 4 {
+        return [p[0], p[1], p[2], Bits::EMPTY];
+    }
+    let q = four(&sets[4..]);
+    let mut out = [Bits::EMPTY; 4];
+    let mut carry = Bits::EMPTY;
+    for k in 0..3 {
+        let x = p[k].xor(q[k]);
+        out[k] = x.xor(carry);
+        carry = p[k].and(q[k]).or(carry.and(x));
+    }
+    out[3] = carry;
+    out
+}
+
 /// Per-rule-set constants of the kernel.
 pub(crate) struct Ctx<const W: usize> {
     pub(crate) exists: Bits<W>,
+    /// Per direction, `exists` shifted two steps along it.
+    exists2: [Bits<W>; 8],
     /// Index offsets of the directions; slots past `ndirs` hold 0.
     pub(crate) offs: [i32; 8],
     pub(crate) ndirs: usize,
@@ -233,8 +263,17 @@ impl<const W: usize> Ctx<W> {
             }
         }
         let s = lay.stride as i32;
+        let exists = Bits::from_slice(&lay.exists);
+        let mut exists2 = [Bits::EMPTY; 8];
+        for (slot, &(_, o)) in exists2.iter_mut().zip(&lay.dirs) {
+            *slot = exists.shift(2 * o);
+        }
+        // Only a set of eight directions has paths that come back to their
+        // start in three steps (the counts rely on it).
+        debug_assert!(lay.dirs.len() == 8 || lay.back.iter().flatten().all(Option::is_none));
         Ctx {
-            exists: Bits::from_slice(&lay.exists),
+            exists,
+            exists2,
             offs,
             ndirs: lay.dirs.len(),
             opposite: lay.opposite,
@@ -479,19 +518,49 @@ impl<const W: usize> State<W> {
         if let Some(step) = ctx.opening_step(ply) {
             return self.removals(ctx, ply, step).count();
         }
+        // The direction sets have four or eight directions: with the number
+        // fixed, the loops below unroll and their sets stay in registers.
+        if ctx.ndirs == 4 {
+            self.count_dirs::<4>(ctx, ply, figures)
+        } else {
+            self.count_dirs::<8>(ctx, ply, figures)
+        }
+    }
+
+    /// [`State::count_recording`] past the opening, for a rule set of `N`
+    /// directions.
+    fn count_dirs<const N: usize>(
+        &mut self,
+        ctx: &Ctx<W>,
+        ply: u32,
+        mut figures: Option<&mut Figures<W>>,
+    ) -> u64 {
+        debug_assert_eq!(ctx.ndirs, N);
         let (mov, capt) = self.roles(ctx, ply);
         let mine = Self::mine(ctx, ply);
         let empty = ctx.exists.and_not(self.occ);
-        let n = ctx.ndirs;
+        // Three shifts a direction serve every set below: `near[d]`, the
+        // cells one step past a capturable piece in direction `d`, is where
+        // a jump in `d` lands (with a mover two steps back) and where a jump
+        // in the opposite direction starts (with an empty cell beyond).
+        let mut near = [Bits::<W>::EMPTY; N];
         let mut lands = [Bits::<W>::EMPTY; 8];
+        let mut from = [Bits::<W>::EMPTY; 8];
         let mut total = 0;
-        let mut any = false;
-        for i in 0..n {
-            lands[i] = Self::landings(empty, mov, capt, ctx.offs[i]);
-            total += lands[i].count();
-            any |= !lands[i].is_empty();
+        let mut reach = Bits::<W>::EMPTY;
+        for d in 0..N {
+            let o = ctx.offs[d];
+            near[d] = capt.shift(o);
+            let occ2 = self.occ.shift(2 * o);
+            // Under shared rules the movers are all the pieces.
+            let mov2 = if ctx.owned { mov.shift(2 * o) } else { occ2 };
+            lands[d] = empty.and(near[d]).and(mov2);
+            // The sets are symmetric: every direction has its opposite.
+            from[ctx.opposite[d]] = near[d].and(ctx.exists2[d].and_not(occ2));
+            total += lands[d].count();
+            reach = reach.or(lands[d]);
         }
-        if !any {
+        if reach.is_empty() {
             return 0;
         }
         // Second steps are counted in bulk. After a first jump s→m→t only
@@ -500,134 +569,136 @@ impl<const W: usize> State<W> {
         // `from[j]` holds the cells from which a jump in j is open. (For t
         // a landing in direction i, `from[opposite(i)]` is false at t: s
         // was occupied. No exclusion is needed.)
-        let mut from = [Bits::<W>::EMPTY; 8];
-        for j in 0..n {
-            let o = ctx.offs[j];
-            from[j] = capt.shift(-o).and(empty.shift(-2 * o));
-        }
         if let Some(f) = figures.as_deref_mut() {
             f.lands = lands;
             f.from = from;
         }
         if ctx.straight {
-            for i in 0..n {
+            for i in 0..N {
                 let second = lands[i].and(from[i]);
                 if !second.is_empty() {
                     total += second.count();
                     let third = second.shift(2 * ctx.offs[i]).and(from[i]);
-                    total += self.count_third::<true>(ctx, mine, third, i, i, figures.as_deref_mut());
+                    for u in third.iter() {
+                        total += self.count_third::<true>(ctx, mine, u, i, i, figures.as_deref_mut());
+                    }
                 }
             }
             return total;
         }
         // Free chains: per cell, the number of open directions, bit-sliced
-        // (`open[k]` holds bit k of the count), so each landing set is
-        // counted with four popcounts instead of one per direction.
-        let mut open = [Bits::<W>::EMPTY; 4];
-        for f in &from[..n] {
-            let mut carry = *f;
-            for slice in &mut open {
-                let next = slice.and(carry);
-                *slice = slice.xor(carry);
-                carry = next;
-                if carry.is_empty() {
-                    break;
+        // (`open[k]` holds bit k of the count, summed by an adder tree), so
+        // each landing set is counted with three or four popcounts instead
+        // of one per direction.
+        let open = open_counts::<W, N>(&from);
+        for land in &lands[..N] {
+            if !land.is_empty() {
+                for (k, slice) in open.iter().enumerate().take(if N == 4 { 3 } else { 4 }) {
+                    total += land.and(*slice).count() << k;
                 }
-            }
-        }
-        let mut reach = Bits::<W>::EMPTY;
-        for i in 0..n {
-            if lands[i].is_empty() {
-                continue;
-            }
-            reach = reach.or(lands[i]);
-            for (k, slice) in open.iter().enumerate() {
-                total += lands[i].and(*slice).count() << k;
             }
         }
         // Third steps are followed one by one, but only from second landings
         // where the original board shows a way on (a superset: the pieces
         // captured behind can only close ways), or where the path can come
-        // back onto its vacated start cell (`back`).
-        let mut capt_back = [Bits::<W>::EMPTY; 8];
-        for k in 0..n {
-            capt_back[k] = capt.shift(-ctx.offs[k]);
-        }
-        for j in 0..n {
+        // back onto its vacated start cell: after steps in i and j, the
+        // direction `back[i][j]`, over a piece `near` its opposite.
+        for j in 0..N {
             let second = reach.and(from[j]);
             if second.is_empty() {
                 continue;
             }
-            let onward = (0..n).filter(|&k| k != ctx.opposite[j]).fold(Bits::EMPTY, |acc, k| acc.or(from[k]));
-            let mut ways_any = onward;
-            for i in 0..n {
-                if let Some(k) = ctx.back[i][j] {
-                    ways_any = ways_any.or(capt_back[k]);
+            let mut onward = Bits::<W>::EMPTY;
+            for k in 0..N {
+                if k != ctx.opposite[j] {
+                    onward = onward.or(from[k]);
                 }
             }
-            let oj = ctx.offs[j];
-            if second.shift(2 * oj).and(ways_any).is_empty() {
-                continue;
-            }
-            for i in 0..n {
-                let second = lands[i].and(from[j]);
-                if second.is_empty() {
-                    continue;
+            let mut ways = onward;
+            if N == 8 {
+                for i in 0..N {
+                    if let Some(k) = ctx.back[i][j] {
+                        ways = ways.or(near[ctx.opposite[k]]);
+                    }
                 }
-                let ways = match ctx.back[i][j] {
-                    Some(k) => onward.or(capt_back[k]),
-                    None => onward,
-                };
-                let third = second.shift(2 * oj).and(ways);
-                total += self.count_third::<false>(ctx, mine, third, i, j, figures.as_deref_mut());
+            }
+            let oj = ctx.offs[j] as isize;
+            for u in second.shift(2 * ctx.offs[j]).and(ways).iter() {
+                // The first jumps that landed where this second one starts.
+                let t = (u as isize - 2 * oj) as usize;
+                for i in 0..N {
+                    if !lands[i].has(t) {
+                        continue;
+                    }
+                    let way = onward.has(u)
+                        || (N == 8 && ctx.back[i][j].is_some_and(|k| near[ctx.opposite[k]].has(u)));
+                    if way {
+                        total += self.count_third::<false>(ctx, mine, u, i, j, figures.as_deref_mut());
+                    }
+                }
             }
         }
         total
     }
 
-    /// Counts the paths of three or more steps whose second step, in
-    /// direction `j` after a first in `i`, lands on a cell of `third`.
+    /// Counts the paths of three or more steps through the second landing
+    /// `u` (a layout index) of a first step in direction `i` and a second
+    /// in `j`.
+    #[inline(always)]
     fn count_third<const STRAIGHT: bool>(
         &mut self,
         ctx: &Ctx<W>,
         mine: u8,
-        third: Bits<W>,
+        u: usize,
         i: usize,
         j: usize,
-        mut figures: Option<&mut Figures<W>>,
+        figures: Option<&mut Figures<W>>,
     ) -> u64 {
         let (oi, oj) = (ctx.offs[i] as isize, ctx.offs[j] as isize);
-        let mut total = 0;
-        for u in third.iter() {
-            let u = (u + ctx.pad) as isize;
-            let (m2, t) = (u - oj, u - 2 * oj);
-            let (m1, s) = (t - oi, t - 2 * oi);
-            let [s, m1, t, m2, u] = [s, m1, t, m2, u].map(|x| x as usize);
-            let c1 = self.step(s, m1, t);
-            let c2 = self.step(t, m2, u);
-            let open = self.open_dirs::<STRAIGHT>(ctx, mine, u, j);
-            if open != 0 {
-                let n = self.count_on::<STRAIGHT>(ctx, mine, u, open);
-                total += n;
-                if let Some(f) = figures.as_deref_mut() {
-                    f.deep.push(Deep { dir: i as u8, landing: (t - ctx.pad) as u16, moves: n });
-                }
+        let u = (u + ctx.pad) as isize;
+        let (m2, t) = (u - oj, u - 2 * oj);
+        let (m1, s) = (t - oi, t - 2 * oi);
+        let [s, m1, t, m2, u] = [s, m1, t, m2, u].map(|x| x as usize);
+        let c1 = self.step(s, m1, t);
+        let c2 = self.step(t, m2, u);
+        let open = self.open_dirs_any(ctx, mine, u, j);
+        let mut n = 0;
+        if open != 0 {
+            n = if ctx.owned {
+                self.count_on::<STRAIGHT, false>(ctx, mine, u, open)
+            } else {
+                self.count_on::<STRAIGHT, true>(ctx, mine, u, open)
+            };
+            if let Some(f) = figures {
+                f.deep.push(Deep { dir: i as u8, landing: (t - ctx.pad) as u16, moves: n });
             }
-            self.unstep(t, m2, u, c2);
-            self.unstep(s, m1, t, c1);
         }
-        total
+        self.unstep(t, m2, u, c2);
+        self.unstep(s, m1, t, c1);
+        n
     }
 
     /// The directions (as a bit mask of direction indices) in which the
-    /// piece on mailbox index `x` could jump now.
+    /// piece on mailbox index `x` could jump now. `SHARED`: the rules let
+    /// every piece be captured (every piece has code 1, and `mine` is 0).
     #[inline(always)]
-    fn open_dirs<const STRAIGHT: bool>(&self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize) -> u32 {
+    fn open_dirs<const STRAIGHT: bool, const SHARED: bool>(
+        &self,
+        ctx: &Ctx<W>,
+        mine: u8,
+        x: usize,
+        last: usize,
+    ) -> u32 {
         let probe = |i: usize| {
             let o = ctx.offs[i] as isize as usize;
             let m = x.wrapping_add(o);
             let t = m.wrapping_add(o);
-            u32::from((self.cells[t] == MB_EMPTY) & capturable(self.cells[m], mine)) << i
+            let open = if SHARED {
+                (self.cells[t] | (self.cells[m] ^ 1)) == 0
+            } else {
+                (self.cells[t] == MB_EMPTY) & capturable(self.cells[m], mine)
+            };
+            u32::from(open) << i
         };
         if STRAIGHT {
             probe(last)
@@ -649,7 +720,13 @@ impl<const W: usize> State<W> {
     /// captured piece), which no probe from the landing reads except the
     /// way straight back, closed before and after. So leaves cost a probe,
     /// not a make/unmake and a call.
-    fn count_on<const STRAIGHT: bool>(&mut self, ctx: &Ctx<W>, mine: u8, x: usize, mut open: u32) -> u64 {
+    fn count_on<const STRAIGHT: bool, const SHARED: bool>(
+        &mut self,
+        ctx: &Ctx<W>,
+        mine: u8,
+        x: usize,
+        mut open: u32,
+    ) -> u64 {
         let mut n = 0;
         while open != 0 {
             let i = open.trailing_zeros() as usize;
@@ -658,10 +735,10 @@ impl<const W: usize> State<W> {
             let m = x.wrapping_add(o);
             let t = m.wrapping_add(o);
             n += 1;
-            let next = self.open_dirs::<STRAIGHT>(ctx, mine, t, i);
+            let next = self.open_dirs::<STRAIGHT, SHARED>(ctx, mine, t, i);
             if next != 0 {
                 let captured = self.step(x, m, t);
-                n += self.count_on::<STRAIGHT>(ctx, mine, t, next);
+                n += self.count_on::<STRAIGHT, SHARED>(ctx, mine, t, next);
                 self.unstep(x, m, t, captured);
             }
         }
@@ -822,20 +899,24 @@ impl<const W: usize> State<W> {
 
     #[inline(always)]
     fn open_dirs_any(&self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize) -> u32 {
-        if ctx.straight {
-            self.open_dirs::<true>(ctx, mine, x, last)
-        } else {
-            self.open_dirs::<false>(ctx, mine, x, last)
+        match (ctx.straight, ctx.owned) {
+            (true, true) => self.open_dirs::<true, false>(ctx, mine, x, last),
+            (true, false) => self.open_dirs::<true, true>(ctx, mine, x, last),
+            (false, true) => self.open_dirs::<false, false>(ctx, mine, x, last),
+            (false, false) => self.open_dirs::<false, true>(ctx, mine, x, last),
         }
     }
 
     fn count_on_any(&mut self, ctx: &Ctx<W>, mine: u8, x: usize, open: u32) -> u64 {
         if open == 0 {
             0
-        } else if ctx.straight {
-            self.count_on::<true>(ctx, mine, x, open)
         } else {
-            self.count_on::<false>(ctx, mine, x, open)
+            match (ctx.straight, ctx.owned) {
+                (true, true) => self.count_on::<true, false>(ctx, mine, x, open),
+                (true, false) => self.count_on::<true, true>(ctx, mine, x, open),
+                (false, true) => self.count_on::<false, false>(ctx, mine, x, open),
+                (false, false) => self.count_on::<false, true>(ctx, mine, x, open),
+            }
         }
     }
 
@@ -892,7 +973,11 @@ impl<const W: usize> State<W> {
             let sp = s + ctx.pad;
             // The first jump may take any direction, even under the
             // straight-line rule.
-            let open = st.open_dirs::<false>(ctx, mine, sp, 0);
+            let open = if ctx.owned {
+                st.open_dirs::<false, false>(ctx, mine, sp, 0)
+            } else {
+                st.open_dirs::<false, true>(ctx, mine, sp, 0)
+            };
             path.clear();
             path.push(s);
             st.paths_on(ctx, mine, sp, open, &mut path, visit)
