@@ -1,16 +1,22 @@
-//! Times perft on seeded middle-game positions (a quick probe;
+//! Times perft on the benchmark's middle-game positions (a quick probe;
 //! `cargo bench -p jump-capture` is the real measurement).
 //!
-//! Run: `cargo run --release -p jump-capture --example perft_probe [--shallow] [PLIES...]`,
-//! or with `--playouts` for random playouts of 15×15 Murray.
+//! Run: `cargo run --release -p jump-capture --example perft_probe [--shallow]`
+//! (15×15 orthogonal perft(4) and 18×18 all-directions perft(3); one ply
+//! less with `--shallow`, for instruction counts under callgrind), or with
+//! `--playouts` for random playouts of 15×15 Murray.
 
 #![allow(clippy::unwrap_used)] // a probe: a failed unwrap is a bug to see at once
 
 use std::time::Instant;
 
-use jump_capture::{DirectionSet, Position, Preset, Rules};
+use jump_capture::{DirectionSet, Position, Preset};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
+
+#[path = "../benches/shared/positions.rs"]
+mod positions;
+use positions::{MURRAY_15_ORTHOGONAL, MURRAY_18_ALL, position};
 
 fn main() {
     if std::env::args().any(|a| a == "--playouts") {
@@ -30,30 +36,16 @@ fn main() {
         );
         return;
     }
-    // `--shallow` counts one ply less (for instruction counts under callgrind).
     let shallow = u32::from(std::env::args().any(|a| a == "--shallow"));
-    let plies: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let plies = if plies.is_empty() { vec![40] } else { plies };
-    for p in plies {
-        for (size, dirs, depth) in [(15u8, DirectionSet::Orthogonal, 4u32), (18, DirectionSet::All, 3)] {
-            let rules =
-                Rules::new(Preset::Murray.spec().with_size(size, size).with_directions(dirs)).unwrap();
-            let (mut pos, _) = Position::start(rules, 2, Some(1)).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(1);
-            for _ in 0..p {
-                let Some(mv) = pos.random_move(&mut rng) else { break };
-                pos.play(&mv).unwrap();
-            }
-            let t = Instant::now();
-            let depth = depth - shallow;
-            let n = pos.perft(depth);
-            let s = t.elapsed().as_secs_f64();
-            println!(
-                "{size}x{size} {dirs} after {p} plies ({} pieces, {} moves): perft({depth}) = {n} in {s:.3} s: {:.1} M moves/s",
-                pos.piece_count(),
-                pos.count_moves(),
-                n as f64 / s / 1e6
-            );
-        }
+    for (name, dirs, text, depth) in [
+        ("15x15 orthogonal", DirectionSet::Orthogonal, MURRAY_15_ORTHOGONAL, 4u32),
+        ("18x18 all", DirectionSet::All, MURRAY_18_ALL, 3),
+    ] {
+        let pos = position(Preset::Murray, dirs, text);
+        let depth = depth - shallow;
+        let t = Instant::now();
+        let n = pos.perft(depth);
+        let s = t.elapsed().as_secs_f64();
+        println!("{name}: perft({depth}) = {n} in {s:.3} s: {:.1} M moves/s", n as f64 / s / 1e6);
     }
 }
