@@ -37,6 +37,11 @@ pub(crate) struct Layout {
     pub(crate) exists: [u64; MAX_WORDS],
     /// The rule set's directions with their index offsets.
     pub(crate) dirs: Vec<(Direction, i32)>,
+    /// Whether any cell inside the rows × cols rectangle is masked out.
+    pub(crate) masked: bool,
+    /// Per layout index, its cell (guard columns hold their rank's `a`
+    /// cell; no path reaches them): a lookup, not a division.
+    cells: Vec<Cell>,
     /// Per direction index, the index of the opposite direction (or 8).
     pub(crate) opposite: [usize; 8],
     /// `back[i][j]`: the direction that takes a piece two steps back onto
@@ -65,6 +70,8 @@ impl Layout {
             words: bits.div_ceil(64),
             exists,
             dirs: Vec::new(),
+            masked: !mask.is_empty(),
+            cells: Vec::new(),
             opposite: [8; 8],
             back: [[None; 8]; 8],
         };
@@ -84,6 +91,13 @@ impl Layout {
             }
         }
         (layout.opposite, layout.back) = (opposite, back);
+        layout.cells = (0..bits)
+            .map(|i| {
+                let (r, f) = layout.split(i);
+                Cell::new(if f < usize::from(cols) { f as u8 } else { 0 }, r as u8)
+                    .expect("ranks and files are below 26")
+            })
+            .collect();
         layout
     }
 
@@ -103,9 +117,9 @@ impl Layout {
     }
 
     /// The cell at an index; only for indices of existing cells.
+    #[inline(always)]
     pub(crate) fn cell(&self, index: usize) -> Cell {
-        let (r, f) = self.split(index);
-        Cell::new(f as u8, r as u8).expect("layout indices are inside the board")
+        self.cells[index]
     }
 
     pub(crate) fn exists_at(&self, index: usize) -> bool {

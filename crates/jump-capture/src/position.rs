@@ -183,7 +183,7 @@ impl Position {
             for (f, (&square, slot)) in rank.iter().zip(&mut squares[base..]).enumerate() {
                 let i = base + f;
                 let cell = || Cell::new(f as u8, r as u8).expect("grid sides are at most 26");
-                let exists = (lay.exists[i >> 6] >> (i & 63)) & 1 != 0;
+                let exists = !lay.masked || (lay.exists[i >> 6] >> (i & 63)) & 1 != 0;
                 *slot = match (square, exists) {
                     (Square::Missing, false) => NONE,
                     (Square::Missing, true) => return Err(PositionError::MissingCell(cell())),
