@@ -37,7 +37,8 @@ pub(crate) struct Layout {
     pub(crate) exists: [u64; MAX_WORDS],
     /// The rule set's directions with their index offsets.
     pub(crate) dirs: Vec<(Direction, i32)>,
-    /// Whether any cell inside the rows × cols rectangle is masked out.
+    /// Whether the rule set has a mask (without one, every cell of the
+    /// rows × cols rectangle exists).
     pub(crate) masked: bool,
     /// Per layout index, its cell (guard columns hold their rank's `a`
     /// cell; no path reaches them): a lookup, not a division.

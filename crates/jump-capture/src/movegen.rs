@@ -76,8 +76,9 @@ fn nth_one<const W: usize>(bits: Bits<W>, mut k: u64) -> Option<usize> {
 }
 
 /// Per cell, how many of the first `N` (4 or 8) sets hold it, as bit
-/// slices: bit `k` of the count in slice `k`. An adder tree: two half adders
-/// per four sets, then a ripple adder for eight.
+/// slices: bit `k` of the count in slice `k`. An adder tree: half adders sum
+/// the sets in pairs and a two-bit adder joins the pairs; for eight, a
+/// ripple adder joins the two fours.
 #[inline(always)]
 fn open_counts<const W: usize, const N: usize>(sets: &[Bits<W>; 8]) -> [Bits<W>; 4] {
     let four = |f: &[Bits<W>]| {
@@ -539,10 +540,11 @@ impl<const W: usize> State<W> {
         let (mov, capt) = self.roles(ctx, ply);
         let mine = Self::mine(ctx, ply);
         let empty = ctx.exists.and_not(self.occ);
-        // Three shifts a direction serve every set below: `near[d]`, the
-        // cells one step past a capturable piece in direction `d`, is where
-        // a jump in `d` lands (with a mover two steps back) and where a jump
-        // in the opposite direction starts (with an empty cell beyond).
+        // Two shifts a direction (three under owned rules) serve every set
+        // below: `near[d]`, the cells one step past a capturable piece in
+        // direction `d`, is where a jump in `d` lands (with a mover two steps
+        // back) and where a jump in the opposite direction starts (with an
+        // empty cell beyond, read off the board shifted two steps).
         let mut near = [Bits::<W>::EMPTY; N];
         let mut lands = [Bits::<W>::EMPTY; 8];
         let mut from = [Bits::<W>::EMPTY; 8];

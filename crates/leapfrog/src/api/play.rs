@@ -402,6 +402,10 @@ impl MoveWriter<'_> {
         };
         let (w, n) = text(b"{\"path\":");
         put(w, n);
+        // (No move has an empty path; the brackets still pair up.)
+        if path.is_empty() {
+            put(u64::from(b'['), 1);
+        }
         for (i, &c) in path.iter().enumerate() {
             let (w, n) = quoted(if i == 0 { b'[' } else { b',' }, name_word(c));
             put(w, n);
@@ -422,7 +426,9 @@ impl MoveWriter<'_> {
         put(w, n);
         let (w, n) = text(b"res\":");
         put(w, n);
-        if let [only] = path {
+        if path.is_empty() {
+            put(u64::from(b'['), 1);
+        } else if let [only] = path {
             let (w, n) = quoted(b'[', name_word(*only));
             put(w, n);
         } else {
@@ -566,6 +572,15 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn an_empty_path_is_still_written_as_json() {
+        let mut out = vec![0; MoveWriter::room(0)];
+        let mut w = MoveWriter { buf: &mut out, at: 0 };
+        w.move_json(&[], 0);
+        let len = w.at;
+        assert_eq!(&out[..len], br#"{"path":[],"notation":"","captures":[],"gain":0}"#);
     }
 
     #[test]
