@@ -183,7 +183,7 @@ impl Position {
             for (f, (&square, slot)) in rank.iter().zip(&mut squares[base..]).enumerate() {
                 let i = base + f;
                 let cell = || Cell::new(f as u8, r as u8).expect("grid sides are at most 26");
-                let exists = !lay.masked || (lay.exists[i >> 6] >> (i & 63)) & 1 != 0;
+                let exists = !lay.masked || lay.exists_at(i);
                 *slot = match (square, exists) {
                     (Square::Missing, false) => NONE,
                     (Square::Missing, true) => return Err(PositionError::MissingCell(cell())),
@@ -428,20 +428,19 @@ impl Position {
         if self.is_opening() {
             return root;
         }
+        // Every path walked starts on `from`.
         self.walk(Some(from), |path| {
-            if path[0] == from {
-                let mut node = &mut root;
-                for w in path.windows(2) {
-                    let pos = match node.next.iter().position(|n| n.cell == w[1]) {
-                        Some(p) => p,
-                        None => {
-                            let over = midpoint(w[0], w[1]);
-                            node.next.push(JumpTree { cell: w[1], over, next: Vec::new() });
-                            node.next.len() - 1
-                        }
-                    };
-                    node = &mut node.next[pos];
-                }
+            let mut node = &mut root;
+            for w in path.windows(2) {
+                let pos = match node.next.iter().position(|n| n.cell == w[1]) {
+                    Some(p) => p,
+                    None => {
+                        let over = midpoint(w[0], w[1]);
+                        node.next.push(JumpTree { cell: w[1], over, next: Vec::new() });
+                        node.next.len() - 1
+                    }
+                };
+                node = &mut node.next[pos];
             }
             ControlFlow::Continue(())
         });

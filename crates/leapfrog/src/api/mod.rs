@@ -1,6 +1,28 @@
 //! The HTTP API: routes, the OpenAPI document, and the answers for paths
 //! and methods that do not exist.
 
+/// Gives a type written by hand the OpenAPI schema of a `*Doc` twin that
+/// derives it: its name, its schema, and the schemas it refers to.
+macro_rules! schema_of {
+    ($ty:ty => $doc:ty) => {
+        impl utoipa::PartialSchema for $ty {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                <$doc as utoipa::PartialSchema>::schema()
+            }
+        }
+
+        impl utoipa::ToSchema for $ty {
+            fn name() -> std::borrow::Cow<'static, str> {
+                <$doc as utoipa::ToSchema>::name()
+            }
+
+            fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+                <$doc as utoipa::ToSchema>::schemas(schemas);
+            }
+        }
+    };
+}
+
 pub mod games;
 pub mod json;
 pub mod meta;

@@ -310,17 +310,7 @@ struct MoveViewDoc {
     gain: u32,
 }
 
-impl utoipa::PartialSchema for MoveView {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        MoveViewDoc::schema()
-    }
-}
-
-impl ToSchema for MoveView {
-    fn name() -> std::borrow::Cow<'static, str> {
-        MoveViewDoc::name()
-    }
-}
+schema_of!(MoveView => MoveViewDoc);
 
 impl Serialize for MoveView {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

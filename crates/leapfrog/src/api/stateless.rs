@@ -173,21 +173,7 @@ pub struct LegalMovesResponse {
     pub tree: Option<JumpTree>,
 }
 
-impl utoipa::PartialSchema for LegalMovesResponse {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        LegalMovesResponseDoc::schema()
-    }
-}
-
-impl ToSchema for LegalMovesResponse {
-    fn name() -> std::borrow::Cow<'static, str> {
-        LegalMovesResponseDoc::name()
-    }
-
-    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
-        LegalMovesResponseDoc::schemas(schemas);
-    }
-}
+schema_of!(LegalMovesResponse => LegalMovesResponseDoc);
 
 /// The `serde` form, built through [`MoveView`]; the service writes
 /// [`LegalMovesResponse::to_json`], which a test holds to this byte for byte.
