@@ -11,6 +11,7 @@
 use std::ops::ControlFlow;
 
 use crate::bits::Bits;
+use crate::gather::{CELLS, Cells, Gather, MB_LEN};
 use crate::rules::{Capture, Chain, Opening, Rules};
 
 /// Calls `$body` with `$w` bound as a `const usize` wide enough for the
@@ -132,6 +133,9 @@ pub(crate) struct Ctx<const W: usize> {
     /// Layout indices per rank, and its multiplier for `split_index`.
     stride: usize,
     recip: u32,
+    /// The vector probe's shuffle masks (eight directions, shared rules).
+    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "ssse3")), allow(dead_code))]
+    gather: Gather,
 }
 
 /// Rank indices (from 0) in the order of their names followed by `x`:
@@ -194,19 +198,13 @@ pub(crate) const MB_INERT: u8 = 0xFE;
 /// Mailbox code of a cell that does not exist.
 pub(crate) const MB_OFF: u8 = 0xFF;
 
-/// Mailbox length: a power of two above the largest padded layout
-/// (26 ranks of 27 cells plus two pads of 2 × 27 + 2), so an index masked
-/// with `MB_LEN - 1` needs no bounds check.
-const MB_LEN: usize = 1024;
-const _: () = assert!(26 * 27 + 2 * (2 * 27 + 2) <= MB_LEN);
-
 /// The padded mailbox: one code per cell.
 #[derive(Clone, Debug)]
-pub(crate) struct Mailbox(Box<[u8; MB_LEN]>);
+pub(crate) struct Mailbox(Box<Cells>);
 
 impl Mailbox {
     pub(crate) fn new() -> Self {
-        Mailbox(Box::new([MB_OFF; MB_LEN]))
+        Mailbox(Box::new([MB_OFF; CELLS]))
     }
 }
 
@@ -289,6 +287,7 @@ impl<const W: usize> Ctx<W> {
             pad: 2 * lay.stride + 2,
             stride: lay.stride,
             recip: lay.recip,
+            gather: Gather::new(&offs[..lay.dirs.len()], lay.stride),
         }
     }
 
@@ -702,6 +701,12 @@ impl<const W: usize> State<W> {
             };
             u32::from(open) << i
         };
+        // Eight directions under shared rules: one vector probe (where the
+        // build has it) instead of eight.
+        #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+        if !STRAIGHT && SHARED && ctx.ndirs == 8 {
+            return ctx.gather.open_shared(&self.cells.0, x, ctx.stride);
+        }
         if STRAIGHT {
             probe(last)
         } else {
