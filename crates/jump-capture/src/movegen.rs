@@ -581,7 +581,7 @@ impl<const W: usize> State<W> {
                     total += second.count();
                     let third = second.shift(2 * ctx.offs[i]).and(from[i]);
                     for u in third.iter() {
-                        total += self.count_third::<true>(ctx, mine, u, i, i, figures.as_deref_mut());
+                        total += self.count_third::<N, true>(ctx, mine, u, i, i, figures.as_deref_mut());
                     }
                 }
             }
@@ -634,7 +634,7 @@ impl<const W: usize> State<W> {
                     let way = onward.has(u)
                         || (N == 8 && ctx.back[i][j].is_some_and(|k| near[ctx.opposite[k]].has(u)));
                     if way {
-                        total += self.count_third::<false>(ctx, mine, u, i, j, figures.as_deref_mut());
+                        total += self.count_third::<N, false>(ctx, mine, u, i, j, figures.as_deref_mut());
                     }
                 }
             }
@@ -646,7 +646,7 @@ impl<const W: usize> State<W> {
     /// `u` (a layout index) of a first step in direction `i` and a second
     /// in `j`.
     #[inline(always)]
-    fn count_third<const STRAIGHT: bool>(
+    fn count_third<const N: usize, const STRAIGHT: bool>(
         &mut self,
         ctx: &Ctx<W>,
         mine: u8,
@@ -662,13 +662,17 @@ impl<const W: usize> State<W> {
         let [s, m1, t, m2, u] = [s, m1, t, m2, u].map(|x| x as usize);
         let c1 = self.step(s, m1, t);
         let c2 = self.step(t, m2, u);
-        let open = self.open_dirs_any(ctx, mine, u, j);
+        let open = if ctx.owned {
+            self.open_dirs::<N, STRAIGHT, false>(ctx, mine, u, j)
+        } else {
+            self.open_dirs::<N, STRAIGHT, true>(ctx, mine, u, j)
+        };
         let mut n = 0;
         if open != 0 {
             n = if ctx.owned {
-                self.count_on::<STRAIGHT, false>(ctx, mine, u, open)
+                self.count_on::<N, STRAIGHT, false>(ctx, mine, u, open)
             } else {
-                self.count_on::<STRAIGHT, true>(ctx, mine, u, open)
+                self.count_on::<N, STRAIGHT, true>(ctx, mine, u, open)
             };
             if let Some(f) = figures {
                 f.deep.push(Deep { dir: i as u8, landing: (t - ctx.pad) as u16, moves: n });
@@ -680,10 +684,11 @@ impl<const W: usize> State<W> {
     }
 
     /// The directions (as a bit mask of direction indices) in which the
-    /// piece on mailbox index `x` could jump now. `SHARED`: the rules let
-    /// every piece be captured (every piece has code 1, and `mine` is 0).
+    /// piece on mailbox index `x` could jump now, for a rule set of `N`
+    /// directions (4 or 8). `SHARED`: the rules let every piece be captured
+    /// (every piece has code 1, and `mine` is 0).
     #[inline(always)]
-    fn open_dirs<const STRAIGHT: bool, const SHARED: bool>(
+    fn open_dirs<const N: usize, const STRAIGHT: bool, const SHARED: bool>(
         &self,
         ctx: &Ctx<W>,
         mine: u8,
@@ -704,17 +709,16 @@ impl<const W: usize> State<W> {
         // Eight directions under shared rules: one vector probe (where the
         // build has it) instead of eight.
         #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-        if !STRAIGHT && SHARED && ctx.ndirs == 8 {
+        if N == 8 && !STRAIGHT && SHARED {
             return ctx.gather.open_shared(&self.cells.0, x, ctx.stride);
         }
+        debug_assert_eq!(ctx.ndirs, N);
         if STRAIGHT {
             probe(last)
         } else {
-            // Four or eight slots, unrolled: unused slots have offset 0,
-            // and a cell is never both empty and capturable, so they probe
-            // false. (The branch is the same for every call of a search.)
+            // Four or eight probes, unrolled.
             let four = probe(0) | probe(1) | probe(2) | probe(3);
-            if ctx.ndirs <= 4 { four } else { four | probe(4) | probe(5) | probe(6) | probe(7) }
+            if N == 4 { four } else { four | probe(4) | probe(5) | probe(6) | probe(7) }
         }
     }
 
@@ -727,7 +731,7 @@ impl<const W: usize> State<W> {
     /// captured piece), which no probe from the landing reads except the
     /// way straight back, closed before and after. So leaves cost a probe,
     /// not a make/unmake and a call.
-    fn count_on<const STRAIGHT: bool, const SHARED: bool>(
+    fn count_on<const N: usize, const STRAIGHT: bool, const SHARED: bool>(
         &mut self,
         ctx: &Ctx<W>,
         mine: u8,
@@ -742,10 +746,10 @@ impl<const W: usize> State<W> {
             let m = x.wrapping_add(o);
             let t = m.wrapping_add(o);
             n += 1;
-            let next = self.open_dirs::<STRAIGHT, SHARED>(ctx, mine, t, i);
+            let next = self.open_dirs::<N, STRAIGHT, SHARED>(ctx, mine, t, i);
             if next != 0 {
                 let captured = self.step(x, m, t);
-                n += self.count_on::<STRAIGHT, SHARED>(ctx, mine, t, next);
+                n += self.count_on::<N, STRAIGHT, SHARED>(ctx, mine, t, next);
                 self.unstep(x, m, t, captured);
             }
         }
@@ -865,7 +869,7 @@ impl<const W: usize> State<W> {
                     (t as isize - 2 * o) as usize + ctx.pad,
                 );
                 let captured = self.step(sp, mp, tp);
-                let open = self.open_dirs_any(ctx, mine, tp, i);
+                let open = self.open_dirs_any(ctx, mine, tp, i, ctx.straight);
                 debug_assert_eq!(1 + self.count_on_any(ctx, mine, tp, open), size, "figures of the count");
                 path.extend([sp, tp]);
                 self.select_on(ctx, mine, k, open, path);
@@ -890,7 +894,7 @@ impl<const W: usize> State<W> {
             open &= open - 1;
             let o = ctx.offs[i] as isize as usize;
             let (m, t) = (x.wrapping_add(o), x.wrapping_add(o).wrapping_add(o));
-            let next = self.open_dirs_any(ctx, mine, t, i);
+            let next = self.open_dirs_any(ctx, mine, t, i, ctx.straight);
             let captured = self.step(x, m, t);
             let size = 1 + self.count_on_any(ctx, mine, t, next);
             if k < size {
@@ -904,26 +908,37 @@ impl<const W: usize> State<W> {
         }
     }
 
+    /// [`State::open_dirs`] for the rule set's direction count, chain rule
+    /// and capture rule, read at run time; `straight: false` for a path's
+    /// first jump, which may take any direction.
     #[inline(always)]
-    fn open_dirs_any(&self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize) -> u32 {
-        match (ctx.straight, ctx.owned) {
-            (true, true) => self.open_dirs::<true, false>(ctx, mine, x, last),
-            (true, false) => self.open_dirs::<true, true>(ctx, mine, x, last),
-            (false, true) => self.open_dirs::<false, false>(ctx, mine, x, last),
-            (false, false) => self.open_dirs::<false, true>(ctx, mine, x, last),
+    fn open_dirs_any(&self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize, straight: bool) -> u32 {
+        match (ctx.ndirs == 8, straight, ctx.owned) {
+            (false, true, true) => self.open_dirs::<4, true, false>(ctx, mine, x, last),
+            (false, true, false) => self.open_dirs::<4, true, true>(ctx, mine, x, last),
+            (false, false, true) => self.open_dirs::<4, false, false>(ctx, mine, x, last),
+            (false, false, false) => self.open_dirs::<4, false, true>(ctx, mine, x, last),
+            (true, true, true) => self.open_dirs::<8, true, false>(ctx, mine, x, last),
+            (true, true, false) => self.open_dirs::<8, true, true>(ctx, mine, x, last),
+            (true, false, true) => self.open_dirs::<8, false, false>(ctx, mine, x, last),
+            (true, false, false) => self.open_dirs::<8, false, true>(ctx, mine, x, last),
         }
     }
 
+    /// [`State::count_on`] for the rule set, read at run time.
     fn count_on_any(&mut self, ctx: &Ctx<W>, mine: u8, x: usize, open: u32) -> u64 {
         if open == 0 {
-            0
-        } else {
-            match (ctx.straight, ctx.owned) {
-                (true, true) => self.count_on::<true, false>(ctx, mine, x, open),
-                (true, false) => self.count_on::<true, true>(ctx, mine, x, open),
-                (false, true) => self.count_on::<false, false>(ctx, mine, x, open),
-                (false, false) => self.count_on::<false, true>(ctx, mine, x, open),
-            }
+            return 0;
+        }
+        match (ctx.ndirs == 8, ctx.straight, ctx.owned) {
+            (false, true, true) => self.count_on::<4, true, false>(ctx, mine, x, open),
+            (false, true, false) => self.count_on::<4, true, true>(ctx, mine, x, open),
+            (false, false, true) => self.count_on::<4, false, false>(ctx, mine, x, open),
+            (false, false, false) => self.count_on::<4, false, true>(ctx, mine, x, open),
+            (true, true, true) => self.count_on::<8, true, false>(ctx, mine, x, open),
+            (true, true, false) => self.count_on::<8, true, true>(ctx, mine, x, open),
+            (true, false, true) => self.count_on::<8, false, false>(ctx, mine, x, open),
+            (true, false, false) => self.count_on::<8, false, true>(ctx, mine, x, open),
         }
     }
 
@@ -980,11 +995,7 @@ impl<const W: usize> State<W> {
             let sp = s + ctx.pad;
             // The first jump may take any direction, even under the
             // straight-line rule.
-            let open = if ctx.owned {
-                st.open_dirs::<false, false>(ctx, mine, sp, 0)
-            } else {
-                st.open_dirs::<false, true>(ctx, mine, sp, 0)
-            };
+            let open = st.open_dirs_any(ctx, mine, sp, 0, false);
             path.clear();
             path.push(s);
             st.paths_on(ctx, mine, sp, open, &mut path, visit)
@@ -1035,7 +1046,7 @@ impl<const W: usize> State<W> {
             let mut flow = visit(path);
             if flow.is_continue() {
                 let captured = self.step(x, m, t);
-                let next = self.open_dirs_any(ctx, mine, t, i);
+                let next = self.open_dirs_any(ctx, mine, t, i, ctx.straight);
                 if next != 0 {
                     flow = self.paths_on(ctx, mine, t, next, path, visit);
                 }
