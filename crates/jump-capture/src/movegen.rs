@@ -520,22 +520,24 @@ impl<const W: usize> State<W> {
         }
         // The direction sets have four or eight directions: with the number
         // fixed, the loops below unroll and their sets stay in registers.
-        if ctx.ndirs == 4 {
-            self.count_dirs::<4>(ctx, ply, figures)
-        } else {
-            self.count_dirs::<8>(ctx, ply, figures)
+        match (ctx.ndirs == 4, ctx.owned) {
+            (true, false) => self.count_dirs::<4, true>(ctx, ply, figures),
+            (true, true) => self.count_dirs::<4, false>(ctx, ply, figures),
+            (false, false) => self.count_dirs::<8, true>(ctx, ply, figures),
+            (false, true) => self.count_dirs::<8, false>(ctx, ply, figures),
         }
     }
 
     /// [`State::count_recording`] past the opening, for a rule set of `N`
-    /// directions.
-    fn count_dirs<const N: usize>(
+    /// directions; `SHARED`: under shared rules (every piece may move and
+    /// be taken).
+    fn count_dirs<const N: usize, const SHARED: bool>(
         &mut self,
         ctx: &Ctx<W>,
         ply: u32,
         mut figures: Option<&mut Figures<W>>,
     ) -> u64 {
-        debug_assert_eq!(ctx.ndirs, N);
+        debug_assert_eq!((ctx.ndirs, ctx.owned), (N, !SHARED));
         let (mov, capt) = self.roles(ctx, ply);
         let mine = Self::mine(ctx, ply);
         let empty = ctx.exists.and_not(self.occ);
@@ -554,7 +556,7 @@ impl<const W: usize> State<W> {
             near[d] = capt.shift(o);
             let occ2 = self.occ.shift(2 * o);
             // Under shared rules the movers are all the pieces.
-            let mov2 = if ctx.owned { mov.shift(2 * o) } else { occ2 };
+            let mov2 = if SHARED { occ2 } else { mov.shift(2 * o) };
             lands[d] = empty.and(near[d]).and(mov2);
             // The sets are symmetric: every direction has its opposite.
             from[ctx.opposite[d]] = near[d].and(ctx.exists2[d].and_not(occ2));
@@ -581,7 +583,8 @@ impl<const W: usize> State<W> {
                     total += second.count();
                     let third = second.shift(2 * ctx.offs[i]).and(from[i]);
                     for u in third.iter() {
-                        total += self.count_third::<N, true>(ctx, mine, u, i, i, figures.as_deref_mut());
+                        total +=
+                            self.count_third::<N, true, SHARED>(ctx, mine, u, i, i, figures.as_deref_mut());
                     }
                 }
             }
@@ -634,7 +637,8 @@ impl<const W: usize> State<W> {
                     let way = onward.has(u)
                         || (N == 8 && ctx.back[i][j].is_some_and(|k| near[ctx.opposite[k]].has(u)));
                     if way {
-                        total += self.count_third::<N, false>(ctx, mine, u, i, j, figures.as_deref_mut());
+                        total +=
+                            self.count_third::<N, false, SHARED>(ctx, mine, u, i, j, figures.as_deref_mut());
                     }
                 }
             }
@@ -646,7 +650,7 @@ impl<const W: usize> State<W> {
     /// `u` (a layout index) of a first step in direction `i` and a second
     /// in `j`.
     #[inline(always)]
-    fn count_third<const N: usize, const STRAIGHT: bool>(
+    fn count_third<const N: usize, const STRAIGHT: bool, const SHARED: bool>(
         &mut self,
         ctx: &Ctx<W>,
         mine: u8,
@@ -662,18 +666,10 @@ impl<const W: usize> State<W> {
         let [s, m1, t, m2, u] = [s, m1, t, m2, u].map(|x| x as usize);
         let c1 = self.step(s, m1, t);
         let c2 = self.step(t, m2, u);
-        let open = if ctx.owned {
-            self.open_dirs::<N, STRAIGHT, false>(ctx, mine, u, j)
-        } else {
-            self.open_dirs::<N, STRAIGHT, true>(ctx, mine, u, j)
-        };
+        let open = self.open_dirs::<N, STRAIGHT, SHARED>(ctx, mine, u, j);
         let mut n = 0;
         if open != 0 {
-            n = if ctx.owned {
-                self.count_on::<N, STRAIGHT, false>(ctx, mine, u, open)
-            } else {
-                self.count_on::<N, STRAIGHT, true>(ctx, mine, u, open)
-            };
+            n = self.count_on::<N, STRAIGHT, SHARED>(ctx, mine, u, open);
             if let Some(f) = figures {
                 f.deep.push(Deep { dir: i as u8, landing: (t - ctx.pad) as u16, moves: n });
             }
