@@ -27,12 +27,11 @@ const MAX_STRIDE: usize = 27;
 /// How far past a masked index the probe reads: four ranks and a row.
 const WINDOW: usize = 4 * MAX_STRIDE + 16;
 
-/// Mailbox storage: `MB_LEN` codes and room for the probe's reads from
-/// any masked index.
-pub(crate) type Cells = [u8; CELLS];
+/// Mailbox storage: `MB_LEN` codes (a size the allocator keeps at hand).
+pub(crate) type Cells = [u8; MB_LEN];
 
-/// The length of [`Cells`].
-pub(crate) const CELLS: usize = MB_LEN + WINDOW;
+// The probe's window from the lowest cell's neighbourhood stays inside.
+const _: () = assert!(26 * 27 + 2 * (2 * 27 + 2) + WINDOW <= MB_LEN);
 
 /// Per row of the neighbourhood (from two ranks below the cell), which
 /// byte of the row each lane takes (`0x80`: none).
@@ -127,7 +126,11 @@ fn open_shared_ssse3(rows: &[std::arch::x86_64::__m128i; 5], cells: &Cells, x: u
     // The neighbourhood's rows start `stride` apart in a window from two
     // ranks below and two files left of `x`.
     let stride = stride.min(MAX_STRIDE);
-    let from = x.wrapping_sub(2 * stride + 2) & (MB_LEN - 1);
+    // Cells of the board lie low in the mailbox: the window always fits,
+    // and the `min` only tells the compiler so.
+    let from = x.wrapping_sub(2 * stride + 2);
+    debug_assert!(from + WINDOW <= MB_LEN);
+    let from = from.min(MB_LEN - WINDOW);
     let window: &[u8; WINDOW] = cells[from..from + WINDOW].try_into().unwrap_or(&[0xFF; WINDOW]);
     let mut gathered = _mm_setzero_si128();
     for (r, &mask) in rows.iter().enumerate() {
@@ -175,12 +178,12 @@ mod tests {
             ] {
                 let gather = Gather::new(&offs, stride);
                 for _ in 0..20 {
-                    let mut cells: Cells = [0; CELLS];
+                    let mut cells: Cells = [0; MB_LEN];
                     for c in cells.iter_mut() {
                         *c = [0, 1, 2, 0xFE, 0xFF][crate::deal::below(&mut rng, 5) as usize];
                     }
                     let pad = 2 * stride + 2;
-                    for x in pad..MB_LEN - pad - 16 {
+                    for x in pad..MB_LEN - WINDOW {
                         let scalar = offs.iter().enumerate().fold(0, |acc, (i, &o)| {
                             let m = (x as isize + o as isize) as usize;
                             let t = (m as isize + o as isize) as usize;

@@ -11,7 +11,7 @@
 use std::ops::ControlFlow;
 
 use crate::bits::Bits;
-use crate::gather::{CELLS, Cells, Gather, MB_LEN};
+use crate::gather::{Cells, Gather, MB_LEN};
 use crate::rules::{Capture, Chain, Opening, Rules};
 
 /// Calls `$body` with `$w` bound as a `const usize` wide enough for the
@@ -204,7 +204,7 @@ pub(crate) struct Mailbox(Box<Cells>);
 
 impl Mailbox {
     pub(crate) fn new() -> Self {
-        Mailbox(Box::new([MB_OFF; CELLS]))
+        Mailbox(Box::new([MB_OFF; MB_LEN]))
     }
 }
 
@@ -865,7 +865,7 @@ impl<const W: usize> State<W> {
                     (t as isize - 2 * o) as usize + ctx.pad,
                 );
                 let captured = self.step(sp, mp, tp);
-                let open = self.open_dirs_any(ctx, mine, tp, i, ctx.straight);
+                let open = self.open_dirs_any(ctx, mine, tp, i);
                 debug_assert_eq!(1 + self.count_on_any(ctx, mine, tp, open), size, "figures of the count");
                 path.extend([sp, tp]);
                 self.select_on(ctx, mine, k, open, path);
@@ -890,7 +890,7 @@ impl<const W: usize> State<W> {
             open &= open - 1;
             let o = ctx.offs[i] as isize as usize;
             let (m, t) = (x.wrapping_add(o), x.wrapping_add(o).wrapping_add(o));
-            let next = self.open_dirs_any(ctx, mine, t, i, ctx.straight);
+            let next = self.open_dirs_any(ctx, mine, t, i);
             let captured = self.step(x, m, t);
             let size = 1 + self.count_on_any(ctx, mine, t, next);
             if k < size {
@@ -905,11 +905,10 @@ impl<const W: usize> State<W> {
     }
 
     /// [`State::open_dirs`] for the rule set's direction count, chain rule
-    /// and capture rule, read at run time; `straight: false` for a path's
-    /// first jump, which may take any direction.
+    /// and capture rule, read at run time.
     #[inline(always)]
-    fn open_dirs_any(&self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize, straight: bool) -> u32 {
-        match (ctx.ndirs == 8, straight, ctx.owned) {
+    fn open_dirs_any(&self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize) -> u32 {
+        match (ctx.ndirs == 8, ctx.straight, ctx.owned) {
             (false, true, true) => self.open_dirs::<4, true, false>(ctx, mine, x, last),
             (false, true, false) => self.open_dirs::<4, true, true>(ctx, mine, x, last),
             (false, false, true) => self.open_dirs::<4, false, false>(ctx, mine, x, last),
@@ -986,18 +985,41 @@ impl<const W: usize> State<W> {
         for &o in &ctx.offs[..ctx.ndirs] {
             starts = starts.or(Self::landings(empty, mov, capt, o).shift(-2 * o));
         }
+        let starts = ctx.by_name(starts, &RANKS_BY_NAME, &NAME_POSITIONS, only);
+        match (ctx.ndirs == 8, ctx.straight, ctx.owned) {
+            (false, false, false) => self.paths_from::<4, false, true, F>(ctx, mine, starts, visit),
+            (false, false, true) => self.paths_from::<4, false, false, F>(ctx, mine, starts, visit),
+            (false, true, false) => self.paths_from::<4, true, true, F>(ctx, mine, starts, visit),
+            (false, true, true) => self.paths_from::<4, true, false, F>(ctx, mine, starts, visit),
+            (true, false, false) => self.paths_from::<8, false, true, F>(ctx, mine, starts, visit),
+            (true, false, true) => self.paths_from::<8, false, false, F>(ctx, mine, starts, visit),
+            (true, true, false) => self.paths_from::<8, true, true, F>(ctx, mine, starts, visit),
+            (true, true, true) => self.paths_from::<8, true, false, F>(ctx, mine, starts, visit),
+        }
+    }
+
+    /// [`State::walk_paths`] from `starts` (layout indices, in order), for
+    /// a rule set of `N` directions, chain rule `STRAIGHT` and capture rule
+    /// `SHARED`.
+    fn paths_from<const N: usize, const STRAIGHT: bool, const SHARED: bool, F>(
+        &mut self,
+        ctx: &Ctx<W>,
+        mine: u8,
+        starts: impl Iterator<Item = usize>,
+        visit: &mut F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
         let mut path = Vec::with_capacity(16);
-        let mut from = |st: &mut Self, s: usize| {
+        for s in starts {
             let sp = s + ctx.pad;
             // The first jump may take any direction, even under the
             // straight-line rule.
-            let open = st.open_dirs_any(ctx, mine, sp, 0, false);
+            let open = self.open_dirs::<N, false, SHARED>(ctx, mine, sp, 0);
             path.clear();
             path.push(s);
-            st.paths_on(ctx, mine, sp, open, &mut path, visit)
-        };
-        for s in ctx.by_name(starts, &RANKS_BY_NAME, &NAME_POSITIONS, only) {
-            from(self, s)?;
+            self.paths_on::<N, STRAIGHT, SHARED, F>(ctx, mine, sp, open, &mut path, visit)?;
         }
         ControlFlow::Continue(())
     }
@@ -1005,7 +1027,7 @@ impl<const W: usize> State<W> {
     /// Below a path standing on mailbox index `x` (applied to the mailbox)
     /// with `open` directions: visits every extension, taking the jumps by
     /// the name of their landing.
-    fn paths_on<F>(
+    fn paths_on<const N: usize, const STRAIGHT: bool, const SHARED: bool, F>(
         &mut self,
         ctx: &Ctx<W>,
         mine: u8,
@@ -1042,9 +1064,9 @@ impl<const W: usize> State<W> {
             let mut flow = visit(path);
             if flow.is_continue() {
                 let captured = self.step(x, m, t);
-                let next = self.open_dirs_any(ctx, mine, t, i, ctx.straight);
+                let next = self.open_dirs::<N, STRAIGHT, SHARED>(ctx, mine, t, i);
                 if next != 0 {
-                    flow = self.paths_on(ctx, mine, t, next, path, visit);
+                    flow = self.paths_on::<N, STRAIGHT, SHARED, F>(ctx, mine, t, next, path, visit);
                 }
                 self.unstep(x, m, t, captured);
             }
