@@ -50,6 +50,33 @@ macro_rules! with_width {
         }
     };
 }
+
+/// Evaluates `$body` with `$n` (the number of directions, 4 or 8),
+/// `$straight` (the straight-line chain rule) and `$shared` (shared rules:
+/// any piece may move and be taken) bound as constants for `$ctx`'s rule
+/// set, so that the search below is compiled for it.
+macro_rules! with_rules {
+    ($ctx:expr, $n:ident, $straight:ident, $shared:ident => $body:expr) => {{
+        macro_rules! arm {
+            ($nv:expr, $sv:expr, $hv:expr) => {{
+                const $n: usize = $nv;
+                const $straight: bool = $sv;
+                const $shared: bool = $hv;
+                $body
+            }};
+        }
+        match ($ctx.ndirs == 8, $ctx.straight, $ctx.owned) {
+            (false, false, false) => arm!(4, false, true),
+            (false, false, true) => arm!(4, false, false),
+            (false, true, false) => arm!(4, true, true),
+            (false, true, true) => arm!(4, true, false),
+            (true, false, false) => arm!(8, false, true),
+            (true, false, true) => arm!(8, false, false),
+            (true, true, false) => arm!(8, true, true),
+            (true, true, true) => arm!(8, true, false),
+        }
+    }};
+}
 pub(crate) use with_width;
 
 /// What the opening asks for at a ply.
@@ -908,16 +935,7 @@ impl<const W: usize> State<W> {
     /// and capture rule, read at run time.
     #[inline(always)]
     fn open_dirs_any(&self, ctx: &Ctx<W>, mine: u8, x: usize, last: usize) -> u32 {
-        match (ctx.ndirs == 8, ctx.straight, ctx.owned) {
-            (false, true, true) => self.open_dirs::<4, true, false>(ctx, mine, x, last),
-            (false, true, false) => self.open_dirs::<4, true, true>(ctx, mine, x, last),
-            (false, false, true) => self.open_dirs::<4, false, false>(ctx, mine, x, last),
-            (false, false, false) => self.open_dirs::<4, false, true>(ctx, mine, x, last),
-            (true, true, true) => self.open_dirs::<8, true, false>(ctx, mine, x, last),
-            (true, true, false) => self.open_dirs::<8, true, true>(ctx, mine, x, last),
-            (true, false, true) => self.open_dirs::<8, false, false>(ctx, mine, x, last),
-            (true, false, false) => self.open_dirs::<8, false, true>(ctx, mine, x, last),
-        }
+        with_rules!(ctx, N, STRAIGHT, SHARED => self.open_dirs::<N, STRAIGHT, SHARED>(ctx, mine, x, last))
     }
 
     /// [`State::count_on`] for the rule set, read at run time.
@@ -925,16 +943,7 @@ impl<const W: usize> State<W> {
         if open == 0 {
             return 0;
         }
-        match (ctx.ndirs == 8, ctx.straight, ctx.owned) {
-            (false, true, true) => self.count_on::<4, true, false>(ctx, mine, x, open),
-            (false, true, false) => self.count_on::<4, true, true>(ctx, mine, x, open),
-            (false, false, true) => self.count_on::<4, false, false>(ctx, mine, x, open),
-            (false, false, false) => self.count_on::<4, false, true>(ctx, mine, x, open),
-            (true, true, true) => self.count_on::<8, true, false>(ctx, mine, x, open),
-            (true, true, false) => self.count_on::<8, true, true>(ctx, mine, x, open),
-            (true, false, true) => self.count_on::<8, false, false>(ctx, mine, x, open),
-            (true, false, false) => self.count_on::<8, false, true>(ctx, mine, x, open),
-        }
+        with_rules!(ctx, N, STRAIGHT, SHARED => self.count_on::<N, STRAIGHT, SHARED>(ctx, mine, x, open))
     }
 
     /// Plays the move along `path` (layout indices) for good: no unmake.
@@ -986,16 +995,7 @@ impl<const W: usize> State<W> {
             starts = starts.or(Self::landings(empty, mov, capt, o).shift(-2 * o));
         }
         let starts = ctx.by_name(starts, &RANKS_BY_NAME, &NAME_POSITIONS, only);
-        match (ctx.ndirs == 8, ctx.straight, ctx.owned) {
-            (false, false, false) => self.paths_from::<4, false, true, F>(ctx, mine, starts, visit),
-            (false, false, true) => self.paths_from::<4, false, false, F>(ctx, mine, starts, visit),
-            (false, true, false) => self.paths_from::<4, true, true, F>(ctx, mine, starts, visit),
-            (false, true, true) => self.paths_from::<4, true, false, F>(ctx, mine, starts, visit),
-            (true, false, false) => self.paths_from::<8, false, true, F>(ctx, mine, starts, visit),
-            (true, false, true) => self.paths_from::<8, false, false, F>(ctx, mine, starts, visit),
-            (true, true, false) => self.paths_from::<8, true, true, F>(ctx, mine, starts, visit),
-            (true, true, true) => self.paths_from::<8, true, false, F>(ctx, mine, starts, visit),
-        }
+        with_rules!(ctx, N, STRAIGHT, SHARED => self.paths_from::<N, STRAIGHT, SHARED, F>(ctx, mine, starts, visit))
     }
 
     /// [`State::walk_paths`] from `starts` (layout indices, in order), for
