@@ -10,10 +10,12 @@
 //! holds a piece (code 1) and whose second is empty (code 0).
 //!
 //! This module holds the crate's only `unsafe`: two calls of functions
-//! compiled for SSSE3, which the `cfg` below guarantees the whole build targets (the
-//! workspace's `.cargo/config.toml` sets `x86-64-v2`). Builds without it
-//! (another target CPU, another architecture) use the scalar probe in
-//! `movegen.rs`; `probes_agree_with_the_scalar_probe` holds the two equal.
+//! compiled for SSSE3, which the `cfg` on them admits only to builds whose
+//! target CPU has it (the workspace's `.cargo/config.toml` sets
+//! `x86-64-v2`), and an unaligned 16-byte load from a 16-byte array. Other
+//! builds (another target CPU, another architecture) use the scalar probe
+//! in `movegen.rs`; `probes_agree_with_the_scalar_probe` holds the two
+//! equal.
 
 /// Mailbox length: a power of two above the largest padded layout
 /// (26 ranks of 27 cells plus two pads of 2 × 27 + 2), so an index masked
@@ -24,13 +26,14 @@ const _: () = assert!(26 * 27 + 2 * (2 * 27 + 2) <= MB_LEN);
 /// The widest rank stride (26 files and a guard).
 const MAX_STRIDE: usize = 27;
 
-/// How far past a masked index the probe reads: four ranks and a row.
+/// What the probe reads, from two ranks below and two files left of the
+/// cell: four ranks and a row.
 const WINDOW: usize = 4 * MAX_STRIDE + 16;
 
 /// Mailbox storage: `MB_LEN` codes (a size the allocator keeps at hand).
 pub(crate) type Cells = [u8; MB_LEN];
 
-// The probe's window from the lowest cell's neighbourhood stays inside.
+// A window starts below the largest padded layout's end, so it fits.
 const _: () = assert!(26 * 27 + 2 * (2 * 27 + 2) + WINDOW <= MB_LEN);
 
 /// Per row of the neighbourhood (from two ranks below the cell), which
