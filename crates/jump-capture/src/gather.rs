@@ -44,19 +44,19 @@ pub(crate) struct Gather {
     rows: [std::arch::x86_64::__m128i; 5],
 }
 
+/// The shuffle masks of a layout as bytes, per row of the neighbourhood.
+pub(crate) type Lanes = [[u8; 16]; 5];
+
 impl Gather {
-    /// The gather for direction offsets `offs` (at most eight, each one
-    /// step: `dr * stride + dc` with `dr`, `dc` in -1..=1) on a mailbox of
-    /// `stride` cells a rank.
+    /// The gather of a layout's [`lanes`].
     #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "ssse3")), allow(unused_variables))]
-    pub(crate) fn new(offs: &[i32], stride: usize) -> Gather {
+    pub(crate) fn new(lanes: &Lanes) -> Gather {
         #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
         {
-            let lanes = lanes(offs, stride);
             #[allow(unsafe_code)]
             // SAFETY: `vectors` needs SSSE3, which the `cfg` above
             // guarantees the whole build targets.
-            let rows = unsafe { vectors(&lanes) };
+            let rows = unsafe { vectors(lanes) };
             Gather { rows }
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
@@ -77,11 +77,12 @@ impl Gather {
     }
 }
 
-/// The shuffle masks: row `dr + 2` gives lane `i` the byte `dc + 2` for
+/// The shuffle masks for direction offsets `offs` (at most eight, each one
+/// step: `dr * stride + dc` with `dr`, `dc` in -1..=1) on a mailbox of
+/// `stride` cells a rank: row `dr + 2` gives lane `i` the byte `dc + 2` for
 /// the first cell of direction `i`, row `2 dr + 2` gives lane `8 + i` the
-/// byte `2 dc + 2` for its second cell.
-#[cfg_attr(not(all(target_arch = "x86_64", target_feature = "ssse3")), allow(dead_code))]
-fn lanes(offs: &[i32], stride: usize) -> [[u8; 16]; 5] {
+/// byte `2 dc + 2` for its second cell. Computed once per layout.
+pub(crate) fn lanes(offs: &[i32], stride: usize) -> Lanes {
     debug_assert!(offs.len() <= 8 && stride >= 4);
     let s = stride as i32;
     let mut rows = [[0x80; 16]; 5];
@@ -111,7 +112,7 @@ fn vector(bytes: &[u8; 16]) -> std::arch::x86_64::__m128i {
 /// The shuffle masks as vectors.
 #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
 #[target_feature(enable = "ssse3")]
-fn vectors(lanes: &[[u8; 16]; 5]) -> [std::arch::x86_64::__m128i; 5] {
+fn vectors(lanes: &Lanes) -> [std::arch::x86_64::__m128i; 5] {
     let mut rows = [std::arch::x86_64::_mm_setzero_si128(); 5];
     for (row, bytes) in rows.iter_mut().zip(lanes) {
         *row = vector(bytes);
@@ -179,7 +180,7 @@ mod tests {
                 vec![s + 1, s - 1, -s + 1, -s - 1],
                 vec![1, s + 1, s, s - 1, -1, -s - 1, -s, -s + 1],
             ] {
-                let gather = Gather::new(&offs, stride);
+                let gather = Gather::new(&lanes(&offs, stride));
                 for _ in 0..20 {
                     let mut cells: Cells = [0; MB_LEN];
                     for c in cells.iter_mut() {

@@ -7,6 +7,7 @@
 //! onto a real cell. A step in direction `d` adds a fixed offset.
 
 use crate::cell::{Cell, Direction, DirectionSet, MAX_SIDE};
+use crate::gather::{Lanes, lanes};
 
 /// Words needed for the largest board: 26 ranks of 27 bits.
 pub(crate) const MAX_WORDS: usize = (MAX_SIDE as usize * (MAX_SIDE as usize + 1)).div_ceil(64);
@@ -48,6 +49,8 @@ pub(crate) struct Layout {
     /// `back[i][j]`: the direction that takes a piece two steps back onto
     /// its start after a step in `i` then one in `j`, if the set has it.
     pub(crate) back: [[Option<usize>; 8]; 8],
+    /// The vector probe's shuffle masks for these directions.
+    pub(crate) lanes: Lanes,
 }
 
 impl Layout {
@@ -75,6 +78,7 @@ impl Layout {
             cells: Vec::new(),
             opposite: [8; 8],
             back: [[None; 8]; 8],
+            lanes: [[0x80; 16]; 5],
         };
         for &cell in mask {
             let i = layout.index(cell);
@@ -92,6 +96,8 @@ impl Layout {
             }
         }
         (layout.opposite, layout.back) = (opposite, back);
+        let offs: Vec<i32> = layout.dirs.iter().map(|&(_, o)| o).collect();
+        layout.lanes = lanes(&offs, stride);
         layout.cells = (0..bits)
             .map(|i| {
                 let (r, f) = layout.split(i);

@@ -314,7 +314,7 @@ impl<const W: usize> Ctx<W> {
             pad: 2 * lay.stride + 2,
             stride: lay.stride,
             recip: lay.recip,
-            gather: Gather::new(&offs[..lay.dirs.len()], lay.stride),
+            gather: Gather::new(&lay.lanes),
         }
     }
 
