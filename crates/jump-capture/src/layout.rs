@@ -49,6 +49,15 @@ pub(crate) struct Layout {
     /// `back[i][j]`: the direction that takes a piece two steps back onto
     /// its start after a step in `i` then one in `j`, if the set has it.
     pub(crate) back: [[Option<usize>; 8]; 8],
+    /// `closed[i][j]`: as a mask of direction indices, the directions whose
+    /// jump from a path's second landing, after steps in `i` then `j`,
+    /// would pass over a piece the path has captured (the way straight
+    /// back, and in eight directions possibly the first capture too).
+    pub(crate) closed: [[u8; 8]; 8],
+    /// `loops[i][j]`: as a mask of direction indices, the third steps `k`
+    /// after steps in `i` then `j` from whose landing a fourth step could
+    /// come back onto the path's start.
+    pub(crate) loops: [[u8; 8]; 8],
     /// The vector probe's shuffle masks for these directions.
     pub(crate) lanes: Lanes,
 }
@@ -78,6 +87,8 @@ impl Layout {
             cells: Vec::new(),
             opposite: [8; 8],
             back: [[None; 8]; 8],
+            closed: [[0; 8]; 8],
+            loops: [[0; 8]; 8],
             lanes: [[0x80; 16]; 5],
         };
         for &cell in mask {
@@ -87,15 +98,28 @@ impl Layout {
         layout.dirs = set.directions().iter().map(|&d| (d, layout.offset(d))).collect();
         let index_of = |d: Option<Direction>| d.and_then(|d| layout.dirs.iter().position(|&(e, _)| e == d));
         let (mut opposite, mut back) = ([8; 8], [[None; 8]; 8]);
+        let (mut closed, mut loops) = ([[0u8; 8]; 8], [[0u8; 8]; 8]);
+        let bit = |d: Option<usize>| d.map_or(0, |d| 1u8 << d);
         for (i, &(di, _)) in layout.dirs.iter().enumerate() {
             let (fi, ri) = di.delta();
             opposite[i] = index_of(Direction::from_delta(-fi, -ri)).unwrap_or(8);
             for (j, &(dj, _)) in layout.dirs.iter().enumerate() {
                 let (fj, rj) = dj.delta();
                 back[i][j] = index_of(Direction::from_delta(-(fi + fj), -(ri + rj)));
+                // From the second landing, the first capture lies at
+                // -(2j + i) and the second at -j.
+                closed[i][j] = bit(index_of(Direction::from_delta(-fj, -rj)))
+                    | bit(index_of(Direction::from_delta(-(2 * fj + fi), -(2 * rj + ri))));
+                for (k, &(dk, _)) in layout.dirs.iter().enumerate() {
+                    let (fk, rk) = dk.delta();
+                    if index_of(Direction::from_delta(-(fi + fj + fk), -(ri + rj + rk))).is_some() {
+                        loops[i][j] |= 1 << k;
+                    }
+                }
             }
         }
         (layout.opposite, layout.back) = (opposite, back);
+        (layout.closed, layout.loops) = (closed, loops);
         let offs: Vec<i32> = layout.dirs.iter().map(|&(_, o)| o).collect();
         layout.lanes = lanes(&offs, stride);
         layout.cells = (0..bits)

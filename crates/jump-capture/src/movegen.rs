@@ -145,6 +145,10 @@ pub(crate) struct Ctx<const W: usize> {
     /// `back[i][j]`: the direction that takes a piece two steps back onto
     /// its start after a step in `i` then one in `j`, if the set has it.
     back: [[Option<usize>; 8]; 8],
+    /// See [`crate::layout::Layout::closed`] and
+    /// [`crate::layout::Layout::loops`].
+    closed: [[u8; 8]; 8],
+    loops: [[u8; 8]; 8],
     straight: bool,
     owned: bool,
     players: u32,
@@ -304,6 +308,8 @@ impl<const W: usize> Ctx<W> {
             ndirs: lay.dirs.len(),
             opposite: lay.opposite,
             back: lay.back,
+            closed: lay.closed,
+            loops: lay.loops,
             straight: spec.chain == Chain::Straight,
             owned: spec.capture == Capture::Owned,
             players: players as u32,
@@ -629,23 +635,29 @@ impl<const W: usize> State<W> {
                 }
             }
         }
-        // Third steps are followed one by one, but only from second landings
-        // where the original board shows a way on (a superset: the pieces
-        // captured behind can only close ways), or where the path can come
-        // back onto its vacated start cell: after steps in i and j, the
-        // direction `back[i][j]`, over a piece `near` its opposite.
+        // Third steps are counted off the original board too. After steps
+        // s→t in `i` and t→u in `j`, a probe from u reads cells of two kinds:
+        // one step away, never a landing (landings keep the parity of s) but
+        // perhaps one of the two captured pieces, which closes that way
+        // (`closed[i][j]`); and two steps away, never a captured piece, and
+        // of the landings only s has changed, which opens the way
+        // `back[i][j]` if a piece lies between. Only the third landings from
+        // which a fourth step may follow are walked one by one: the way back
+        // over the third capture was open on the original board, so they
+        // are those with two open ways there, or one that could come back
+        // onto s.
+        let two = if N == 4 { open[1].or(open[2]) } else { open[1].or(open[2]).or(open[3]) };
         for j in 0..N {
             let second = reach.and(from[j]);
             if second.is_empty() {
                 continue;
             }
-            let mut onward = Bits::<W>::EMPTY;
+            let mut ways = Bits::<W>::EMPTY;
             for k in 0..N {
                 if k != ctx.opposite[j] {
-                    onward = onward.or(from[k]);
+                    ways = ways.or(from[k]);
                 }
             }
-            let mut ways = onward;
             if N == 8 {
                 for i in 0..N {
                     if let Some(k) = ctx.back[i][j] {
@@ -655,22 +667,103 @@ impl<const W: usize> State<W> {
             }
             let oj = ctx.offs[j] as isize;
             for u in second.shift(2 * ctx.offs[j]).and(ways).iter() {
+                let original = self.open_originally::<N, SHARED>(ctx, &from, u);
                 // The first jumps that landed where this second one starts.
                 let t = (u as isize - 2 * oj) as usize;
                 for i in 0..N {
                     if !lands[i].has(t) {
                         continue;
                     }
-                    let way = onward.has(u)
-                        || (N == 8 && ctx.back[i][j].is_some_and(|k| near[ctx.opposite[k]].has(u)));
-                    if way {
-                        total +=
-                            self.count_third::<N, false, SHARED>(ctx, mine, u, i, j, figures.as_deref_mut());
+                    let mut open = original & !u32::from(ctx.closed[i][j]);
+                    if N == 8 {
+                        if let Some(k) = ctx.back[i][j] {
+                            open |= u32::from(near[ctx.opposite[k]].has(u)) << k;
+                        }
+                    }
+                    if open == 0 {
+                        continue;
+                    }
+                    let mut onward = 0;
+                    let mut rest = open;
+                    while rest != 0 {
+                        let k = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        let v = (u as isize + 2 * ctx.offs[k] as isize) as usize;
+                        onward |= u32::from(two.has(v) || ctx.loops[i][j] >> k & 1 != 0) << k;
+                    }
+                    let mut n = u64::from(open.count_ones());
+                    if onward != 0 {
+                        n += self.count_fourth::<N, SHARED>(ctx, mine, u, i, j, onward);
+                    }
+                    total += n;
+                    if let Some(f) = figures.as_deref_mut() {
+                        f.deep.push(Deep { dir: i as u8, landing: t as u16, moves: n });
                     }
                 }
             }
         }
         total
+    }
+
+    /// The directions (a mask of direction indices) in which a piece on
+    /// the empty cell `u` (a layout index) could jump on the board as it
+    /// stands, read off `from`.
+    #[inline(always)]
+    fn open_originally<const N: usize, const SHARED: bool>(
+        &self,
+        ctx: &Ctx<W>,
+        from: &[Bits<W>; 8],
+        u: usize,
+    ) -> u32 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+        if N == 8 && SHARED {
+            return ctx.gather.open_shared(&self.cells.0, u + ctx.pad, ctx.stride);
+        }
+        let _ = ctx;
+        let (word, bit) = (u >> 6, u & 63);
+        let mut open = 0;
+        for (k, set) in from.iter().enumerate().take(N) {
+            open |= ((set.0[word] >> bit) as u32 & 1) << k;
+        }
+        open
+    }
+
+    /// The moves of four or more steps through the second landing `u` (a
+    /// layout index) of steps in `i` then `j`, whose third steps in the
+    /// directions of `onward` may go on.
+    #[inline(always)]
+    fn count_fourth<const N: usize, const SHARED: bool>(
+        &mut self,
+        ctx: &Ctx<W>,
+        mine: u8,
+        u: usize,
+        i: usize,
+        j: usize,
+        mut onward: u32,
+    ) -> u64 {
+        let (oi, oj) = (ctx.offs[i] as isize, ctx.offs[j] as isize);
+        let u = (u + ctx.pad) as isize;
+        let (m2, t) = (u - oj, u - 2 * oj);
+        let (m1, s) = (t - oi, t - 2 * oi);
+        let [s, m1, t, m2, u] = [s, m1, t, m2, u].map(|x| x as usize);
+        let c1 = self.step(s, m1, t);
+        let c2 = self.step(t, m2, u);
+        let mut n = 0;
+        while onward != 0 {
+            let k = onward.trailing_zeros() as usize;
+            onward &= onward - 1;
+            let o = ctx.offs[k] as isize as usize;
+            let (m3, v) = (u.wrapping_add(o), u.wrapping_add(2 * o));
+            let next = self.open_dirs::<N, false, SHARED>(ctx, mine, v, k);
+            if next != 0 {
+                let c3 = self.step(u, m3, v);
+                n += self.count_on::<N, false, SHARED>(ctx, mine, v, next);
+                self.unstep(u, m3, v, c3);
+            }
+        }
+        self.unstep(t, m2, u, c2);
+        self.unstep(s, m1, t, c1);
+        n
     }
 
     /// Counts the paths of three or more steps through the second landing
