@@ -54,10 +54,10 @@ pub(crate) struct Layout {
     /// would pass over a piece the path has captured (the way straight
     /// back, and in eight directions possibly the first capture too).
     pub(crate) closed: [[u8; 8]; 8],
-    /// `loops[i][j]`: as a mask of direction indices, the third steps `k`
-    /// after steps in `i` then `j` from whose landing a fourth step could
-    /// come back onto the path's start.
-    pub(crate) loops: [[u8; 8]; 8],
+    /// `loops[i][j][k]`: the direction of a fourth step that takes a path
+    /// of steps in `i`, `j` and `k` back onto its start, if the set has it
+    /// (else 8).
+    pub(crate) loops: [[[u8; 8]; 8]; 8],
     /// The vector probe's shuffle masks for these directions.
     pub(crate) lanes: Lanes,
 }
@@ -88,7 +88,7 @@ impl Layout {
             opposite: [8; 8],
             back: [[None; 8]; 8],
             closed: [[0; 8]; 8],
-            loops: [[0; 8]; 8],
+            loops: [[[8; 8]; 8]; 8],
             lanes: [[0x80; 16]; 5],
         };
         for &cell in mask {
@@ -98,7 +98,7 @@ impl Layout {
         layout.dirs = set.directions().iter().map(|&d| (d, layout.offset(d))).collect();
         let index_of = |d: Option<Direction>| d.and_then(|d| layout.dirs.iter().position(|&(e, _)| e == d));
         let (mut opposite, mut back) = ([8; 8], [[None; 8]; 8]);
-        let (mut closed, mut loops) = ([[0u8; 8]; 8], [[0u8; 8]; 8]);
+        let (mut closed, mut loops) = ([[0u8; 8]; 8], [[[8u8; 8]; 8]; 8]);
         let bit = |d: Option<usize>| d.map_or(0, |d| 1u8 << d);
         for (i, &(di, _)) in layout.dirs.iter().enumerate() {
             let (fi, ri) = di.delta();
@@ -112,8 +112,8 @@ impl Layout {
                     | bit(index_of(Direction::from_delta(-(2 * fj + fi), -(2 * rj + ri))));
                 for (k, &(dk, _)) in layout.dirs.iter().enumerate() {
                     let (fk, rk) = dk.delta();
-                    if index_of(Direction::from_delta(-(fi + fj + fk), -(ri + rj + rk))).is_some() {
-                        loops[i][j] |= 1 << k;
+                    if let Some(l) = index_of(Direction::from_delta(-(fi + fj + fk), -(ri + rj + rk))) {
+                        loops[i][j][k] = l as u8;
                     }
                 }
             }

@@ -148,7 +148,7 @@ pub(crate) struct Ctx<const W: usize> {
     /// See [`crate::layout::Layout::closed`] and
     /// [`crate::layout::Layout::loops`].
     closed: [[u8; 8]; 8],
-    loops: [[u8; 8]; 8],
+    loops: [[[u8; 8]; 8]; 8],
     straight: bool,
     owned: bool,
     players: u32,
@@ -652,12 +652,10 @@ impl<const W: usize> State<W> {
             if second.is_empty() {
                 continue;
             }
-            let mut ways = Bits::<W>::EMPTY;
-            for k in 0..N {
-                if k != ctx.opposite[j] {
-                    ways = ways.or(from[k]);
-                }
-            }
+            // The way back over the second capture was open on the original
+            // board: a third step needs two open ways there (or the way
+            // home onto s).
+            let mut ways = two;
             if N == 8 {
                 for i in 0..N {
                     if let Some(k) = ctx.back[i][j] {
@@ -689,7 +687,13 @@ impl<const W: usize> State<W> {
                         let k = rest.trailing_zeros() as usize;
                         rest &= rest - 1;
                         let v = (u as isize + 2 * ctx.offs[k] as isize) as usize;
-                        onward |= u32::from(two.has(v) || ctx.loops[i][j] >> k & 1 != 0) << k;
+                        let l = usize::from(ctx.loops[i][j][k]);
+                        let home = l < 8
+                            && self.takes::<SHARED>(
+                                mine,
+                                (v as isize + ctx.offs[l] as isize) as usize + ctx.pad,
+                            );
+                        onward |= u32::from(two.has(v) || home) << k;
                     }
                     let mut n = u64::from(open.count_ones());
                     if onward != 0 {
@@ -703,6 +707,12 @@ impl<const W: usize> State<W> {
             }
         }
         total
+    }
+
+    /// Whether the mover may capture the piece on mailbox index `x`.
+    #[inline(always)]
+    fn takes<const SHARED: bool>(&self, mine: u8, x: usize) -> bool {
+        if SHARED { self.cells[x] == 1 } else { capturable(self.cells[x], mine) }
     }
 
     /// The directions (a mask of direction indices) in which a piece on
