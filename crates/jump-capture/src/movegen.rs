@@ -763,7 +763,8 @@ impl<const W: usize> State<W> {
             let k = onward.trailing_zeros() as usize;
             onward &= onward - 1;
             let o = ctx.offs[k] as isize as usize;
-            let (m3, v) = (u.wrapping_add(o), u.wrapping_add(2 * o));
+            let m3 = u.wrapping_add(o);
+            let v = m3.wrapping_add(o);
             let next = self.open_dirs::<N, false, SHARED>(ctx, mine, v, k);
             if next != 0 {
                 let c3 = self.step(u, m3, v);

@@ -6,8 +6,10 @@
 
 mod common;
 
-use common::{random_position, random_position_within, reference_moves, reference_perft, rng};
-use jump_capture::{DirectionSet, Preset};
+use common::{
+    lattice_position, random_position, random_position_within, reference_moves, reference_perft, rng,
+};
+use jump_capture::{Chain, DirectionSet, Move, Position, Preset, Rules};
 
 #[test]
 fn the_fast_generator_lists_exactly_the_reference_moves() {
@@ -76,4 +78,46 @@ fn fast_perft_agrees_with_the_reference_to_depth_two() {
             }
         }
     }
+}
+
+/// Boards made for long paths (see `lattice_position`): the count, the
+/// list, every indexed move and (where the tree stays small) perft 2 agree
+/// with the reference, for free and straight chains.
+#[test]
+fn on_boards_of_long_paths_and_loops_the_counts_agree_with_the_reference() {
+    let mut r = rng(1898_0402);
+    let (mut longest, mut deep) = (0, 0);
+    for preset in Preset::ALL {
+        for dirs in [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All] {
+            for chain in [Chain::Free, Chain::Straight] {
+                for _ in 0..10 {
+                    let (mut spec, pos) = lattice_position(preset, dirs, &mut r);
+                    spec.chain = chain;
+                    let setup = pos.setup();
+                    let pos = Position::from_setup(Rules::new(spec.clone()).unwrap(), &setup).unwrap();
+                    let count = pos.count_moves();
+                    if count > 3_000 {
+                        continue;
+                    }
+                    let slow = reference_moves(&spec, &setup);
+                    assert_eq!(count, slow.len() as u64, "count, {preset} {dirs} {chain:?} {pos}");
+                    let mut nth: Vec<Move> = (0..count).map(|k| pos.nth_move(k).unwrap()).collect();
+                    nth.sort_by(Move::cmp_notation);
+                    let nth: Vec<String> = nth.iter().map(ToString::to_string).collect();
+                    assert_eq!(nth, slow, "every index one move, {preset} {dirs} {chain:?} {pos}");
+                    if count <= 200 {
+                        assert_eq!(
+                            pos.perft(2),
+                            reference_perft(&spec, &pos, 2),
+                            "{preset} {dirs} {chain:?} {pos}"
+                        );
+                        deep += 1;
+                    }
+                    longest = longest.max(slow.iter().map(|m| m.matches('x').count()).max().unwrap_or(0));
+                }
+            }
+        }
+    }
+    // The boards do what they are for.
+    assert!(longest >= 8 && deep >= 100, "longest path {longest} jumps, {deep} perft checks");
 }

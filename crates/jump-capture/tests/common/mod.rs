@@ -208,6 +208,35 @@ pub fn random_position_within(
     (spec, Position::from_setup(rules, &setup).unwrap())
 }
 
+/// A position past the opening built for long paths: nearly every cell
+/// whose file or rank is odd holds a piece (what jumps capture), and most
+/// cells of even file and rank are empty (where they land), so paths of
+/// many jumps, and paths that come back to their start, abound.
+pub fn lattice_position(
+    preset: Preset,
+    dirs: jump_capture::DirectionSet,
+    rng: &mut ChaCha8Rng,
+) -> (RulesSpec, Position) {
+    let side = |rng: &mut ChaCha8Rng| {
+        if preset == Preset::Konane { 2 * rng.random_range(3..=4) } else { rng.random_range(5..=8) }
+    };
+    let (rows, cols) = (side(rng), side(rng));
+    let players = if preset == Preset::Konane { 2 } else { rng.random_range(1..=3usize) };
+    let spec = preset.spec().with_directions(dirs).with_size(rows, cols);
+    let mut grid = Grid::filled(rows, cols, Square::Empty);
+    for (c, _) in Grid::filled(rows, cols, Square::Empty).squares() {
+        let landing = c.file() % 2 == 0 && c.rank() % 2 == 0;
+        if rng.random_bool(if landing { 0.2 } else { 0.7 }) {
+            let k = &spec.kinds[rng.random_range(0..spec.kinds.len())];
+            grid.set(c, Square::Piece(k.letter));
+        }
+    }
+    let ply = spec.opening.plies(players) + rng.random_range(0..2);
+    let setup = Setup { grid, ply, scores: vec![0; players] };
+    let rules = Rules::new(spec.clone()).unwrap();
+    (spec, Position::from_setup(rules, &setup).unwrap())
+}
+
 /// A seeded generator for tests.
 pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
