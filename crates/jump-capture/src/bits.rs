@@ -57,18 +57,20 @@ impl<const W: usize> Bits<W> {
     #[inline(always)]
     pub(crate) fn shift(self, by: i32) -> Self {
         debug_assert!(by != 0 && by.unsigned_abs() < 64);
+        // Each word is a funnel shift of two neighbours (one `shld` or
+        // `shrd` on x86-64).
         let mut out = [0; W];
         if by > 0 {
-            let b = by as u32;
+            let b = by as u32 & 63;
             for i in 0..W {
-                let low = if i > 0 { self.0[i - 1] >> (64 - b) } else { 0 };
-                out[i] = (self.0[i] << b) | low;
+                let low = if i > 0 { self.0[i - 1] } else { 0 };
+                out[i] = ((u128::from(self.0[i]) << 64 | u128::from(low)) << b >> 64) as u64;
             }
         } else {
-            let b = by.unsigned_abs();
+            let b = by.unsigned_abs() & 63;
             for i in 0..W {
-                let high = if i + 1 < W { self.0[i + 1] << (64 - b) } else { 0 };
-                out[i] = (self.0[i] >> b) | high;
+                let high = if i + 1 < W { self.0[i + 1] } else { 0 };
+                out[i] = ((u128::from(high) << 64 | u128::from(self.0[i])) >> b) as u64;
             }
         }
         Bits(out)
