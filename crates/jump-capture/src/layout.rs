@@ -7,7 +7,6 @@
 //! onto a real cell. A step in direction `d` adds a fixed offset.
 
 use crate::cell::{Cell, Direction, DirectionSet, MAX_SIDE};
-use crate::gather::{Lanes, lanes};
 
 /// Words needed for the largest board: 26 ranks of 27 bits.
 pub(crate) const MAX_WORDS: usize = (MAX_SIDE as usize * (MAX_SIDE as usize + 1)).div_ceil(64);
@@ -58,8 +57,6 @@ pub(crate) struct Layout {
     /// of steps in `i`, `j` and `k` back onto its start, if the set has it
     /// (else 8).
     pub(crate) loops: [[[u8; 8]; 8]; 8],
-    /// The vector probe's shuffle masks for these directions.
-    pub(crate) lanes: Lanes,
 }
 
 impl Layout {
@@ -89,7 +86,6 @@ impl Layout {
             back: [[None; 8]; 8],
             closed: [[0; 8]; 8],
             loops: [[[8; 8]; 8]; 8],
-            lanes: [[0x80; 16]; 5],
         };
         for &cell in mask {
             let i = layout.index(cell);
@@ -120,8 +116,6 @@ impl Layout {
         }
         (layout.opposite, layout.back) = (opposite, back);
         (layout.closed, layout.loops) = (closed, loops);
-        let offs: Vec<i32> = layout.dirs.iter().map(|&(_, o)| o).collect();
-        layout.lanes = lanes(&offs, stride);
         layout.cells = (0..bits)
             .map(|i| {
                 let (r, f) = layout.split(i);

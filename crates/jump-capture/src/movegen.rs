@@ -11,7 +11,7 @@
 use std::ops::ControlFlow;
 
 use crate::bits::Bits;
-use crate::gather::{Cells, Gather, MB_LEN};
+use crate::gather::{Cells, MB_LEN};
 use crate::rules::{Capture, Chain, Opening, Rules};
 
 /// Calls `$body` with `$w` bound as a `const usize` wide enough for the
@@ -164,9 +164,6 @@ pub(crate) struct Ctx<const W: usize> {
     /// Layout indices per rank, and its multiplier for `split_index`.
     stride: usize,
     recip: u32,
-    /// The vector probe's shuffle masks (eight directions, shared rules).
-    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "ssse3")), allow(dead_code))]
-    gather: Gather,
 }
 
 /// Rank indices (from 0) in the order of their names followed by `x`:
@@ -320,7 +317,6 @@ impl<const W: usize> Ctx<W> {
             pad: 2 * lay.stride + 2,
             stride: lay.stride,
             recip: lay.recip,
-            gather: Gather::new(&lay.lanes),
         }
     }
 
@@ -727,7 +723,7 @@ impl<const W: usize> State<W> {
     ) -> u32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
         if N == 8 && SHARED {
-            return ctx.gather.open_shared(&self.cells.0, u + ctx.pad, ctx.stride);
+            return crate::gather::open_all_shared(&self.cells.0, u + ctx.pad, ctx.stride);
         }
         let _ = ctx;
         let (word, bit) = (u >> 6, u & 63);
@@ -837,7 +833,7 @@ impl<const W: usize> State<W> {
         // build has it) instead of eight.
         #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
         if N == 8 && !STRAIGHT && SHARED {
-            return ctx.gather.open_shared(&self.cells.0, x, ctx.stride);
+            return crate::gather::open_all_shared(&self.cells.0, x, ctx.stride);
         }
         debug_assert_eq!(ctx.ndirs, N);
         if STRAIGHT {
