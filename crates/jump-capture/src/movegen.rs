@@ -747,13 +747,8 @@ impl<const W: usize> State<W> {
         j: usize,
         mut onward: u32,
     ) -> u64 {
-        let (oi, oj) = (ctx.offs[i] as isize, ctx.offs[j] as isize);
-        let u = (u + ctx.pad) as isize;
-        let (m2, t) = (u - oj, u - 2 * oj);
-        let (m1, s) = (t - oi, t - 2 * oi);
-        let [s, m1, t, m2, u] = [s, m1, t, m2, u].map(|x| x as usize);
-        let c1 = self.step(s, m1, t);
-        let c2 = self.step(t, m2, u);
+        let (path, captured) = self.step_two(ctx, u, i, j);
+        let u = path[4];
         let mut n = 0;
         while onward != 0 {
             let k = onward.trailing_zeros() as usize;
@@ -768,9 +763,31 @@ impl<const W: usize> State<W> {
                 self.unstep(u, m3, v, c3);
             }
         }
-        self.unstep(t, m2, u, c2);
-        self.unstep(s, m1, t, c1);
+        self.unstep_two(path, captured);
         n
+    }
+
+    /// Makes in the mailbox the two steps, in `i` then `j`, of a path whose
+    /// second landing is the layout index `u`; returns its five cells
+    /// (mailbox indices, from the start) and the two captured codes, for
+    /// [`State::unstep_two`].
+    #[inline(always)]
+    fn step_two(&mut self, ctx: &Ctx<W>, u: usize, i: usize, j: usize) -> ([usize; 5], [u8; 2]) {
+        let (oi, oj) = (ctx.offs[i] as isize, ctx.offs[j] as isize);
+        let u = (u + ctx.pad) as isize;
+        let (m2, t) = (u - oj, u - 2 * oj);
+        let (m1, s) = (t - oi, t - 2 * oi);
+        let path = [s, m1, t, m2, u].map(|x| x as usize);
+        let c1 = self.step(path[0], path[1], path[2]);
+        let c2 = self.step(path[2], path[3], path[4]);
+        (path, [c1, c2])
+    }
+
+    /// Takes back the two steps made by [`State::step_two`], last first.
+    #[inline(always)]
+    fn unstep_two(&mut self, path: [usize; 5], captured: [u8; 2]) {
+        self.unstep(path[2], path[3], path[4], captured[1]);
+        self.unstep(path[0], path[1], path[2], captured[0]);
     }
 
     /// Counts the paths of three or more steps through the second landing
@@ -786,13 +803,8 @@ impl<const W: usize> State<W> {
         j: usize,
         figures: Option<&mut Figures<W>>,
     ) -> u64 {
-        let (oi, oj) = (ctx.offs[i] as isize, ctx.offs[j] as isize);
-        let u = (u + ctx.pad) as isize;
-        let (m2, t) = (u - oj, u - 2 * oj);
-        let (m1, s) = (t - oi, t - 2 * oi);
-        let [s, m1, t, m2, u] = [s, m1, t, m2, u].map(|x| x as usize);
-        let c1 = self.step(s, m1, t);
-        let c2 = self.step(t, m2, u);
+        let (path, captured) = self.step_two(ctx, u, i, j);
+        let (t, u) = (path[2], path[4]);
         let open = self.open_dirs::<N, STRAIGHT, SHARED>(ctx, mine, u, j);
         let mut n = 0;
         if open != 0 {
@@ -801,8 +813,7 @@ impl<const W: usize> State<W> {
                 f.deep.push(Deep { dir: i as u8, landing: (t - ctx.pad) as u16, moves: n });
             }
         }
-        self.unstep(t, m2, u, c2);
-        self.unstep(s, m1, t, c1);
+        self.unstep_two(path, captured);
         n
     }
 
