@@ -753,15 +753,7 @@ impl<const W: usize> State<W> {
         while onward != 0 {
             let k = onward.trailing_zeros() as usize;
             onward &= onward - 1;
-            let o = ctx.offs[k] as isize as usize;
-            let m3 = u.wrapping_add(o);
-            let v = m3.wrapping_add(o);
-            let next = self.open_dirs::<N, false, SHARED>(ctx, mine, v, k);
-            if next != 0 {
-                let c3 = self.step(u, m3, v);
-                n += self.count_on::<N, false, SHARED>(ctx, mine, v, next);
-                self.unstep(u, m3, v, c3);
-            }
+            n += self.count_beyond::<N, false, SHARED>(ctx, mine, u, k);
         }
         self.unstep_two(path, captured);
         n
@@ -876,17 +868,31 @@ impl<const W: usize> State<W> {
         while open != 0 {
             let i = open.trailing_zeros() as usize;
             open &= open - 1;
-            let o = ctx.offs[i] as isize as usize;
-            let m = x.wrapping_add(o);
-            let t = m.wrapping_add(o);
-            n += 1;
-            let next = self.open_dirs::<N, STRAIGHT, SHARED>(ctx, mine, t, i);
-            if next != 0 {
-                let captured = self.step(x, m, t);
-                n += self.count_on::<N, STRAIGHT, SHARED>(ctx, mine, t, next);
-                self.unstep(x, m, t, captured);
-            }
+            n += 1 + self.count_beyond::<N, STRAIGHT, SHARED>(ctx, mine, x, i);
         }
+        n
+    }
+
+    /// The number of ways on past the landing of the open jump from mailbox
+    /// index `x` in direction `i` (the jump itself not counted).
+    #[inline(always)]
+    fn count_beyond<const N: usize, const STRAIGHT: bool, const SHARED: bool>(
+        &mut self,
+        ctx: &Ctx<W>,
+        mine: u8,
+        x: usize,
+        i: usize,
+    ) -> u64 {
+        let o = ctx.offs[i] as isize as usize;
+        let m = x.wrapping_add(o);
+        let t = m.wrapping_add(o);
+        let next = self.open_dirs::<N, STRAIGHT, SHARED>(ctx, mine, t, i);
+        if next == 0 {
+            return 0;
+        }
+        let captured = self.step(x, m, t);
+        let n = self.count_on::<N, STRAIGHT, SHARED>(ctx, mine, t, next);
+        self.unstep(x, m, t, captured);
         n
     }
 
