@@ -175,6 +175,9 @@ pub(crate) struct Ctx<const W: usize> {
     /// [`crate::layout::Layout::loops`].
     closed: [[u8; 8]; 8],
     loops: [[[u8; 8]; 8]; 8],
+    /// `looping[i][j]`: the third-step directions `k` (a mask) for which
+    /// `loops[i][j][k]` names a direction.
+    looping: [[u8; 8]; 8],
     straight: bool,
     owned: bool,
     players: u32,
@@ -338,6 +341,9 @@ impl<const W: usize> Ctx<W> {
             home,
             closed: lay.closed,
             loops: lay.loops,
+            looping: lay.loops.map(|row| {
+                row.map(|ks| ks.iter().enumerate().fold(0, |m, (k, &l)| m | u8::from(l < 8) << k))
+            }),
             straight: spec.chain == Chain::Straight,
             owned: spec.capture == Capture::Owned,
             players: players as u32,
@@ -674,6 +680,14 @@ impl<const W: usize> State<W> {
         // are those with two open ways there, or one that could come back
         // onto s.
         let two = if N == 4 { open[1].or(open[2]) } else { open[1].or(open[2]).or(open[3]) };
+        // `twos[k]` at u: whether the third landing u + 2k is in `two` (in
+        // eight directions).
+        let mut twos = [Bits::<W>::EMPTY; 8];
+        if N == 8 {
+            for (k, set) in twos.iter_mut().enumerate() {
+                *set = two.shift(-2 * ctx.offs[k]);
+            }
+        }
         for j in 0..N {
             let second = reach.and(from[j]);
             if second.is_empty() {
@@ -693,6 +707,7 @@ impl<const W: usize> State<W> {
             let oj = ctx.offs[j] as isize;
             for u in second.shift(2 * ctx.offs[j]).and(ways).iter() {
                 let original = self.open_originally::<N, SHARED>(ctx, &from, u);
+                let onward_two = if N == 8 { holding::<W, N>(&twos, u) } else { 0 };
                 // The first jumps that landed where this second one starts
                 // (read at once: a test per direction would branch
                 // unpredictably).
@@ -712,19 +727,30 @@ impl<const W: usize> State<W> {
                     if open == 0 {
                         continue;
                     }
+                    // Which third steps may go on: those landing in `two`,
+                    // and those a fourth step could bring home onto s.
                     let mut onward = 0;
-                    let mut rest = open;
-                    while rest != 0 {
-                        let k = rest.trailing_zeros() as usize;
-                        rest &= rest - 1;
-                        let v = (u as isize + 2 * ctx.offs[k] as isize) as usize;
-                        let l = usize::from(ctx.loops[i][j][k]);
-                        let home = l < 8
-                            && self.takes::<SHARED>(
-                                mine,
-                                (v as isize + ctx.offs[l] as isize) as usize + ctx.pad,
-                            );
-                        onward |= u32::from(two.has(v) || home) << k;
+                    if N == 8 {
+                        // Read at once: a test per direction mispredicts.
+                        onward = open & onward_two;
+                        let mut looping = open & !onward & u32::from(ctx.looping[i][j]);
+                        while looping != 0 {
+                            let k = looping.trailing_zeros() as usize;
+                            looping &= looping - 1;
+                            onward |= u32::from(self.comes_home::<SHARED>(ctx, mine, u, [i, j, k])) << k;
+                        }
+                    } else {
+                        // Four directions: one by one (the shifted sets did not
+                        // pay off there).
+                        let mut rest = open;
+                        while rest != 0 {
+                            let k = rest.trailing_zeros() as usize;
+                            rest &= rest - 1;
+                            let v = (u as isize + 2 * ctx.offs[k] as isize) as usize;
+                            let home = (ctx.looping[i][j] >> k) & 1 != 0
+                                && self.comes_home::<SHARED>(ctx, mine, u, [i, j, k]);
+                            onward |= u32::from(two.has(v) || home) << k;
+                        }
                     }
                     let mut n = u64::from(open.count_ones());
                     if onward != 0 {
@@ -738,6 +764,19 @@ impl<const W: usize> State<W> {
             }
         }
         total
+    }
+
+    /// Whether the fourth step that takes the path of steps in `dirs` (`i`,
+    /// `j`, `k`; `k` in `looping[i][j]`), with second landing `u` (a layout
+    /// index), back onto its start could be made: whether the piece it
+    /// jumps, one step from the third landing, may be captured.
+    #[inline(always)]
+    fn comes_home<const SHARED: bool>(&self, ctx: &Ctx<W>, mine: u8, u: usize, dirs: [usize; 3]) -> bool {
+        let [i, j, k] = dirs;
+        let l = usize::from(ctx.loops[i][j][k]);
+        debug_assert!(l < 8, "no way home after {dirs:?}");
+        let v = u as isize + 2 * ctx.offs[k] as isize;
+        self.takes::<SHARED>(mine, (v + ctx.offs[l & 7] as isize) as usize + ctx.pad)
     }
 
     /// Whether the mover may capture the piece on mailbox index `x`.
