@@ -87,12 +87,13 @@ enum OpeningStep {
     KonaneSecond,
 }
 
-/// How many levels of the walk past the second jump are inlined into
-/// each call of `State::count_on` (see there); `State::count_beyond`
-/// spells out the levels up to this one. Measured with callgrind on the
-/// benchmark positions (18×18 all-directions perft(3), 15×15 orthogonal
-/// perft(4)): 0 levels 3.27 G and 1.61 G instructions, 1 level 3.18 G and
-/// 1.61 G, 3 levels 3.06 G and 1.56 G, 4 levels 3.04 G and 1.57 G.
+/// How many more levels of the walk are inlined below the first in each
+/// call of `State::count_on` (see there; 3: four jumps a call);
+/// `State::count_beyond` spells out the levels up to this one. Measured
+/// with callgrind on the benchmark positions (18×18 all-directions
+/// perft(3), 15×15 orthogonal perft(4)) when it was chosen: 0 levels
+/// 3.27 G and 1.61 G instructions, 1 level 3.18 G and 1.61 G, 3 levels
+/// 3.06 G and 1.56 G, 4 levels 3.04 G and 1.57 G.
 const UNROLLED: u8 = 3;
 
 /// Which of the first `N` sets hold the index `x`, as a mask of set
