@@ -464,8 +464,15 @@ impl<const W: usize> State<W> {
     /// (mailbox indices); returns the captured code for [`State::unstep`].
     #[inline(always)]
     fn step(&mut self, s: usize, m: usize, t: usize) -> u8 {
-        let captured = self.cells[m];
-        self.cells[t] = self.cells[s];
+        self.step_as::<false>(s, m, t)
+    }
+
+    /// [`State::step`]; `SHARED`: under shared rules, where every piece
+    /// has code 1, so the codes are known without reading them.
+    #[inline(always)]
+    fn step_as<const SHARED: bool>(&mut self, s: usize, m: usize, t: usize) -> u8 {
+        let (mover, captured) = if SHARED { (1, 1) } else { (self.cells[s], self.cells[m]) };
+        self.cells[t] = mover;
         self.cells[s] = MB_EMPTY;
         self.cells[m] = MB_EMPTY;
         captured
@@ -473,9 +480,15 @@ impl<const W: usize> State<W> {
 
     #[inline(always)]
     fn unstep(&mut self, s: usize, m: usize, t: usize, captured: u8) {
-        self.cells[s] = self.cells[t];
+        self.unstep_as::<false>(s, m, t, captured);
+    }
+
+    /// [`State::unstep`]; `SHARED` as in [`State::step_as`].
+    #[inline(always)]
+    fn unstep_as<const SHARED: bool>(&mut self, s: usize, m: usize, t: usize, captured: u8) {
+        self.cells[s] = if SHARED { 1 } else { self.cells[t] };
         self.cells[t] = MB_EMPTY;
-        self.cells[m] = captured;
+        self.cells[m] = if SHARED { 1 } else { captured };
     }
 
     /// Jumps the piece on `s` over `m` to `t` (layout indices), in the
@@ -817,7 +830,7 @@ impl<const W: usize> State<W> {
         j: usize,
         mut onward: u32,
     ) -> u64 {
-        let (path, captured) = self.step_two(ctx, u, i, j);
+        let (path, captured) = self.step_two::<SHARED>(ctx, u, i, j);
         let u = path[4];
         let mut n = 0;
         while onward != 0 {
@@ -828,7 +841,7 @@ impl<const W: usize> State<W> {
             // busy.
             n += self.count_beyond::<N, false, SHARED, { UNROLLED - 1 }>(ctx, mine, u, k);
         }
-        self.unstep_two(path, captured);
+        self.unstep_two::<SHARED>(path, captured);
         n
     }
 
@@ -837,22 +850,28 @@ impl<const W: usize> State<W> {
     /// (mailbox indices, from the start) and the two captured codes, for
     /// [`State::unstep_two`].
     #[inline(always)]
-    fn step_two(&mut self, ctx: &Ctx<W>, u: usize, i: usize, j: usize) -> ([usize; 5], [u8; 2]) {
+    fn step_two<const SHARED: bool>(
+        &mut self,
+        ctx: &Ctx<W>,
+        u: usize,
+        i: usize,
+        j: usize,
+    ) -> ([usize; 5], [u8; 2]) {
         let (oi, oj) = (ctx.offs[i] as isize, ctx.offs[j] as isize);
         let u = (u + ctx.pad) as isize;
         let (m2, t) = (u - oj, u - 2 * oj);
         let (m1, s) = (t - oi, t - 2 * oi);
         let path = [s, m1, t, m2, u].map(|x| x as usize);
-        let c1 = self.step(path[0], path[1], path[2]);
-        let c2 = self.step(path[2], path[3], path[4]);
+        let c1 = self.step_as::<SHARED>(path[0], path[1], path[2]);
+        let c2 = self.step_as::<SHARED>(path[2], path[3], path[4]);
         (path, [c1, c2])
     }
 
     /// Takes back the two steps made by [`State::step_two`], last first.
     #[inline(always)]
-    fn unstep_two(&mut self, path: [usize; 5], captured: [u8; 2]) {
-        self.unstep(path[2], path[3], path[4], captured[1]);
-        self.unstep(path[0], path[1], path[2], captured[0]);
+    fn unstep_two<const SHARED: bool>(&mut self, path: [usize; 5], captured: [u8; 2]) {
+        self.unstep_as::<SHARED>(path[2], path[3], path[4], captured[1]);
+        self.unstep_as::<SHARED>(path[0], path[1], path[2], captured[0]);
     }
 
     /// Counts the paths of three or more steps through the second landing
@@ -868,7 +887,7 @@ impl<const W: usize> State<W> {
         j: usize,
         figures: Option<&mut Figures<W>>,
     ) -> u64 {
-        let (path, captured) = self.step_two(ctx, u, i, j);
+        let (path, captured) = self.step_two::<SHARED>(ctx, u, i, j);
         let (t, u) = (path[2], path[4]);
         let open = self.open_dirs::<N, STRAIGHT, SHARED>(ctx, mine, u, j);
         let mut n = 0;
@@ -878,7 +897,7 @@ impl<const W: usize> State<W> {
                 f.deep.push(Deep { dir: i as u8, landing: (t - ctx.pad) as u16, moves: n });
             }
         }
-        self.unstep_two(path, captured);
+        self.unstep_two::<SHARED>(path, captured);
         n
     }
 
@@ -984,7 +1003,7 @@ impl<const W: usize> State<W> {
         if next == 0 {
             return 0;
         }
-        let captured = self.step(x, m, t);
+        let captured = self.step_as::<SHARED>(x, m, t);
         // Const generics cannot count down (`LEVEL - 1`) on stable Rust:
         // the levels are spelt out (any above 3 would call `count_on` at
         // once, still counting right).
@@ -994,7 +1013,7 @@ impl<const W: usize> State<W> {
             1 => self.count_ways::<N, STRAIGHT, SHARED, 0>(ctx, mine, t, next),
             _ => self.count_on::<N, STRAIGHT, SHARED>(ctx, mine, t, next),
         };
-        self.unstep(x, m, t, captured);
+        self.unstep_as::<SHARED>(x, m, t, captured);
         n
     }
 
@@ -1282,12 +1301,12 @@ impl<const W: usize> State<W> {
             path.push(t - ctx.pad);
             let mut flow = visit(path);
             if flow.is_continue() {
-                let captured = self.step(x, m, t);
+                let captured = self.step_as::<SHARED>(x, m, t);
                 let next = self.open_dirs::<N, STRAIGHT, SHARED>(ctx, mine, t, i);
                 if next != 0 {
                     flow = self.paths_on::<N, STRAIGHT, SHARED, F>(ctx, mine, t, next, path, visit);
                 }
-                self.unstep(x, m, t, captured);
+                self.unstep_as::<SHARED>(x, m, t, captured);
             }
             path.pop();
             flow?;
