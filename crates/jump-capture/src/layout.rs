@@ -46,8 +46,12 @@ pub(crate) struct Layout {
     /// Per direction index, the index of the opposite direction (or 8).
     pub(crate) opposite: [usize; 8],
     /// `back[i][j]`: the direction that takes a piece two steps back onto
-    /// its start after a step in `i` then one in `j`, if the set has it.
-    pub(crate) back: [[Option<usize>; 8]; 8],
+    /// its start after a step in `i` then one in `j`, if the set has it
+    /// (else 8).
+    pub(crate) back: [[u8; 8]; 8],
+    /// `home[j]`: the opposites of `back[i][j]` over every `i`, as a mask
+    /// of direction indices.
+    pub(crate) home: [u8; 8],
     /// `closed[i][j]`: as a mask of direction indices, the directions whose
     /// jump from a path's second landing, after steps in `i` then `j`,
     /// would pass over a piece the path has captured (the way straight
@@ -57,6 +61,9 @@ pub(crate) struct Layout {
     /// of steps in `i`, `j` and `k` back onto its start, if the set has it
     /// (else 8).
     pub(crate) loops: [[[u8; 8]; 8]; 8],
+    /// `looping[i][j]`: the directions `k` (a mask) for which
+    /// `loops[i][j][k]` names a direction.
+    pub(crate) looping: [[u8; 8]; 8],
 }
 
 impl Layout {
@@ -83,9 +90,11 @@ impl Layout {
             masked: !mask.is_empty(),
             cells: Vec::new(),
             opposite: [8; 8],
-            back: [[None; 8]; 8],
+            back: [[8; 8]; 8],
+            home: [0; 8],
             closed: [[0; 8]; 8],
             loops: [[[8; 8]; 8]; 8],
+            looping: [[0; 8]; 8],
         };
         for &cell in mask {
             let i = layout.index(cell);
@@ -93,15 +102,19 @@ impl Layout {
         }
         layout.dirs = set.directions().iter().map(|&d| (d, layout.offset(d))).collect();
         let index_of = |d: Option<Direction>| d.and_then(|d| layout.dirs.iter().position(|&(e, _)| e == d));
-        let (mut opposite, mut back) = ([8; 8], [[None; 8]; 8]);
-        let (mut closed, mut loops) = ([[0u8; 8]; 8], [[[8u8; 8]; 8]; 8]);
+        let (mut opposite, mut back, mut home) = ([8; 8], [[8u8; 8]; 8], [0u8; 8]);
+        let (mut closed, mut loops, mut looping) = ([[0u8; 8]; 8], [[[8u8; 8]; 8]; 8], [[0u8; 8]; 8]);
         let bit = |d: Option<usize>| d.map_or(0, |d| 1u8 << d);
         for (i, &(di, _)) in layout.dirs.iter().enumerate() {
             let (fi, ri) = di.delta();
             opposite[i] = index_of(Direction::from_delta(-fi, -ri)).unwrap_or(8);
             for (j, &(dj, _)) in layout.dirs.iter().enumerate() {
                 let (fj, rj) = dj.delta();
-                back[i][j] = index_of(Direction::from_delta(-(fi + fj), -(ri + rj)));
+                if let Some(k) = index_of(Direction::from_delta(-(fi + fj), -(ri + rj))) {
+                    back[i][j] = k as u8;
+                    // The set has every direction's opposite.
+                    home[j] |= bit(index_of(Direction::from_delta(fi + fj, ri + rj)));
+                }
                 // From the second landing, the first capture lies at
                 // -(2j + i) and the second at -j.
                 closed[i][j] = bit(index_of(Direction::from_delta(-fj, -rj)))
@@ -110,12 +123,13 @@ impl Layout {
                     let (fk, rk) = dk.delta();
                     if let Some(l) = index_of(Direction::from_delta(-(fi + fj + fk), -(ri + rj + rk))) {
                         loops[i][j][k] = l as u8;
+                        looping[i][j] |= 1 << k;
                     }
                 }
             }
         }
-        (layout.opposite, layout.back) = (opposite, back);
-        (layout.closed, layout.loops) = (closed, loops);
+        (layout.opposite, layout.back, layout.home) = (opposite, back, home);
+        (layout.closed, layout.loops, layout.looping) = (closed, loops, looping);
         layout.cells = (0..bits)
             .map(|i| {
                 let (r, f) = layout.split(i);

@@ -170,14 +170,13 @@ pub(crate) struct Ctx<const W: usize> {
     /// `home[j]`: the directions `d` (a mask) such that a piece just past a
     /// capturable one in `d` (a cell of `near[d]` in `count_dirs`) could
     /// jump home onto its start after some first step and then one in `j`:
-    /// the opposites of `back[i][j]` over every `i`.
+    /// see [`crate::layout::Layout::home`].
     home: [u8; 8],
     /// See [`crate::layout::Layout::closed`] and
     /// [`crate::layout::Layout::loops`].
     closed: [[u8; 8]; 8],
     loops: [[[u8; 8]; 8]; 8],
-    /// `looping[i][j]`: the third-step directions `k` (a mask) for which
-    /// `loops[i][j][k]` names a direction.
+    /// See [`crate::layout::Layout::looping`].
     looping: [[u8; 8]; 8],
     straight: bool,
     owned: bool,
@@ -327,24 +326,18 @@ impl<const W: usize> Ctx<W> {
         }
         // Only a set of eight directions has paths that come back to their
         // start in three steps (the counts rely on it).
-        debug_assert!(lay.dirs.len() == 8 || lay.back.iter().flatten().all(Option::is_none));
-        let back = lay.back.map(|row| row.map(|k| k.map_or(8, |k| k as u8)));
-        let home = std::array::from_fn(|j| {
-            lay.back.iter().filter_map(|row| row[j]).fold(0, |m, k| m | 1 << lay.opposite[k])
-        });
+        debug_assert!(lay.dirs.len() == 8 || lay.back.iter().flatten().all(|&k| k == 8));
         Ctx {
             exists,
             exists2,
             offs,
             ndirs: lay.dirs.len(),
             opposite: lay.opposite,
-            back,
-            home,
+            back: lay.back,
+            home: lay.home,
             closed: lay.closed,
             loops: lay.loops,
-            looping: lay.loops.map(|row| {
-                row.map(|ks| ks.iter().enumerate().fold(0, |m, (k, &l)| m | u8::from(l < 8) << k))
-            }),
+            looping: lay.looping,
             straight: spec.chain == Chain::Straight,
             owned: spec.capture == Capture::Owned,
             players: players as u32,
