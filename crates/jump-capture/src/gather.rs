@@ -9,13 +9,18 @@
 //! lanes 8–15, and one compare finds the directions whose first cell
 //! holds a piece (code 1) and whose second is empty (code 0).
 //!
-//! This module holds the crate's only `unsafe`: a call of a function
-//! compiled for SSSE3, which the `cfg` on it admits only to builds whose
-//! target CPU has it (the workspace's `.cargo/config.toml` sets
-//! `x86-64-v2`), and an unaligned 16-byte load from a 16-byte array. Other
-//! builds (another target CPU, another architecture) use the scalar probe
-//! in `movegen.rs`; `probes_agree_with_the_scalar_probe` holds the two
-//! equal.
+//! It also reads one bit of four or eight words at once ([`bits_at`]): two
+//! words a vector, each shifted so that the bit becomes its sign, one
+//! mask instruction a pair (SSE2).
+//!
+//! This module holds the crate's only `unsafe`: calls of functions
+//! compiled for SSSE3 and SSE2, which the `cfg` on each admits only to
+//! builds whose target CPU has it (the workspace's `.cargo/config.toml`
+//! sets `x86-64-v2`; every x86-64 CPU has SSE2), and an unaligned 16-byte
+//! load from a 16-byte array. Other builds (another target CPU, another
+//! architecture) use the scalar code in `movegen.rs`;
+//! `probes_agree_with_the_scalar_probe` and
+//! `bits_at_agrees_with_shifting_each_word` hold the two equal.
 
 use crate::cell::Direction;
 
@@ -119,6 +124,36 @@ fn open_shared_ssse3(cells: &Cells, x: usize, stride: usize) -> u32 {
     bits & (bits >> 8) & 0xFF
 }
 
+/// Bit `bit` (below 64) of each of `words`, as a mask: bit `k` of the
+/// answer is bit `bit` of `words[k]`. `N` is even (4 or 8 here).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(crate) fn bits_at<const N: usize>(words: &[u64; N], bit: usize) -> u32 {
+    #[allow(unsafe_code)]
+    // SAFETY: the function needs SSE2, which the `cfg` on this one
+    // guarantees the whole build targets.
+    let mask = unsafe { bits_at_sse2(words, bit) };
+    mask
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn bits_at_sse2<const N: usize>(words: &[u64; N], bit: usize) -> u32 {
+    use std::arch::x86_64::{
+        _mm_castsi128_pd, _mm_cvtsi64_si128, _mm_movemask_pd, _mm_set_epi64x, _mm_sll_epi64,
+    };
+    const { assert!(N % 2 == 0) };
+    // Shifted left by 63 - bit, the bit becomes the word's sign.
+    let count = _mm_cvtsi64_si128(63 - (bit & 63) as i64);
+    let mut mask = 0;
+    for k in (0..N).step_by(2) {
+        let pair = _mm_set_epi64x(words[k + 1] as i64, words[k] as i64);
+        mask |= (_mm_movemask_pd(_mm_castsi128_pd(_mm_sll_epi64(pair, count))) as u32) << k;
+    }
+    mask
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +173,22 @@ mod tests {
             &Direction::ALL[..],
             "the order of the set of eight"
         );
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[test]
+    fn bits_at_agrees_with_shifting_each_word() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(9);
+        for _ in 0..200 {
+            let words: [u64; 8] = std::array::from_fn(|_| rng.next_u64());
+            for bit in 0..64 {
+                let each = |n: usize| (0..n).fold(0, |m, k| m | ((words[k] >> bit) as u32 & 1) << k);
+                assert_eq!(bits_at(&words, bit), each(8), "bit {bit} of {words:x?}");
+                let four: [u64; 4] = std::array::from_fn(|k| words[k]);
+                assert_eq!(bits_at(&four, bit), each(4), "bit {bit} of {four:x?}");
+            }
+        }
     }
 
     /// On random mailboxes, every cell and several strides: the vector

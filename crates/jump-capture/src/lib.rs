@@ -20,8 +20,9 @@
 //!
 //! The crate has one `unsafe` module: on x86-64 builds with SSSE3 enabled
 //! (this workspace builds for `x86-64-v2`), the eight-direction probe of a
-//! cell's neighbourhood is a few vector instructions. Other builds use the
-//! scalar probe, with the same results (a test holds them equal).
+//! cell's neighbourhood is a few vector instructions, and on every x86-64
+//! build (SSE2) one cell of four or eight bit sets is read at once. Other
+//! builds use scalar code, with the same results (tests hold them equal).
 //!
 //! # Example
 //!

@@ -101,11 +101,11 @@ const UNROLLED: u8 = 3;
 #[inline(always)]
 fn holding<const W: usize, const N: usize>(sets: &[Bits<W>; 8], x: usize) -> u32 {
     let (word, bit) = (x >> 6, x & 63);
-    let mut mask = 0;
-    for (k, set) in sets.iter().enumerate().take(N) {
-        mask |= ((set.0[word] >> bit) as u32 & 1) << k;
-    }
-    mask
+    let words: [u64; N] = std::array::from_fn(|k| sets[k].0[word]);
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return crate::gather::bits_at(&words, bit);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    words.iter().enumerate().fold(0, |mask, (k, &w)| mask | ((w >> bit) as u32 & 1) << k)
 }
 
 /// The index of the `k`-th set bit (from 0, lowest first).
