@@ -109,7 +109,7 @@ pub(crate) fn starting_grid(rules: &Rules, seed: u64) -> Grid {
         &Fill::Checkerboard { top_left, other } => {
             for cell in cells {
                 let from_top = spec.rows - 1 - cell.rank();
-                let k = if (cell.file() + from_top) % 2 == 0 { top_left } else { other };
+                let k = if (cell.file() + from_top).is_multiple_of(2) { top_left } else { other };
                 grid.set(cell, Square::Piece(spec.kinds[k].letter));
             }
         }

@@ -143,7 +143,7 @@ fn bits_at_sse2<const N: usize>(words: &[u64; N], bit: usize) -> u32 {
     use std::arch::x86_64::{
         _mm_castsi128_pd, _mm_cvtsi64_si128, _mm_movemask_pd, _mm_set_epi64x, _mm_sll_epi64,
     };
-    const { assert!(N % 2 == 0) };
+    const { assert!(N.is_multiple_of(2)) };
     // Shifted left by 63 - bit, the bit becomes the word's sign.
     let count = _mm_cvtsi64_si128(63 - (bit & 63) as i64);
     let mut mask = 0;

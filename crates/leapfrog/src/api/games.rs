@@ -570,12 +570,12 @@ pub async fn play_move(
         }
         None => None,
     };
-    if let Some(k) = &key {
-        if let Some(answer) = state.store.answer(&id, player, k).await? {
-            let status = actix_web::http::StatusCode::from_u16(answer.status as u16)
-                .map_err(|e| internal("stored status", e))?;
-            return Ok(HttpResponse::build(status).content_type("application/json").body(answer.body));
-        }
+    if let Some(k) = &key
+        && let Some(answer) = state.store.answer(&id, player, k).await?
+    {
+        let status = actix_web::http::StatusCode::from_u16(answer.status as u16)
+            .map_err(|e| internal("stored status", e))?;
+        return Ok(HttpResponse::build(status).content_type("application/json").body(answer.body));
     }
     let version = game.row.version;
     if let Some(expected) = req.headers().get(header::IF_MATCH).and_then(|v| v.to_str().ok()) {
@@ -737,19 +737,19 @@ pub async fn events(
                 }
                 next = ply + 1;
             }
-            if let Ok(Some(row)) = state.store.game(&id).await {
-                if let Ok(g) = load(row) {
-                    if g.position.is_over() && i64::from(g.position.ply()) <= next {
-                        let over = GameOverEvent {
-                            status: Status::Over,
-                            result: g.position.outcome().as_ref().map(Outcome::of),
-                            position: PositionView::of(&g.position),
-                        };
-                        let data = serde_json::to_string(&over).unwrap_or_default();
-                        let _ = tx.send(sse_event(Some("over"), None, &data)).await;
-                        return;
-                    }
-                }
+            if let Ok(Some(row)) = state.store.game(&id).await
+                && let Ok(g) = load(row)
+                && g.position.is_over()
+                && i64::from(g.position.ply()) <= next
+            {
+                let over = GameOverEvent {
+                    status: Status::Over,
+                    result: g.position.outcome().as_ref().map(Outcome::of),
+                    position: PositionView::of(&g.position),
+                };
+                let data = serde_json::to_string(&over).unwrap_or_default();
+                let _ = tx.send(sse_event(Some("over"), None, &data)).await;
+                return;
             }
             // Wait for a move on this game, sending keep-alives meanwhile.
             let deadline = tokio::time::Instant::now() + KEEP_ALIVE;
