@@ -18,8 +18,8 @@
 //! builds whose target CPU has it (the workspace's `.cargo/config.toml`
 //! sets `x86-64-v2`; every x86-64 CPU has SSE2), and an unaligned 16-byte
 //! load from a 16-byte array. Other builds (another target CPU, another
-//! architecture) use the scalar code in `movegen.rs`;
-//! `probes_agree_with_the_scalar_probe` and
+//! architecture) use the scalar code (the probe in `movegen.rs`,
+//! [`bits_at_scalar`] here); `probes_agree_with_the_scalar_probe` and
 //! `bits_at_agrees_with_shifting_each_word` hold the two equal.
 
 use crate::cell::Direction;
@@ -136,6 +136,14 @@ pub(crate) fn bits_at<const N: usize>(words: &[u64; N], bit: usize) -> u32 {
     mask
 }
 
+/// [`bits_at`] a word at a time: what builds without SSE2 use, and what
+/// the vector version is tested against.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn bits_at_scalar<const N: usize>(words: &[u64; N], bit: usize) -> u32 {
+    words.iter().enumerate().fold(0, |mask, (k, &w)| mask | ((w >> bit) as u32 & 1) << k)
+}
+
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[target_feature(enable = "sse2")]
 #[inline]
@@ -182,12 +190,13 @@ mod tests {
         let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(9);
         for _ in 0..200 {
             let words: [u64; 8] = std::array::from_fn(|_| rng.next_u64());
+            let four: [u64; 4] = std::array::from_fn(|k| words[k]);
             for bit in 0..64 {
-                let each = |n: usize| (0..n).fold(0, |m, k| m | ((words[k] >> bit) as u32 & 1) << k);
-                assert_eq!(bits_at(&words, bit), each(8), "bit {bit} of {words:x?}");
-                let four: [u64; 4] = std::array::from_fn(|k| words[k]);
-                assert_eq!(bits_at(&four, bit), each(4), "bit {bit} of {four:x?}");
+                assert_eq!(bits_at(&words, bit), bits_at_scalar(&words, bit), "bit {bit} of {words:x?}");
+                assert_eq!(bits_at(&four, bit), bits_at_scalar(&four, bit), "bit {bit} of {four:x?}");
             }
+            // The scalar reading itself, on a word per bit.
+            assert_eq!(bits_at_scalar(&[1, 0, 1, 1], 0), 0b1101);
         }
     }
 

@@ -105,7 +105,7 @@ fn holding<const W: usize, const N: usize>(sets: &[Bits<W>; 8], x: usize) -> u32
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     return crate::gather::bits_at(&words, bit);
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    words.iter().enumerate().fold(0, |mask, (k, &w)| mask | ((w >> bit) as u32 & 1) << k)
+    crate::gather::bits_at_scalar(&words, bit)
 }
 
 /// The index of the `k`-th set bit (from 0, lowest first).
