@@ -339,28 +339,83 @@ impl Position {
     /// Calls `visit` with the path of every legal move, in notation order,
     /// until it breaks. The slice is reused between calls: nothing is
     /// allocated per move.
-    pub fn for_each_move<F>(&self, visit: F)
+    pub fn for_each_move<F>(&self, mut visit: F)
     where
         F: FnMut(&[Cell]) -> ControlFlow<()>,
     {
-        self.walk(None, visit);
+        self.for_each_scored_move(None, |path, _| visit(path));
     }
 
-    /// [`for_each_move`](Self::for_each_move), only the moves from `from`
-    /// if given (none from a cell off the board).
-    fn walk<F>(&self, from: Option<Cell>, mut visit: F)
+    /// Calls `visit` with the path and the gain (as
+    /// [`gain_of_path`](Self::gain_of_path)) of every legal move — only of
+    /// those from `from`, if given; none from a cell off the board — in
+    /// notation order, until it breaks. The slice is reused between calls:
+    /// nothing is allocated per move. The way to list a page of moves, or
+    /// to pick among them by gain, without building them.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use jump_capture::{Position, Preset, Rules, Setup};
+    ///
+    /// let rules = Rules::new(Preset::Murray.spec().with_size(3, 3))?;
+    /// let setup: Setup = "1GR/RW1/YWG 2 0,0".parse()?;
+    /// let pos = Position::from_setup(rules, &setup)?;
+    /// let mut scored = Vec::new();
+    /// pos.for_each_scored_move(None, |path, gain| {
+    ///     let cells: Vec<String> = path.iter().map(|c| c.to_string()).collect();
+    ///     scored.push((cells.join("x"), gain));
+    ///     ControlFlow::Continue(())
+    /// });
+    /// // Over a red piece (3), a white one (1), a green one (4).
+    /// assert_eq!(scored, [("a1xa3".into(), 3), ("a2xc2".into(), 1), ("c3xa3".into(), 4)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_each_scored_move<F>(&self, from: Option<Cell>, mut visit: F)
     where
-        F: FnMut(&[Cell]) -> ControlFlow<()>,
+        F: FnMut(&[Cell], u32) -> ControlFlow<()>,
     {
-        let mut cells = Vec::with_capacity(16);
+        let removals_score = self.rules.spec().removals_score;
+        // The value of the piece on a layout index of this position (the
+        // pieces a move takes are all there before it).
+        let value = |i: usize| match self.squares[i] {
+            NONE | EMPTY => 0,
+            k => self.rules.kinds()[usize::from(k)].value,
+        };
+        // The walk goes depth first and visits a path right after its
+        // last jump is made, so the path one jump shorter was the last one
+        // of that length visited (or, for a first jump, is its start cell
+        // alone): a path's cells and gain are that path's plus one cell
+        // and one piece, kept per length (grown to the longest path yet,
+        // and written over).
+        let mut cells: Vec<Cell> = Vec::new();
+        let mut gains: Vec<u32> = Vec::new();
         self.walk_indices(from, |lay, path| {
-            cells.clear();
-            // One push per cell: paths are short, and a copy call per path
-            // would cost more than the copy.
-            for &i in path {
-                cells.push(lay.cell(i));
+            let n = path.len();
+            let last = path[n - 1];
+            if cells.len() < n {
+                cells.resize(n, lay.cell(last));
+                gains.resize(n, 0);
             }
-            visit(&cells)
+            let gain = match n {
+                1 if removals_score => value(last),
+                1 => 0,
+                _ => {
+                    if n == 2 {
+                        cells[0] = lay.cell(path[0]);
+                        gains[0] = 0;
+                    }
+                    // Layout indices are linear in file and rank: the cell
+                    // jumped over is the mean of the two ends of a jump.
+                    gains[n - 2].saturating_add(value((path[n - 2] + last) / 2))
+                }
+            };
+            cells[n - 1] = lay.cell(last);
+            gains[n - 1] = gain;
+            debug_assert!(
+                cells[..n].iter().zip(path).all(|(&c, &i)| c == lay.cell(i)),
+                "the walk is not depth first"
+            );
+            visit(&cells[..n], gain)
         });
     }
 
@@ -399,23 +454,10 @@ impl Position {
         let mut cells = Vec::with_capacity(1024);
         let mut spans = Vec::with_capacity(256);
         let mut gains = Vec::with_capacity(256);
-        let removals_score = self.rules.spec().removals_score;
-        // The value of the piece on a layout index of this position (the
-        // pieces a move takes are all there before it).
-        let value = |i: usize| match self.squares[i] {
-            NONE | EMPTY => 0,
-            k => self.rules.kinds()[usize::from(k)].value,
-        };
-        self.walk_indices(from, |lay, path| {
+        self.for_each_scored_move(from, |path, gain| {
             spans.push((cells.len() as u32, path.len() as u32));
-            cells.extend(path.iter().map(|&i| lay.cell(i)));
-            gains.push(match path {
-                [only] if removals_score => value(*only),
-                [_] => 0,
-                // Layout indices are linear in file and rank: the cell
-                // jumped over is the mean of the two ends of a jump.
-                _ => path.windows(2).fold(0u32, |g, w| g.saturating_add(value((w[0] + w[1]) / 2))),
-            });
+            cells.extend(path.iter().copied());
+            gains.push(gain);
             ControlFlow::Continue(())
         });
         MoveList::in_order(cells, spans, gains)
@@ -429,7 +471,7 @@ impl Position {
             return root;
         }
         // Every path walked starts on `from`.
-        self.walk(Some(from), |path| {
+        self.for_each_scored_move(Some(from), |path, _| {
             let mut node = &mut root;
             for w in path.windows(2) {
                 let pos = match node.next.iter().position(|n| n.cell == w[1]) {

@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::ops::ControlFlow;
+
 use common::{random_position, rng};
 use jump_capture::{Cell, DirectionSet, Grid, Move, Preset, Setup, Square};
 use proptest::prelude::*;
@@ -137,6 +139,19 @@ proptest! {
         prop_assert_eq!(pos.nth_move(moves.len() as u64), None);
         let opening = pos.is_opening();
         let list = pos.move_list(None);
+        // Walking the moves with their gains and stopping part way visits
+        // the list's first moves, and no more.
+        let stop = (moves.len() / 2).max(1);
+        let mut walked = Vec::new();
+        pos.for_each_scored_move(None, |path, gain| {
+            walked.push((path.to_vec(), gain));
+            if walked.len() == stop { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
+        prop_assert_eq!(walked.len(), stop.min(moves.len()));
+        for (i, (path, gain)) in walked.iter().enumerate() {
+            prop_assert_eq!(list.path(i), Some(&path[..]));
+            prop_assert_eq!(list.gain(i), Some(*gain));
+        }
         for (i, mv) in moves.iter().enumerate().take(300) {
             let mut after = pos.clone();
             let played = after.play(mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;

@@ -2,7 +2,8 @@
 //! the load test's position (15×15 Murray, seed 1, then 40 random moves,
 //! pinned):
 //! reading the JSON body, building the position, listing the moves (they
-//! come out in notation order), and writing the first page as JSON.
+//! come out in notation order), and the first page as JSON (written while
+//! the moves are walked).
 //! `cargo bench -p leapfrog`.
 
 #![allow(clippy::unwrap_used)] // a benchmark on a fixed position
@@ -28,8 +29,7 @@ fn bench(c: &mut Criterion) {
     let body = body();
     let req: LegalMovesRequest = leapfrog::api::json::parse(body.as_bytes()).unwrap();
     let pos = rules_and_position(&req.rules, &req.position).unwrap();
-    let page = legal_moves_page(&pos, None, None, None).unwrap();
-    eprintln!("{} legal moves", page.count);
+    eprintln!("{} legal moves", pos.count_moves());
 
     let mut g = c.benchmark_group("legal-moves");
     g.bench_function("parse body", |b| {
@@ -46,13 +46,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("first page", |b| {
         b.iter(|| legal_moves_page(black_box(&pos), None, None, None).unwrap())
     });
-    g.bench_function("write page", |b| b.iter(|| black_box(&page).to_json()));
     g.bench_function("whole answer", |b| {
         b.iter(|| {
             let req: LegalMovesRequest = leapfrog::api::json::parse(black_box(body.as_bytes())).unwrap();
             let pos = rules_and_position(&req.rules, &req.position).unwrap();
-            let page = legal_moves_page(&pos, None, None, None).unwrap();
-            page.to_json()
+            legal_moves_page(&pos, None, None, None).unwrap()
         })
     });
     g.finish();

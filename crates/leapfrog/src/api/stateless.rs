@@ -1,6 +1,9 @@
 //! The stateless endpoints: presets, setups, legal moves, apply. Each
 //! request carries the rules and the position; nothing is stored.
 
+use std::io::Write;
+use std::ops::ControlFlow;
+
 use actix_web::{HttpResponse, get, post};
 use jump_capture as jc;
 use serde::{Deserialize, Serialize};
@@ -159,85 +162,31 @@ struct LegalMovesResponseDoc {
     tree: Option<JumpTree>,
 }
 
-/// A page of legal moves, sorted by notation: the moves and their gains
-/// stay in the engine's flat list, and the page is a range of it.
+/// A page of legal moves, sorted by notation, as the JSON body of the
+/// answer: the page's moves are written while the legal moves are walked,
+/// without building them.
 #[derive(Debug)]
 pub struct LegalMovesResponse {
-    /// The number of all legal moves (of those from `from`, if given).
-    pub count: u64,
-    list: jc::MoveList,
-    page: std::ops::Range<usize>,
-    /// The cursor of the next page; null on the last.
-    pub next_cursor: Option<String>,
-    /// With `from`: the jumps from that cell as a tree.
-    pub tree: Option<JumpTree>,
+    /// The body is `json[skip..]`: the moves are written after room for
+    /// the longest head (`{"count":…,"moves":[`), and the head goes in
+    /// right before them once the count is known.
+    json: Vec<u8>,
+    skip: usize,
 }
 
 schema_of!(LegalMovesResponse => LegalMovesResponseDoc);
 
-/// The `serde` form, built through [`MoveView`]; the service writes
-/// [`LegalMovesResponse::to_json`], which a test holds to this byte for byte.
-impl Serialize for LegalMovesResponse {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let moves: Vec<MoveView> = self
-            .moves()
-            .filter_map(|(path, gain)| Some(MoveView { mv: jc::Move::new(path.to_vec()).ok()?, gain }))
-            .collect();
-        let mut out = s.serialize_struct("LegalMovesResponse", 4)?;
-        out.serialize_field("count", &self.count)?;
-        out.serialize_field("moves", &moves)?;
-        out.serialize_field("next_cursor", &self.next_cursor)?;
-        if let Some(tree) = &self.tree {
-            out.serialize_field("tree", tree)?;
-        }
-        out.end()
-    }
-}
-
 impl LegalMovesResponse {
-    /// The page's moves: each path with its gain.
-    pub fn moves(&self) -> impl ExactSizeIterator<Item = (&[jc::Cell], u32)> + '_ {
-        self.page
-            .clone()
-            .map(|i| (self.list.path(i).unwrap_or_default(), self.list.gain(i).unwrap_or_default()))
+    /// The JSON body: the bytes `serde_json` writes for the page (a test
+    /// holds it to that).
+    pub fn to_json(&self) -> &[u8] {
+        &self.json[self.skip..]
     }
 
-    /// The JSON body: what `serde_json` writes, with the moves written by
-    /// a [`MoveWriter`] into room sized up front.
-    pub fn to_json(&self) -> Vec<u8> {
-        let room: usize = self.moves().map(|(path, _)| MoveWriter::room(path.len())).sum();
-        let mut out = Vec::with_capacity(64 + room);
-        out.extend_from_slice(b"{\"count\":");
-        out.extend_from_slice(self.count.to_string().as_bytes());
-        out.extend_from_slice(b",\"moves\":[");
-        // The moves go into room reserved for their longest form, cut to
-        // what they took.
-        let start = out.len();
-        out.resize(start + room, 0);
-        let mut w = MoveWriter { buf: &mut out[start..], at: 0 };
-        for (i, (path, gain)) in self.moves().enumerate() {
-            if i > 0 {
-                w.bytes(b",");
-            }
-            w.move_json(path, gain);
-        }
-        let written = w.at;
-        out.truncate(start + written);
-        out.extend_from_slice(b"],\"next_cursor\":");
-        // A cursor and a tree are plain serde values: these cannot fail.
-        let _ = serde_json::to_writer(&mut out, &self.next_cursor);
-        if let Some(tree) = &self.tree {
-            out.extend_from_slice(b",\"tree\":");
-            let _ = serde_json::to_writer(&mut out, tree);
-        }
-        out.push(b'}');
-        out
-    }
-
-    /// The 200 answer carrying [`to_json`](Self::to_json).
-    pub fn respond(&self) -> HttpResponse {
-        HttpResponse::Ok().content_type(actix_web::http::header::ContentType::json()).body(self.to_json())
+    /// The 200 answer carrying [`to_json`](Self::to_json), without a copy.
+    pub fn respond(self) -> HttpResponse {
+        let body = actix_web::web::Bytes::from(self.json).slice(self.skip..);
+        HttpResponse::Ok().content_type(actix_web::http::header::ContentType::json()).body(body)
     }
 }
 
@@ -277,6 +226,9 @@ pub async fn legal_moves(JsonBody(req): JsonBody<LegalMovesRequest>) -> Result<H
     Ok(page.respond())
 }
 
+/// The head of a page before its moves, at its longest.
+const PAGE_HEAD: usize = r#"{"count":,"moves":["#.len() + 20;
+
 /// One page of a position's legal moves (shared with the games API).
 pub fn legal_moves_page(
     pos: &jc::Position,
@@ -294,17 +246,57 @@ pub fn legal_moves_page(
     }
     let start = cursor.map(parse_cursor).transpose()?.unwrap_or(0);
     let from = from.map(|f| cell(f, "from")).transpose()?;
-    let list = pos.move_list(from);
-    let count = list.len();
-    let end = start.saturating_add(limit).min(count);
-    let page = start.min(end)..end;
-    Ok(LegalMovesResponse {
-        count: count as u64,
-        list,
-        page,
-        next_cursor: (end < count).then(|| format!("m{end:x}")),
-        tree: from.map(|c| JumpTree::of(&pos.jump_tree(c))),
-    })
+    let stop = start.saturating_add(limit);
+    // Room for a page of short moves; it grows for long ones. What is in
+    // it is written over, so it is zeroed once, not per move.
+    let mut json = vec![0; PAGE_HEAD + limit.min(DEFAULT_PAGE) * 96];
+    let mut at = PAGE_HEAD;
+    let mut count = 0usize;
+    let mut stopped = false;
+    pos.for_each_scored_move(from, |path, gain| {
+        if count >= stop && from.is_none() {
+            // The rest is counted in bulk. (The moves from one cell are
+            // few: those are walked to the end.)
+            stopped = true;
+            return ControlFlow::Break(());
+        }
+        if (start..stop).contains(&count) {
+            let room = MoveWriter::room(path.len());
+            if json.len() < at + room {
+                json.resize((2 * json.len()).max(at + room), 0);
+            }
+            let mut w = MoveWriter { buf: &mut json, at };
+            if count > start {
+                w.bytes(b",");
+            }
+            w.move_json(path, gain);
+            at = w.at;
+        }
+        count += 1;
+        ControlFlow::Continue(())
+    });
+    json.truncate(at);
+    let count = if stopped { pos.count_moves() } else { count as u64 };
+    let end = (stop as u64).min(count);
+    json.extend_from_slice(b"],\"next_cursor\":");
+    if end < count {
+        let _ = write!(json, "\"m{end:x}\"");
+    } else {
+        json.extend_from_slice(b"null");
+    }
+    if let Some(c) = from {
+        json.extend_from_slice(b",\"tree\":");
+        // A tree is a plain serde value: this cannot fail.
+        let _ = serde_json::to_writer(&mut json, &JumpTree::of(&pos.jump_tree(c)));
+    }
+    json.push(b'}');
+    let mut head = [0u8; PAGE_HEAD];
+    let mut w = &mut head[..];
+    let _ = write!(w, "{{\"count\":{count},\"moves\":[");
+    let len = PAGE_HEAD - w.len();
+    let skip = PAGE_HEAD - len;
+    json[skip..PAGE_HEAD].copy_from_slice(&head[..len]);
+    Ok(LegalMovesResponse { json, skip })
 }
 
 /// A request to play one move.
@@ -365,6 +357,37 @@ mod tests {
 
     use super::*;
 
+    /// What `serde_json` writes for a page, built from the engine's move
+    /// list: the reference the written page is held to.
+    fn serde_page(
+        pos: &jc::Position,
+        from: Option<&str>,
+        limit: Option<usize>,
+        cursor: Option<&str>,
+    ) -> String {
+        #[derive(Serialize)]
+        struct Page {
+            count: u64,
+            moves: Vec<MoveView>,
+            next_cursor: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            tree: Option<JumpTree>,
+        }
+        let from = from.map(|f| f.parse::<jc::Cell>().unwrap());
+        let list = pos.move_list(from);
+        let start = cursor.map(|c| parse_cursor(c).unwrap()).unwrap_or(0);
+        let end = start.saturating_add(limit.unwrap_or(DEFAULT_PAGE)).min(list.len());
+        let page = Page {
+            count: list.len() as u64,
+            moves: (start.min(end)..end)
+                .map(|i| MoveView { mv: list.get(i).unwrap(), gain: list.gain(i).unwrap() })
+                .collect(),
+            next_cursor: (end < list.len()).then(|| format!("m{end:x}")),
+            tree: from.map(|c| JumpTree::of(&pos.jump_tree(c))),
+        };
+        serde_json::to_string(&page).unwrap()
+    }
+
     /// The hand-written body is byte for byte what serde_json writes:
     /// openings (removals), middle games (long chains, gains over 9), the
     /// jump tree, middle and last pages.
@@ -381,15 +404,18 @@ mod tests {
             let (mut pos, _) = jc::Position::start(rules, 2, Some(3)).unwrap();
             for ply in 0..60 {
                 let from = pos.legal_moves().first().map(|m| m.from().to_string());
-                for (from, limit, cursor) in
-                    [(None, None, None), (None, Some(3), Some("m2")), (from.as_deref(), Some(1000), None)]
-                {
+                for (from, limit, cursor) in [
+                    (None, None, None),
+                    (None, Some(3), Some("m2")),
+                    (None, Some(1), Some("m3e8")),
+                    (from.as_deref(), Some(1000), None),
+                    (from.as_deref(), Some(1), Some("m1")),
+                ] {
                     let page = legal_moves_page(&pos, from, limit, cursor).unwrap();
-                    let expected = serde_json::to_vec(&page).unwrap();
                     assert_eq!(
-                        String::from_utf8(page.to_json()).unwrap(),
-                        String::from_utf8(expected).unwrap(),
-                        "{preset:?} ply {ply}"
+                        std::str::from_utf8(page.to_json()).unwrap(),
+                        serde_page(&pos, from, limit, cursor),
+                        "{preset:?} ply {ply}, from {from:?}, limit {limit:?}, cursor {cursor:?}"
                     );
                 }
                 let Some(mv) = pos.random_move(&mut rng) else { break };
