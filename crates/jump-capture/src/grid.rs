@@ -314,11 +314,32 @@ mod tests {
         assert!(e.to_string().starts_with("empty-cell count '01'"), "{e}");
         let e = "OOO//OOO".parse::<Grid>().unwrap_err();
         assert_eq!(e.to_string(), "rank 2 is empty");
+        let e = "/OOO".parse::<Grid>().unwrap_err();
+        assert_eq!(e.to_string(), "rank 2 is empty");
+        let e = "OOO/".parse::<Grid>().unwrap_err();
+        assert_eq!(e.to_string(), "rank 1 is empty");
         let e = "99999999999999999999".parse::<Grid>().unwrap_err();
         assert_eq!(e, ParseBoardError::TooWide { rank: 1 });
         // The first rank written is the top one: rank 2 of two.
         let e = "O99999/OOO".parse::<Grid>().unwrap_err();
         assert_eq!(e, ParseBoardError::TooWide { rank: 2 });
+    }
+
+    #[test]
+    fn a_square_set_is_read_back_as_set() {
+        let mut g = Grid::filled(2, 3, Square::Empty);
+        let (a1, b2, c1) = ("a1".parse().unwrap(), "b2".parse().unwrap(), "c1".parse().unwrap());
+        g.set(a1, Square::Missing);
+        g.set(b2, Square::Piece('G'));
+        // Any letter is kept as given; only a rule set says which are kinds.
+        g.set(c1, Square::Piece('é'));
+        assert_eq!(g.get(a1), Some(Square::Missing));
+        assert_eq!(g.get(b2), Some(Square::Piece('G')));
+        assert_eq!(g.get(c1), Some(Square::Piece('é')));
+        assert_eq!(g.get("b1".parse().unwrap()), Some(Square::Empty));
+        assert_eq!(g.to_string(), "1G1/-1é");
+        assert!(g.has_missing());
+        assert_eq!(g.missing(), [a1]);
     }
 
     #[test]
