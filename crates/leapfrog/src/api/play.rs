@@ -240,6 +240,73 @@ fn name_word(c: jc::Cell) -> (u64, usize) {
     (u64::from(b'a' + c.file()) | rank, len)
 }
 
+/// The index of a cell in the tables below.
+#[inline(always)]
+fn cell_slot(c: jc::Cell) -> usize {
+    usize::from(c.rank()) * 26 + usize::from(c.file())
+}
+
+/// The name of the cell at a [`cell_slot`], as [`name_word`] gives it.
+const fn slot_name(i: usize) -> (u64, usize) {
+    let (rank, len) = RANK_WORDS[i / 26];
+    ((b'a' as u64 + (i % 26) as u64) | rank, len)
+}
+
+/// A word of up to seven bytes of text, with its length in the top byte:
+/// one load gives both. The byte under the length is stored too but is
+/// past the text: the next store of a [`MoveWriter`] covers it.
+const fn with_len(word: u64, len: usize) -> u64 {
+    word | (len as u64) << 56
+}
+
+/// Per cell ([`cell_slot`]): `"c3"` after a zero lead byte (a `[` or `,`
+/// goes there), with its length.
+static QUOTED_NAMES: [u64; 676] = {
+    let mut out = [0; 676];
+    let mut i = 0;
+    while i < 676 {
+        let (name, len) = slot_name(i);
+        out[i] = with_len((b'"' as u64) << 8 | name << 16 | (b'"' as u64) << (8 * (len + 2)), len + 3);
+        i += 1;
+    }
+    out
+};
+
+/// Per cell ([`cell_slot`]): `xc3`, with its length.
+static JOINED_NAMES: [u64; 676] = {
+    let mut out = [0; 676];
+    let mut i = 0;
+    while i < 676 {
+        let (name, len) = slot_name(i);
+        out[i] = with_len(b'x' as u64 | name << 8, len + 1);
+        i += 1;
+    }
+    out
+};
+
+/// The gains below this are written from [`GAIN_ENDS`].
+const GAIN_TABLE: usize = 256;
+
+/// Per gain below [`GAIN_TABLE`]: `:7}`, `:12}`, `:255}`, with its length.
+static GAIN_ENDS: [u64; GAIN_TABLE] = {
+    let mut out = [0; GAIN_TABLE];
+    let mut g = 0;
+    while g < GAIN_TABLE {
+        let (mut digits, mut len, mut rest) = (0u64, 0, g);
+        loop {
+            digits = digits << 8 | (b'0' as u64 + (rest % 10) as u64);
+            len += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        out[g] = with_len(b':' as u64 | digits << 8 | (b'}' as u64) << (8 * (len + 1)), len + 2);
+        g += 1;
+    }
+    out
+};
+
 /// Writes a cell's name (a letter and one or two digits) into `out`;
 /// returns its length.
 fn cell_name(c: jc::Cell, out: &mut [u8]) -> usize {
@@ -354,13 +421,21 @@ pub struct MoveWriter<'a> {
     pub at: usize,
 }
 
+/// The longest path a [`MoveWriter`] writes through a window.
+const SHORT: usize = 10;
+/// A [`MoveWriter`]'s window: 256 bytes for a move of up to [`SHORT`]
+/// cells (it takes at most 240), so that its offsets fit in a byte, and 8
+/// past them for the last word store.
+const WINDOW: usize = 256 + 8;
+
 impl MoveWriter<'_> {
     /// The most bytes a move of `cells` cells takes, with a comma before it
     /// and 8 spare for the last word store: at most 6 bytes a cell in the
     /// path and in the captures (`,"c10"`), 4 in the notation (`xc10`), 61
-    /// for the names, brackets, gain and comma.
+    /// for the names, brackets, gain and comma. Short moves get a whole
+    /// [`WINDOW`], which spares the writer its bounds checks.
     pub fn room(cells: usize) -> usize {
-        16 * cells + 80
+        if cells <= SHORT { WINDOW } else { 16 * cells + 80 }
     }
 
     /// Writes `bytes`, of a length known where this is inlined.
@@ -374,68 +449,87 @@ impl MoveWriter<'_> {
     /// The fixed text goes in 8-byte words; each name goes in one word with
     /// the quotes or separator around it.
     pub fn move_json(&mut self, path: &[jc::Cell], gain: u32) {
-        const Q: u64 = b'"' as u64;
-        let buf = &mut *self.buf;
-        let mut at = self.at;
-        let mut put = |word: u64, len: usize| {
-            buf[at..at + 8].copy_from_slice(&word.to_le_bytes());
-            at += len;
-        };
-        let text = |s: &[u8]| {
-            let mut w = [0u8; 8];
-            w[..s.len()].copy_from_slice(s);
-            (u64::from_le_bytes(w), s.len())
-        };
-        // `"name"` after `first` (`[` for the first of a list, `,` after).
-        let quoted = |first: u8, (name, len): (u64, usize)| {
-            (u64::from(first) | Q << 8 | name << 16 | Q << (8 * (len + 2)), len + 3)
-        };
-        let (w, n) = text(b"{\"path\":");
-        put(w, n);
-        // (No move has an empty path; the brackets still pair up.)
-        if path.is_empty() {
-            put(u64::from(b'['), 1);
-        }
-        for (i, &c) in path.iter().enumerate() {
-            let (w, n) = quoted(if i == 0 { b'[' } else { b',' }, name_word(c));
-            put(w, n);
-        }
-        let (w, n) = text(b"],\"notat");
-        put(w, n);
-        let (w, n) = text(b"ion\":\"");
-        put(w, n);
-        for (i, &c) in path.iter().enumerate() {
-            let (name, len) = name_word(c);
-            if i == 0 {
-                put(name, len);
-            } else {
-                put(u64::from(b'x') | name << 8, len + 1);
-            }
-        }
-        let (w, n) = text(b"\",\"captu");
-        put(w, n);
-        let (w, n) = text(b"res\":");
-        put(w, n);
-        if path.is_empty() {
-            put(u64::from(b'['), 1);
-        } else if let [only] = path {
-            let (w, n) = quoted(b'[', name_word(*only));
-            put(w, n);
+        let at = self.at;
+        if path.len() <= SHORT
+            && let Some(window) = self.buf.get_mut(at..at + WINDOW)
+            && let Ok(window) = <&mut [u8; WINDOW]>::try_from(window)
+        {
+            // Offsets masked to a byte: every store is inside the window,
+            // and the compiler sees it.
+            let mut len = 0;
+            write_move(path, gain, |(word, n)| {
+                window[usize::from(len as u8)..][..8].copy_from_slice(&word.to_le_bytes());
+                len += n;
+            });
+            self.at = at + len;
         } else {
-            for (i, pair) in path.windows(2).enumerate() {
+            let buf = &mut *self.buf;
+            let mut at = at;
+            write_move(path, gain, |(word, n)| {
+                buf[at..at + 8].copy_from_slice(&word.to_le_bytes());
+                at += n;
+            });
+            self.at = at;
+        }
+    }
+}
+
+/// Writes the move along `path` scoring `gain` as [`MoveWriter::move_json`]
+/// says, through `put`: each call stores a word and moves on by the length
+/// given with it.
+#[inline(always)]
+fn write_move(path: &[jc::Cell], gain: u32, mut put: impl FnMut((u64, usize))) {
+    // A word of the tables above, after `lead` if given.
+    let sized = |word: u64, lead: u8| (word | u64::from(lead), (word >> 56) as usize);
+    let text = |s: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..s.len()].copy_from_slice(s);
+        (u64::from_le_bytes(w), s.len())
+    };
+    put(text(b"{\"path\":"));
+    // (No move has an empty path; the brackets still pair up.)
+    if path.is_empty() {
+        put((u64::from(b'['), 1));
+    }
+    let mut lead = b'[';
+    for &c in path {
+        put(sized(QUOTED_NAMES[cell_slot(c)], lead));
+        lead = b',';
+    }
+    put(text(b"],\"notat"));
+    put(text(b"ion\":\""));
+    if let [first, rest @ ..] = path {
+        // `xc3` without its `x`.
+        let joined = JOINED_NAMES[cell_slot(*first)];
+        put((joined >> 8, (joined >> 56) as usize - 1));
+        for &c in rest {
+            put(sized(JOINED_NAMES[cell_slot(c)], 0));
+        }
+    }
+    put(text(b"\",\"captu"));
+    put(text(b"res\":"));
+    match path {
+        [] => put((u64::from(b'['), 1)),
+        [only] => put(sized(QUOTED_NAMES[cell_slot(*only)], b'[')),
+        _ => {
+            let mut lead = b'[';
+            for pair in path.windows(2) {
                 // Two cells two steps apart: the one between is their mean.
                 let (a, b) = (pair[0], pair[1]);
-                let (rank, len) = RANK_WORDS[usize::from((a.rank() + b.rank()) / 2)];
-                let over = (u64::from(b'a' + (a.file() + b.file()) / 2) | rank, len);
-                let (w, n) = quoted(if i == 0 { b'[' } else { b',' }, over);
-                put(w, n);
+                let over =
+                    usize::from((a.rank() + b.rank()) / 2) * 26 + usize::from((a.file() + b.file()) / 2);
+                put(sized(QUOTED_NAMES[over], lead));
+                lead = b',';
             }
         }
-        let (w, n) = text(b"],\"gain\"");
-        put(w, n);
-        // `:`, the digits and `}` as little-endian bytes, most significant
-        // digit first: each digit found (least significant first) pushes
-        // the others up.
+    }
+    put(text(b"],\"gain\""));
+    if let Some(&end) = GAIN_ENDS.get(gain as usize) {
+        put(sized(end, 0));
+    } else {
+        // `:`, the digits and `}` as little-endian bytes, most
+        // significant digit first: each digit found (least significant
+        // first) pushes the others up.
         let (mut digits, mut len) = (0u128, 0);
         let mut rest = gain;
         loop {
@@ -447,11 +541,10 @@ impl MoveWriter<'_> {
             }
         }
         let whole = u128::from(b':') | digits << 8 | u128::from(b'}') << (8 * (len + 1));
-        put(whole as u64, (len + 2).min(8));
+        put((whole as u64, (len + 2).min(8)));
         if len + 2 > 8 {
-            put((whole >> 64) as u64, len + 2 - 8);
+            put(((whole >> 64) as u64, len + 2 - 8));
         }
-        self.at = at;
     }
 }
 
@@ -541,25 +634,35 @@ mod tests {
         }
     }
 
-    /// Removals, jumps and long chains, with one- and two-digit ranks, and
-    /// gains of every length up to the largest, read as serde writes them,
-    /// in exactly the room reserved for them.
+    /// Removals, jumps and chains up to the longest written through a
+    /// window and past it, with one- and two-digit ranks, and gains of every
+    /// length up to the largest, read as serde writes them: through a
+    /// window where there is room for one, and without, in exactly the
+    /// room a move takes (less its comma).
     #[test]
     fn written_moves_are_the_serde_json_moves_for_every_gain() {
+        let chain = |cells: usize| {
+            (0..cells).map(|i| if i % 2 == 0 { "x24" } else { "z24" }).collect::<Vec<_>>().join("x")
+        };
         let long = (0..40).map(|i| if i % 2 == 0 { "j10" } else { "l10" }).collect::<Vec<_>>().join("x");
-        for text in ["c3", "z26", "c3xe3xe5", "a9xa11xc11xe9", "x24xz26", &long] {
+        for text in
+            ["c3", "z26", "c3xe3xe5", "a9xa11xc11xe9", "x24xz26", &chain(SHORT), &chain(SHORT + 1), &long]
+        {
             let mv: jc::Move = text.parse().unwrap();
-            for gain in [0, 7, 10, 99, 12_345_678, 123_456_789, 1_000_000_000, u32::MAX] {
+            let cells = mv.path().len();
+            for gain in [0, 7, 10, 99, 100, 255, 256, 12_345_678, 123_456_789, 1_000_000_000, u32::MAX] {
                 let view = MoveView { mv: mv.clone(), gain };
-                let mut out = vec![0; MoveWriter::room(mv.path().len()) - 1];
-                let mut w = MoveWriter { buf: &mut out, at: 0 };
-                w.move_json(mv.path(), gain);
-                let len = w.at;
-                assert_eq!(
-                    String::from_utf8(out[..len].to_vec()).unwrap(),
-                    serde_json::to_string(&view).unwrap(),
-                    "{text} scoring {gain}"
-                );
+                for room in [MoveWriter::room(cells), 16 * cells + 80 - 1] {
+                    let mut out = vec![0; room];
+                    let mut w = MoveWriter { buf: &mut out, at: 0 };
+                    w.move_json(mv.path(), gain);
+                    let len = w.at;
+                    assert_eq!(
+                        String::from_utf8(out[..len].to_vec()).unwrap(),
+                        serde_json::to_string(&view).unwrap(),
+                        "{text} scoring {gain} in {room} bytes"
+                    );
+                }
             }
         }
     }
