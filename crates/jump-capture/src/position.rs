@@ -8,7 +8,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::bits::Bits;
-use crate::cell::{Cell, Direction};
+use crate::cell::{Cell, Direction, MAX_SIDE};
 use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::{Layout, MAX_WORDS};
@@ -22,6 +22,40 @@ use crate::setup::Setup;
 const EMPTY: u8 = u8::MAX - 1;
 /// Mailbox value of a cell that does not exist (or a guard).
 const NONE: u8 = u8::MAX;
+
+/// Reads the rank of a board string starting at byte `at` (up to a `/` or
+/// the end) into `out`: a letter for a piece, 0 for an empty cell. Returns
+/// its width and where the next rank starts, or `None` for an empty rank,
+/// a rank too wide, or anything but upper-case letters, `.` and runs of
+/// empty cells (no leading zero): [`Position::from_board_str`]'s reader.
+fn plain_rank(bytes: &[u8], mut at: usize, out: &mut [u8; MAX_SIDE as usize]) -> Option<(usize, usize)> {
+    let max = usize::from(MAX_SIDE);
+    let mut width = 0;
+    while let Some(&b) = bytes.get(at) {
+        at += 1;
+        match b {
+            b'/' => break,
+            b'A'..=b'Z' | b'.' => {
+                *out.get_mut(width)? = if b == b'.' { 0 } else { b };
+                width += 1;
+            }
+            b'1'..=b'9' => {
+                let mut run = usize::from(b - b'0');
+                while let Some(&d @ b'0'..=b'9') = bytes.get(at) {
+                    run = run * 10 + usize::from(d - b'0');
+                    at += 1;
+                    if run > max {
+                        return None;
+                    }
+                }
+                out.get_mut(width..width + run)?.fill(0);
+                width += run;
+            }
+            _ => return None,
+        }
+    }
+    (width > 0).then_some((width, at))
+}
 
 /// Where a game stands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -207,6 +241,77 @@ impl Position {
             }
         }
         Ok(Position { rules, squares, occ, ply: setup.ply, scores: setup.scores.clone() })
+    }
+
+    /// Reads a position from its parts as written — a board string
+    /// (RULES.md §8), the ply and the scores — under rules chosen for the
+    /// board's size: one pass over the text, without the [`Grid`] and
+    /// [`Setup`] in between. The quick way for positions that arrive as
+    /// text, as in a web request. `rules_for` gets the board's ranks and
+    /// files (the number of ranks, the width of the top one) and gives the
+    /// rules, or `None`.
+    ///
+    /// Returns `None` unless all is well: a well-formed board without
+    /// missing cells (`-`), of the rules' size and on an unmasked board,
+    /// each letter a kind of the rules, as many scores as the rules allow
+    /// players, and rules from `rules_for`. [`Grid`] and
+    /// [`Position::from_setup`] say what is wrong then.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use jump_capture::{Position, Preset, Rules};
+    ///
+    /// let rules_for = |rows, cols| Rules::new(Preset::Old.spec().with_size(rows, cols)).ok().map(Arc::new);
+    /// let pos = Position::from_board_str("1OO/1OO/1OO", 2, &[1, 1], rules_for).unwrap();
+    /// assert_eq!(pos.to_string(), "1OO/1OO/1OO 2 1,1");
+    /// // Ranks of two widths: read it as a grid for the reason.
+    /// assert!(Position::from_board_str("1OO/1O/1OO", 2, &[1, 1], rules_for).is_none());
+    /// let e = "1OO/1O/1OO".parse::<jump_capture::Grid>().unwrap_err();
+    /// assert_eq!(e.to_string(), "rank 2 has 2 cells; the board is 3 wide");
+    /// ```
+    pub fn from_board_str(
+        board: &str,
+        ply: u32,
+        scores: &[u32],
+        rules_for: impl FnOnce(u8, u8) -> Option<Arc<Rules>>,
+    ) -> Option<Position> {
+        let bytes = board.as_bytes();
+        let rows = bytes.iter().filter(|&&b| b == b'/').count() + 1;
+        if rows > usize::from(MAX_SIDE) {
+            return None;
+        }
+        // The top rank first, for the width.
+        let mut rank = [0u8; MAX_SIDE as usize];
+        let (cols, mut at) = plain_rank(bytes, 0, &mut rank)?;
+        let rules = rules_for(rows as u8, cols as u8)?;
+        let lay = &rules.layout;
+        if lay.masked
+            || (usize::from(lay.rows), usize::from(lay.cols)) != (rows, cols)
+            || rules.check_players(scores.len()).is_err()
+        {
+            return None;
+        }
+        let mut squares = vec![NONE; lay.bits];
+        let mut occ = [0u64; MAX_WORDS];
+        for r in (0..rows).rev() {
+            if r + 1 < rows {
+                let (width, next) = plain_rank(bytes, at, &mut rank)?;
+                if width != cols {
+                    return None;
+                }
+                at = next;
+            }
+            let base = r * lay.stride;
+            for (f, (&b, slot)) in rank[..cols].iter().zip(&mut squares[base..base + cols]).enumerate() {
+                *slot = if b == 0 {
+                    EMPTY
+                } else {
+                    occ[(base + f) >> 6] |= 1 << ((base + f) & 63);
+                    rules.kind_index(char::from(b))? as u8
+                };
+            }
+        }
+        Some(Position { rules, squares, occ, ply, scores: scores.to_vec() })
     }
 
     /// The position as plain data (what its position string says).

@@ -19,16 +19,34 @@ fn square() -> impl Strategy<Value = Square> {
     ]
 }
 
+/// A grid of `rows × cols` squares, rank 1 first.
+fn grid_of(rows: u8, cols: u8, squares: Vec<Square>) -> Grid {
+    let mut g = Grid::filled(rows, cols, Square::Empty);
+    for (i, sq) in squares.into_iter().enumerate() {
+        let c = Cell::new((i % usize::from(cols)) as u8, (i / usize::from(cols)) as u8).unwrap();
+        g.set(c, sq);
+    }
+    g
+}
+
 fn grid() -> impl Strategy<Value = Grid> {
     (1u8..=26, 1u8..=26, 0.0f64..1.0).prop_flat_map(|(rows, cols, _)| {
-        proptest::collection::vec(square(), usize::from(rows) * usize::from(cols)).prop_map(move |squares| {
-            let mut g = Grid::filled(rows, cols, Square::Empty);
-            for (i, sq) in squares.into_iter().enumerate() {
-                let c = Cell::new((i % usize::from(cols)) as u8, (i / usize::from(cols)) as u8).unwrap();
-                g.set(c, sq);
-            }
-            g
-        })
+        proptest::collection::vec(square(), usize::from(rows) * usize::from(cols))
+            .prop_map(move |squares| grid_of(rows, cols, squares))
+    })
+}
+
+/// Board strings of 3 to 6 ranks and files of Murray's pieces, empty and
+/// missing cells, written as [`Grid`] writes them.
+fn murray_board() -> impl Strategy<Value = String> {
+    let square = prop_oneof![
+        40 => prop::sample::select(vec!['W', 'Y', 'R', 'G']).prop_map(Square::Piece),
+        20 => Just(Square::Empty),
+        1 => Just(Square::Missing),
+    ];
+    (3u8..=6, 3u8..=6).prop_flat_map(move |(rows, cols)| {
+        proptest::collection::vec(square.clone(), usize::from(rows) * usize::from(cols))
+            .prop_map(move |squares| grid_of(rows, cols, squares).to_string())
     })
 }
 
@@ -106,6 +124,51 @@ proptest! {
         let _ = s.parse::<Move>();
     }
 
+    /// The quick reader of board strings never takes what the careful
+    /// path (a grid, then a position) refuses, and when it takes a board
+    /// it reads the same position; a board without missing cells that the
+    /// careful path takes, it takes too.
+    #[test]
+    fn the_quick_board_reader_agrees_with_grid_and_setup(
+        board in murray_board(),
+        edit in proptest::option::of((any::<prop::sample::Index>(), 0usize..3, prop::sample::select(vec!['0', '1', '9', '.', '-', '/', 'Q', 'o', ' ']))),
+        ply in 0u32..6,
+        players in 0usize..4,
+    ) {
+        // A board string, perhaps with one character replaced, inserted or
+        // taken out.
+        let mut board: Vec<char> = board.chars().collect();
+        if let Some((at, how, ch)) = edit {
+            let i = at.index(board.len() + 1);
+            match how {
+                0 if i < board.len() => board[i] = ch,
+                1 => board.insert(i, ch),
+                _ if i < board.len() => { board.remove(i); }
+                _ => {}
+            }
+        }
+        let board: String = board.into_iter().collect();
+        let scores = vec![3; players];
+        let rules_for = |rows, cols| {
+            jump_capture::Rules::new(Preset::Murray.spec().with_size(rows, cols)).ok().map(std::sync::Arc::new)
+        };
+        let quick = jump_capture::Position::from_board_str(&board, ply, &scores, rules_for);
+        let careful = board.parse::<Grid>().ok().and_then(|grid| {
+            let rules = rules_for(grid.rows(), grid.cols())?;
+            let setup = Setup { grid, ply, scores: scores.clone() };
+            jump_capture::Position::from_setup(rules, &setup).ok()
+        });
+        match (&quick, &careful) {
+            (Some(q), Some(c)) => prop_assert_eq!(q.to_string(), c.to_string()),
+            (Some(q), None) => prop_assert!(false, "{board}: the quick reader took {q}"),
+            (None, Some(c)) => prop_assert!(board.contains('-'), "{board}: the quick reader refused {c}"),
+            (None, None) => {}
+        }
+        if let (Some(q), Some(c)) = (quick, careful) {
+            prop_assert!(q == c);
+        }
+    }
+
     #[test]
     fn parsers_never_panic_on_board_shaped_text(
         s in "[OWYRGB.1-9-]{1,7}(/[OWYRGB.1-9-]{1,7}){0,7}( [0-9]{1,4}( [0-9]{1,3}(,[0-9]{1,3}){0,3})?)?"
@@ -118,6 +181,23 @@ proptest! {
                     prop_assert_eq!(pos.perft(1), pos.legal_moves().len() as u64);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_quick_board_reader_reads_every_position(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..3) {
+        let preset = Preset::ALL[preset];
+        let dirs = [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All][dirs];
+        let (_, pos) = random_position(preset, dirs, &mut rng(seed));
+        let setup = pos.setup();
+        let size = (pos.rules().rows(), pos.rules().cols());
+        let quick = jump_capture::Position::from_board_str(&setup.grid.to_string(), setup.ply, &setup.scores, |r, c| {
+            ((r, c) == size).then(|| pos.rules_arc().clone())
+        });
+        if setup.grid.has_missing() {
+            prop_assert!(quick.is_none());
+        } else {
+            prop_assert_eq!(quick, Some(pos));
         }
     }
 

@@ -281,22 +281,27 @@ fn side(n: u32) -> u8 {
     u8::try_from(n).unwrap_or(0)
 }
 
+/// A key of [`shared_rules`]: the preset, the size (and whether it came
+/// from the board), the directions.
+type SharedKey = (PresetId, Option<u32>, Option<u32>, bool, Option<Directions>);
+
+/// The rule sets made for [`Rules::resolve_shared`], at most 1024.
+fn shared_rules() -> &'static RwLock<HashMap<SharedKey, Arc<jc::Rules>>> {
+    static CACHE: OnceLock<RwLock<HashMap<SharedKey, Arc<jc::Rules>>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
 impl Rules {
     /// Whether the request fixes the board's shape itself.
     pub fn has_shape(&self) -> bool {
         self.rows.is_some() || self.cols.is_some() || self.mask.is_some()
     }
 
-    /// As [`resolve`](Self::resolve), shared: a preset with at most its
-    /// size and directions changed (what nearly every request sends) is
-    /// checked once and then handed out from a cache.
-    ///
-    /// # Errors
-    ///
-    /// A 422 naming the field at fault.
-    pub fn resolve_shared(&self, grid: Option<&jc::Grid>) -> Result<Arc<jc::Rules>, ApiError> {
-        type Key = (PresetId, Option<u32>, Option<u32>, bool, Option<Directions>);
-        static CACHE: OnceLock<RwLock<HashMap<Key, Arc<jc::Rules>>>> = OnceLock::new();
+    /// The key of these rules on a board of `shape` (ranks, files, whether
+    /// it has missing cells) in the cache of shared rule sets, if they are
+    /// kept there: a preset with at most its size and directions changed,
+    /// on a board without missing cells unless the request gives the shape.
+    fn shared_key(&self, shape: Option<(u8, u8, bool)>) -> Option<SharedKey> {
         // Every field is named, so that a new one cannot slip past the key.
         let Rules {
             preset: Some(preset),
@@ -317,35 +322,50 @@ impl Rules {
             max_players: None,
         } = self
         else {
+            return None;
+        };
+        // The shape comes from the board when the request gives none; a
+        // board with missing cells makes a mask, and such rule sets are not
+        // kept.
+        Some(match shape {
+            Some((_, _, true)) if !self.has_shape() => return None,
+            Some((r, c, false)) if !self.has_shape() => {
+                (*preset, Some(u32::from(r)), Some(u32::from(c)), true, *directions)
+            }
+            _ => (*preset, *rows, *cols, false, *directions),
+        })
+    }
+
+    /// As [`resolve`](Self::resolve), shared: a preset with at most its
+    /// size and directions changed (what nearly every request sends) is
+    /// checked once and then handed out from a cache.
+    ///
+    /// # Errors
+    ///
+    /// A 422 naming the field at fault.
+    pub fn resolve_shared(&self, grid: Option<&jc::Grid>) -> Result<Arc<jc::Rules>, ApiError> {
+        let Some(key) = self.shared_key(grid.map(|g| (g.rows(), g.cols(), g.has_missing()))) else {
             return self.resolve(grid).map(Arc::new);
         };
-        // The shape comes from the grid when the request gives none; a grid
-        // with missing cells makes a mask, and such rule sets are not kept.
-        let from_grid = match grid {
-            Some(g) if !self.has_shape() => {
-                if g.has_missing() {
-                    return self.resolve(grid).map(Arc::new);
-                }
-                Some((g.rows(), g.cols()))
-            }
-            _ => None,
-        };
-        let key: Key = match from_grid {
-            Some((r, c)) => (*preset, Some(u32::from(r)), Some(u32::from(c)), true, *directions),
-            None => (*preset, *rows, *cols, false, *directions),
-        };
-        let cache = CACHE.get_or_init(Default::default);
-        if let Some(rules) = cache.read().ok().and_then(|c| c.get(&key).cloned()) {
+        if let Some(rules) = shared_rules().read().ok().and_then(|c| c.get(&key).cloned()) {
             return Ok(rules);
         }
         let rules = Arc::new(self.resolve(grid)?);
-        if let Ok(mut c) = cache.write() {
+        if let Ok(mut c) = shared_rules().write() {
             if c.len() >= 1024 {
                 c.clear();
             }
             c.insert(key, rules.clone());
         }
         Ok(rules)
+    }
+
+    /// The shared rule set these rules give on a board of `rows × cols`
+    /// without missing cells, if one is made already (see
+    /// [`resolve_shared`](Self::resolve_shared)).
+    pub fn shared(&self, rows: u8, cols: u8) -> Option<Arc<jc::Rules>> {
+        let key = self.shared_key(Some((rows, cols, false)))?;
+        shared_rules().read().ok()?.get(&key).cloned()
     }
 
     /// The rule set this asks for, optionally shaped like `grid` (when the

@@ -193,6 +193,16 @@ impl LegalMovesResponse {
 /// Resolves a request's rules and position together: the board's shape
 /// comes from the position unless the rules give one.
 pub fn rules_and_position(rules: &Rules, position: &PositionInput) -> Result<jc::Position, ApiError> {
+    // What nearly every request sends, read in one pass: a plain board
+    // under preset rules already made for its size.
+    let quick =
+        jc::Position::from_board_str(&position.board, position.ply, &position.scores, |rows, cols| {
+            rules.shared(rows, cols)
+        });
+    if let Some(pos) = quick {
+        return Ok(pos);
+    }
+    // Everything else, and the reason for every refusal.
     let setup = position.setup()?;
     let rules = rules.resolve_shared(Some(&setup.grid))?;
     position.position(rules, &setup)
@@ -356,6 +366,48 @@ mod tests {
     use rand::rngs::ChaCha8Rng;
 
     use super::*;
+
+    /// A request's position is read the same, or refused for the same
+    /// reason, whether its rule set is made already (the one-pass reader)
+    /// or not (grid, then position): plain boards, boards with missing
+    /// cells, wrong sizes, letters and player counts, bad board strings,
+    /// sizes given by the request, custom rules.
+    #[test]
+    fn positions_read_the_same_with_the_rules_made_or_not() {
+        let murray: Rules = serde_json::from_value(serde_json::json!({"preset": "murray"})).unwrap();
+        let sized: Rules =
+            serde_json::from_value(serde_json::json!({"preset": "old", "rows": 4, "cols": 5})).unwrap();
+        let custom: Rules = serde_json::from_value(serde_json::json!({
+            "rows": 3, "cols": 4,
+            "kinds": [{"letter": "O", "name": "frog", "value": 1}]
+        }))
+        .unwrap();
+        let boards = [
+            (&murray, "WYRG/W1YR/GGWW/RYWY", 1, vec![0, 0]),
+            (&murray, "WYRG/W.YR/GGWW/RY2", 3, vec![4, 1, 2]),
+            (&murray, "WYRG/W-YR/GGWW/RYWY", 1, vec![0, 0]),
+            (&murray, "WYRG/W1YR/GGOW/RYWY", 1, vec![0, 0]),
+            (&murray, "WYRG/W1YR/GGWW/RYWY", 1, vec![]),
+            (&murray, "WYRG/W01R/GGWW/RYWY", 1, vec![0, 0]),
+            (&murray, "WYRG/WYR/GGWW/RYWY", 1, vec![0, 0]),
+            (&murray, "WYRG/W1YR/GGWW/", 1, vec![0, 0]),
+            (&sized, "OOOOO/OO1OO/OOOOO/OOOOO", 2, vec![1, 0]),
+            (&sized, "OOOO/OO1O/OOOO/OOOO", 2, vec![1, 0]),
+            (&custom, "OOOO/O1OO/OOOO", 2, vec![1, 0]),
+        ];
+        for (rules, board, ply, scores) in boards {
+            let input = PositionInput { board: board.to_string(), ply, scores };
+            let cold = rules_and_position(rules, &input);
+            // The rules of every size seen are made now.
+            let _ = rules.resolve_shared(input.setup().ok().as_ref().map(|s| &s.grid));
+            let warm = rules_and_position(rules, &input);
+            match (cold, warm) {
+                (Ok(a), Ok(b)) => assert!(a == b && a.to_string() == b.to_string(), "{board}"),
+                (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{board}"),
+                (a, b) => panic!("{board}: {a:?} then {b:?}"),
+            }
+        }
+    }
 
     /// What `serde_json` writes for a page, built from the engine's move
     /// list: the reference the written page is held to.
