@@ -19,6 +19,14 @@ fn square() -> impl Strategy<Value = Square> {
     ]
 }
 
+/// A random position (see `common`) of preset and direction set number
+/// `preset` and `dirs`.
+fn any_position(seed: u64, preset: usize, dirs: usize) -> jump_capture::Position {
+    let preset = Preset::ALL[preset];
+    let dirs = [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All][dirs];
+    random_position(preset, dirs, &mut rng(seed)).1
+}
+
 /// A grid of `rows × cols` squares, rank 1 first.
 fn grid_of(rows: u8, cols: u8, squares: Vec<Square>) -> Grid {
     let mut g = Grid::filled(rows, cols, Square::Empty);
@@ -186,9 +194,7 @@ proptest! {
 
     #[test]
     fn the_quick_board_reader_reads_every_position(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..3) {
-        let preset = Preset::ALL[preset];
-        let dirs = [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All][dirs];
-        let (_, pos) = random_position(preset, dirs, &mut rng(seed));
+        let pos = any_position(seed, preset, dirs);
         let setup = pos.setup();
         let size = (pos.rules().rows(), pos.rules().cols());
         let quick = jump_capture::Position::from_board_str(&setup.grid.to_string(), setup.ply, &setup.scores, |r, c| {
@@ -203,9 +209,7 @@ proptest! {
 
     #[test]
     fn every_generated_move_applies_and_captures_and_scores_add_up(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..3) {
-        let preset = Preset::ALL[preset];
-        let dirs = [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All][dirs];
-        let (_, pos) = random_position(preset, dirs, &mut rng(seed));
+        let pos = any_position(seed, preset, dirs);
         let moves = pos.legal_moves();
         prop_assert_eq!(pos.perft(1), moves.len() as u64);
         prop_assert_eq!(pos.count_moves(), moves.len() as u64);
@@ -273,9 +277,7 @@ proptest! {
     /// same position.
     #[test]
     fn a_playout_ends_where_checked_random_play_ends(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..3) {
-        let preset = Preset::ALL[preset];
-        let dirs = [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All][dirs];
-        let (_, start) = random_position(preset, dirs, &mut rng(seed));
+        let start = any_position(seed, preset, dirs);
         let mut fast = start.clone();
         let plies = fast.playout(&mut rng(seed ^ 1));
         let mut slow = start.clone();
