@@ -505,10 +505,10 @@ impl Position {
                 1 if removals_score => value(last),
                 1 => 0,
                 _ => {
-                    if n == 2 {
-                        cells[0] = lay.cell(path[0]);
-                        gains[0] = 0;
-                    }
+                    // The start cell is written for every path: cheaper
+                    // than a guess at whether this one is a first jump.
+                    cells[0] = lay.cell(path[0]);
+                    gains[0] = 0;
                     // Layout indices are linear in file and rank: the cell
                     // jumped over is the mean of the two ends of a jump.
                     gains[n - 2].saturating_add(value((path[n - 2] + last) / 2))
