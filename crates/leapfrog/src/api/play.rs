@@ -240,10 +240,16 @@ fn name_word(c: jc::Cell) -> (u64, usize) {
     (u64::from(b'a' + c.file()) | rank, len)
 }
 
-/// The index of a cell in the tables below.
+/// The index of the cell at `file` and `rank` in the tables below.
+#[inline(always)]
+fn slot(file: u8, rank: u8) -> usize {
+    usize::from(rank) * 26 + usize::from(file)
+}
+
+/// [`slot`] of a cell.
 #[inline(always)]
 fn cell_slot(c: jc::Cell) -> usize {
-    usize::from(c.rank()) * 26 + usize::from(c.file())
+    slot(c.file(), c.rank())
 }
 
 /// The name of the cell at a [`cell_slot`], as [`name_word`] gives it.
@@ -516,8 +522,7 @@ fn write_move(path: &[jc::Cell], gain: u32, mut put: impl FnMut((u64, usize))) {
             for pair in path.windows(2) {
                 // Two cells two steps apart: the one between is their mean.
                 let (a, b) = (pair[0], pair[1]);
-                let over =
-                    usize::from((a.rank() + b.rank()) / 2) * 26 + usize::from((a.file() + b.file()) / 2);
+                let over = slot((a.file() + b.file()) / 2, (a.rank() + b.rank()) / 2);
                 put(sized(QUOTED_NAMES[over], lead));
                 lead = b',';
             }

@@ -199,10 +199,15 @@ pub fn rules_and_position(rules: &Rules, position: &PositionInput) -> Result<jc:
         jc::Position::from_board_str(&position.board, position.ply, &position.scores, |rows, cols| {
             rules.shared(rows, cols)
         });
-    if let Some(pos) = quick {
-        return Ok(pos);
+    match quick {
+        Some(pos) => Ok(pos),
+        None => careful_position(rules, position),
     }
-    // Everything else, and the reason for every refusal.
+}
+
+/// [`rules_and_position`] the careful way, through a grid: everything the
+/// one-pass reader declines, and the reason for every refusal.
+fn careful_position(rules: &Rules, position: &PositionInput) -> Result<jc::Position, ApiError> {
     let setup = position.setup()?;
     let rules = rules.resolve_shared(Some(&setup.grid))?;
     position.position(rules, &setup)
@@ -301,11 +306,11 @@ pub fn legal_moves_page(
     }
     json.push(b'}');
     let mut head = [0u8; PAGE_HEAD];
-    let mut w = &mut head[..];
-    let _ = write!(w, "{{\"count\":{count},\"moves\":[");
-    let len = PAGE_HEAD - w.len();
-    let skip = PAGE_HEAD - len;
-    json[skip..PAGE_HEAD].copy_from_slice(&head[..len]);
+    let mut rest = &mut head[..];
+    let _ = write!(rest, "{{\"count\":{count},\"moves\":[");
+    // The head ends where the moves begin.
+    let skip = rest.len();
+    json[skip..PAGE_HEAD].copy_from_slice(&head[..PAGE_HEAD - skip]);
     Ok(LegalMovesResponse { json, skip })
 }
 
@@ -368,10 +373,10 @@ mod tests {
     use super::*;
 
     /// A request's position is read the same, or refused for the same
-    /// reason, whether its rule set is made already (the one-pass reader)
-    /// or not (grid, then position): plain boards, boards with missing
-    /// cells, wrong sizes, letters and player counts, bad board strings,
-    /// sizes given by the request, custom rules.
+    /// reason, by the service (the one-pass reader once the rule set is
+    /// made) as by the careful path (grid, then position): plain boards,
+    /// boards with missing cells, wrong sizes, letters and player counts,
+    /// bad board strings, sizes given by the request, custom rules.
     #[test]
     fn positions_read_the_same_with_the_rules_made_or_not() {
         let murray: Rules = serde_json::from_value(serde_json::json!({"preset": "murray"})).unwrap();
@@ -397,11 +402,10 @@ mod tests {
         ];
         for (rules, board, ply, scores) in boards {
             let input = PositionInput { board: board.to_string(), ply, scores };
-            let cold = rules_and_position(rules, &input);
-            // The rules of every size seen are made now.
-            let _ = rules.resolve_shared(input.setup().ok().as_ref().map(|s| &s.grid));
-            let warm = rules_and_position(rules, &input);
-            match (cold, warm) {
+            // (This makes the rules of the board's size, where it has one.)
+            let careful = careful_position(rules, &input);
+            let served = rules_and_position(rules, &input);
+            match (careful, served) {
                 (Ok(a), Ok(b)) => assert!(a == b && a.to_string() == b.to_string(), "{board}"),
                 (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{board}"),
                 (a, b) => panic!("{board}: {a:?} then {b:?}"),
