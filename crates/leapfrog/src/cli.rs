@@ -66,13 +66,13 @@ struct SetupArgs {
     #[command(flatten)]
     rules: RulesArgs,
     /// Square board of N×N cells (3 to 26); default: the preset's size.
-    #[arg(long, value_name = "N", conflicts_with_all = ["rows", "cols"])]
+    #[arg(long, value_name = "N", value_parser = parse_side, conflicts_with_all = ["rows", "cols"])]
     size: Option<u8>,
     /// Number of ranks (use with --cols).
-    #[arg(long, value_name = "R", requires = "cols")]
+    #[arg(long, value_name = "R", value_parser = parse_side, requires = "cols")]
     rows: Option<u8>,
     /// Number of files (use with --rows).
-    #[arg(long, value_name = "C", requires = "rows")]
+    #[arg(long, value_name = "C", value_parser = parse_side, requires = "rows")]
     cols: Option<u8>,
     /// Number of players.
     #[arg(long, value_name = "N", default_value_t = 2)]
@@ -109,6 +109,16 @@ struct PerftArgs {
 
 fn parse_preset(s: &str) -> Result<Preset, String> {
     s.parse().map_err(|e: jump_capture::ParsePresetError| e.to_string())
+}
+
+/// A board side: any whole number reads, so that one out of range gets the
+/// rules' own message rather than the integer type's.
+fn parse_side(s: &str) -> Result<u8, String> {
+    let n: u64 = s.parse().map_err(|_| format!("'{s}' is not a whole number"))?;
+    u8::try_from(n)
+        .ok()
+        .filter(|n| (3..=jump_capture::MAX_SIDE).contains(n))
+        .ok_or_else(|| format!("each side must be from 3 to {}", jump_capture::MAX_SIDE))
 }
 
 fn parse_directions(s: &str) -> Result<DirectionSet, String> {

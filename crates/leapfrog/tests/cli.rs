@@ -82,7 +82,12 @@ fn bad_arguments_and_positions_are_one_line_on_stderr_with_exit_code_2() {
     let cases: &[(&[&str], &str)] = &[
         (&["setup", "--preset", "chess"], "unknown preset 'chess'"),
         (&["setup", "--preset", "murray", "--size", "2"], "each side must be from 3 to 26"),
-        (&["setup", "--preset", "murray", "--size", "300"], "--size"),
+        (
+            &["setup", "--preset", "murray", "--size", "300"],
+            "'300' for '--size <N>': each side must be from 3 to 26",
+        ),
+        (&["setup", "--preset", "murray", "--rows", "5", "--cols", "27"], "'27' for '--cols <C>': each side"),
+        (&["setup", "--preset", "murray", "--rows", "five", "--cols", "5"], "'five' is not a whole number"),
         (&["setup", "--preset", "konane", "--players", "3"], "3 players; these rules take 2 to 2"),
         (&["setup", "--preset", "murray", "--directions", "hex"], "unknown direction set 'hex'"),
         (
