@@ -4,7 +4,10 @@
 //! A move is one transaction: its row (unique per game and ply), the
 //! game's new position and version (checked against the version the move
 //! was computed from), and the idempotency record commit together or not
-//! at all. Concurrent moves on one game are decided by the database.
+//! at all. Concurrent moves on one game are decided by the database. On
+//! SQLite its statements go to the database as one query: every statement
+//! is a round trip to the connection's worker thread, and the one writer
+//! connection is held from the first to the commit.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -116,6 +119,29 @@ pub struct Store {
     backend: Backend,
     url: String,
 }
+
+/// The statement that stores a move's row: game, ply, player, notation,
+/// captures, gain, time (a macro, for `concat!`).
+macro_rules! insert_move {
+    () => {
+        "INSERT INTO moves (game_id, ply, player, notation, captures, gain, at) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+    };
+}
+
+/// `query` with the arguments of [`insert_move`] bound, `$1` to `$7`.
+fn bind_move<'q>(query: AnyQuery<'q>, game: &'q GameRow, mv: &'q MoveRow) -> AnyQuery<'q> {
+    query
+        .bind(&game.id)
+        .bind(mv.ply)
+        .bind(mv.player)
+        .bind(&mv.notation)
+        .bind(&mv.captures)
+        .bind(mv.gain)
+        .bind(mv.at)
+}
+
+/// A query of the `Any` driver.
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
 
 /// The columns of `games`, in `GameRow` order.
 macro_rules! game_columns {
@@ -374,53 +400,16 @@ impl Store {
         idempotency: Option<(&str, &StoredAnswer)>,
     ) -> Result<Commit, StoreError> {
         let mut tx = self.writes().begin().await?;
-        let inserted = sqlx::query(
-            "INSERT INTO moves (game_id, ply, player, notation, captures, gain, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(&game.id)
-        .bind(mv.ply)
-        .bind(mv.player)
-        .bind(&mv.notation)
-        .bind(&mv.captures)
-        .bind(mv.gain)
-        .bind(mv.at)
-        .execute(&mut *tx)
-        .await;
-        match inserted {
-            Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
-            other => other?,
+        let written = match self.backend {
+            Backend::Sqlite => Self::write_move_sqlite(&mut tx, game, version, mv, idempotency).await,
+            Backend::Postgres => Self::write_move(&mut tx, game, version, mv, idempotency).await,
         };
-        let updated = sqlx::query(
-            "UPDATE games SET version = $1, position = $2, status = $3, result = $4, updated_at = $5 \
-             WHERE id = $6 AND version = $7",
-        )
-        .bind(game.version)
-        .bind(&game.position)
-        .bind(&game.status)
-        .bind(&game.result)
-        .bind(game.updated_at)
-        .bind(&game.id)
-        .bind(version)
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() != 1 {
-            return Ok(Commit::Conflict);
-        }
-        if let Some((key, answer)) = idempotency {
-            let stored = sqlx::query(
-                "INSERT INTO idempotency (game_id, key, player, status, body) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(&game.id)
-            .bind(key)
-            .bind(mv.player)
-            .bind(answer.status)
-            .bind(&answer.body)
-            .execute(&mut *tx)
-            .await;
-            match stored {
-                Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
-                other => other?,
-            };
+        match written {
+            Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
+            Err(e) => return Err(e.into()),
+            // The transaction is rolled back as it is dropped.
+            Ok(false) => return Ok(Commit::Conflict),
+            Ok(true) => {}
         }
         tx.commit().await?;
         if self.backend == Backend::Postgres {
@@ -432,5 +421,88 @@ impl Store {
                 .await;
         }
         Ok(Commit::Done)
+    }
+
+    /// The statements of a move, one at a time: the move's row, the game's
+    /// new state if its version is still `version`, the idempotency record.
+    /// `Ok(false)` when the version moved.
+    async fn write_move(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        game: &GameRow,
+        version: i64,
+        mv: &MoveRow,
+        idempotency: Option<(&str, &StoredAnswer)>,
+    ) -> Result<bool, sqlx::Error> {
+        bind_move(sqlx::query(insert_move!()), game, mv).execute(&mut **tx).await?;
+        let updated = sqlx::query(
+            "UPDATE games SET version = $1, position = $2, status = $3, result = $4, updated_at = $5 \
+             WHERE id = $6 AND version = $7",
+        )
+        .bind(game.version)
+        .bind(&game.position)
+        .bind(&game.status)
+        .bind(&game.result)
+        .bind(game.updated_at)
+        .bind(&game.id)
+        .bind(version)
+        .execute(&mut **tx)
+        .await?;
+        if updated.rows_affected() != 1 {
+            return Ok(false);
+        }
+        if let Some((key, answer)) = idempotency {
+            sqlx::query(
+                "INSERT INTO idempotency (game_id, key, player, status, body) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&game.id)
+            .bind(key)
+            .bind(mv.player)
+            .bind(answer.status)
+            .bind(&answer.body)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Ok(true)
+    }
+
+    /// [`Store::write_move`] in one query, so one round trip to SQLite's
+    /// worker thread instead of three: SQLite runs the statements of a
+    /// query in turn, and numbered arguments keep their numbers across
+    /// them. Every statement changes one row, so anything less is a moved
+    /// version.
+    async fn write_move_sqlite(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        game: &GameRow,
+        version: i64,
+        mv: &MoveRow,
+        idempotency: Option<(&str, &StoredAnswer)>,
+    ) -> Result<bool, sqlx::Error> {
+        macro_rules! update_game {
+            () => {
+                "UPDATE games SET version = $8, position = $9, status = $10, result = $11, updated_at = $12 \
+                 WHERE id = $1 AND version = $13"
+            };
+        }
+        let sql = match idempotency {
+            Some(_) => concat!(
+                insert_move!(),
+                "; ",
+                update_game!(),
+                "; INSERT INTO idempotency (game_id, key, player, status, body) VALUES ($1, $14, $3, $15, $16)"
+            ),
+            None => concat!(insert_move!(), "; ", update_game!()),
+        };
+        let mut query = bind_move(sqlx::query(sql), game, mv)
+            .bind(game.version)
+            .bind(&game.position)
+            .bind(&game.status)
+            .bind(&game.result)
+            .bind(game.updated_at)
+            .bind(version);
+        if let Some((key, answer)) = idempotency {
+            query = query.bind(key).bind(answer.status).bind(&answer.body);
+        }
+        let statements = if idempotency.is_some() { 3 } else { 2 };
+        Ok(query.execute(&mut **tx).await?.rows_affected() == statements)
     }
 }
