@@ -4,10 +4,8 @@
 //! A move is one transaction: its row (unique per game and ply), the
 //! game's new position and version (checked against the version the move
 //! was computed from), and the idempotency record commit together or not
-//! at all. Concurrent moves on one game are decided by the database. On
-//! SQLite its statements go to the database as one query: every statement
-//! is a round trip to the connection's worker thread, and the one writer
-//! connection is held from the first to the commit.
+//! at all, its statements sent as one query. Concurrent moves on one game
+//! are decided by the database.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -120,28 +118,28 @@ pub struct Store {
     url: String,
 }
 
-/// The statement that stores a move's row: game, ply, player, notation,
-/// captures, gain, time (a macro, for `concat!`).
+/// The statements that store a move (macros, for `concat!`), numbered
+/// arguments shared among them: the move's row (`$1` game, `$2` ply, `$3`
+/// player, `$4` notation, `$5` captures, `$6` gain, `$7` time), the game's
+/// new state if its version is still `$13` (`$8` version, `$9` position,
+/// `$10` status, `$11` result, `$12` time), the answer to replay for an
+/// idempotency key (`$14` key, `$15` status, `$16` body).
 macro_rules! insert_move {
     () => {
         "INSERT INTO moves (game_id, ply, player, notation, captures, gain, at) VALUES ($1, $2, $3, $4, $5, $6, $7)"
     };
 }
-
-/// `query` with the arguments of [`insert_move`] bound, `$1` to `$7`.
-fn bind_move<'q>(query: AnyQuery<'q>, game: &'q GameRow, mv: &'q MoveRow) -> AnyQuery<'q> {
-    query
-        .bind(&game.id)
-        .bind(mv.ply)
-        .bind(mv.player)
-        .bind(&mv.notation)
-        .bind(&mv.captures)
-        .bind(mv.gain)
-        .bind(mv.at)
+macro_rules! update_game {
+    () => {
+        "UPDATE games SET version = $8, position = $9, status = $10, result = $11, updated_at = $12 \
+         WHERE id = $1 AND version = $13"
+    };
 }
-
-/// A query of the `Any` driver.
-type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
+macro_rules! insert_answer {
+    () => {
+        "INSERT INTO idempotency (game_id, key, player, status, body) VALUES ($1, $14, $3, $15, $16)"
+    };
+}
 
 /// The columns of `games`, in `GameRow` order.
 macro_rules! game_columns {
@@ -400,11 +398,7 @@ impl Store {
         idempotency: Option<(&str, &StoredAnswer)>,
     ) -> Result<Commit, StoreError> {
         let mut tx = self.writes().begin().await?;
-        let written = match self.backend {
-            Backend::Sqlite => Self::write_move_sqlite(&mut tx, game, version, mv, idempotency).await,
-            Backend::Postgres => Self::write_move(&mut tx, game, version, mv, idempotency).await,
-        };
-        match written {
+        match Self::write_move(self.backend, &mut tx, game, version, mv, idempotency).await {
             Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
             Err(e) => return Err(e.into()),
             // The transaction is rolled back as it is dropped.
@@ -423,76 +417,53 @@ impl Store {
         Ok(Commit::Done)
     }
 
-    /// The statements of a move, one at a time: the move's row, the game's
-    /// new state if its version is still `version`, the idempotency record.
-    /// `Ok(false)` when the version moved.
+    /// Writes a move's statements in one round trip: every statement is
+    /// one to the database (on SQLite, to the connection's worker thread),
+    /// with the transaction, and on SQLite the one writer connection, held
+    /// all along. SQLite runs the statements of a query in turn, numbered
+    /// arguments keeping their numbers across them; PostgreSQL runs them as
+    /// data-modifying `WITH` clauses of one statement, which counts what
+    /// they wrote. Each writes one row: `Ok(false)` when one did not (the
+    /// game's version moved); a taken ply or key is an error.
     async fn write_move(
+        backend: Backend,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         game: &GameRow,
         version: i64,
         mv: &MoveRow,
         idempotency: Option<(&str, &StoredAnswer)>,
     ) -> Result<bool, sqlx::Error> {
-        bind_move(sqlx::query(insert_move!()), game, mv).execute(&mut **tx).await?;
-        let updated = sqlx::query(
-            "UPDATE games SET version = $1, position = $2, status = $3, result = $4, updated_at = $5 \
-             WHERE id = $6 AND version = $7",
-        )
-        .bind(game.version)
-        .bind(&game.position)
-        .bind(&game.status)
-        .bind(&game.result)
-        .bind(game.updated_at)
-        .bind(&game.id)
-        .bind(version)
-        .execute(&mut **tx)
-        .await?;
-        if updated.rows_affected() != 1 {
-            return Ok(false);
-        }
-        if let Some((key, answer)) = idempotency {
-            sqlx::query(
-                "INSERT INTO idempotency (game_id, key, player, status, body) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(&game.id)
-            .bind(key)
-            .bind(mv.player)
-            .bind(answer.status)
-            .bind(&answer.body)
-            .execute(&mut **tx)
-            .await?;
-        }
-        Ok(true)
-    }
-
-    /// [`Store::write_move`] in one query, so one round trip to SQLite's
-    /// worker thread instead of three: SQLite runs the statements of a
-    /// query in turn, and numbered arguments keep their numbers across
-    /// them. Every statement changes one row, so anything less is a moved
-    /// version.
-    async fn write_move_sqlite(
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        game: &GameRow,
-        version: i64,
-        mv: &MoveRow,
-        idempotency: Option<(&str, &StoredAnswer)>,
-    ) -> Result<bool, sqlx::Error> {
-        macro_rules! update_game {
-            () => {
-                "UPDATE games SET version = $8, position = $9, status = $10, result = $11, updated_at = $12 \
-                 WHERE id = $1 AND version = $13"
-            };
-        }
-        let sql = match idempotency {
-            Some(_) => concat!(
+        let sql = match (backend, idempotency.is_some()) {
+            (Backend::Sqlite, false) => concat!(insert_move!(), "; ", update_game!()),
+            (Backend::Sqlite, true) => concat!(insert_move!(), "; ", update_game!(), "; ", insert_answer!()),
+            (Backend::Postgres, false) => concat!(
+                "WITH m AS (",
                 insert_move!(),
-                "; ",
+                " RETURNING 1), g AS (",
                 update_game!(),
-                "; INSERT INTO idempotency (game_id, key, player, status, body) VALUES ($1, $14, $3, $15, $16)"
+                " RETURNING 1) ",
+                "SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM g)"
             ),
-            None => concat!(insert_move!(), "; ", update_game!()),
+            (Backend::Postgres, true) => concat!(
+                "WITH m AS (",
+                insert_move!(),
+                " RETURNING 1), g AS (",
+                update_game!(),
+                " RETURNING 1), ",
+                "k AS (",
+                insert_answer!(),
+                " RETURNING 1) ",
+                "SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM g) + (SELECT count(*) FROM k)"
+            ),
         };
-        let mut query = bind_move(sqlx::query(sql), game, mv)
+        let mut query = sqlx::query(sql)
+            .bind(&game.id)
+            .bind(mv.ply)
+            .bind(mv.player)
+            .bind(&mv.notation)
+            .bind(&mv.captures)
+            .bind(mv.gain)
+            .bind(mv.at)
             .bind(game.version)
             .bind(&game.position)
             .bind(&game.status)
@@ -502,7 +473,11 @@ impl Store {
         if let Some((key, answer)) = idempotency {
             query = query.bind(key).bind(answer.status).bind(&answer.body);
         }
-        let statements = if idempotency.is_some() { 3 } else { 2 };
-        Ok(query.execute(&mut **tx).await?.rows_affected() == statements)
+        let rows = if idempotency.is_some() { 3 } else { 2 };
+        let written = match backend {
+            Backend::Sqlite => query.execute(&mut **tx).await?.rows_affected(),
+            Backend::Postgres => query.fetch_one(&mut **tx).await?.try_get::<i64, _>(0)? as u64,
+        };
+        Ok(written == rows)
     }
 }
