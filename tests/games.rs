@@ -407,6 +407,9 @@ fn a_subscriber_on_one_process_sees_moves_made_through_another_in_order() {
     }
     let seen = moves_seen(&mut stream, 3);
     assert_eq!(seen.iter().map(|m| m["ply"].as_u64().unwrap()).collect::<Vec<_>>(), [0, 1, 2]);
+    // Pushed by NOTIFY: without it they would come only after a keep-alive
+    // (the stream reads the game again after each).
+    assert_eq!(stream.comments, 0, "the moves came after a keep-alive, not with a notification");
     drop(stream);
     assert_eq!(play_first(&b.app, &game).unwrap().status, 201);
     let mut resumed = EventStream::open(&a.app, &format!("/v1/games/{}/events", game.id), Some("2"));

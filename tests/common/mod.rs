@@ -275,6 +275,8 @@ impl Read for Chunked {
 /// A server-sent event stream being read.
 pub struct EventStream {
     reader: BufReader<Chunked>,
+    /// Comments read so far (the server's keep-alives).
+    pub comments: usize,
 }
 
 impl EventStream {
@@ -302,7 +304,7 @@ impl EventStream {
             let lower = line.to_ascii_lowercase();
             assert!(!lower.starts_with("content-length"), "an event stream has no length");
         }
-        EventStream { reader: BufReader::new(Chunked { inner: reader, left: 0, done: false }) }
+        EventStream { reader: BufReader::new(Chunked { inner: reader, left: 0, done: false }), comments: 0 }
     }
 
     /// The next event (comments skipped), or `None` at the end or after the
@@ -324,6 +326,7 @@ impl EventStream {
                 continue;
             }
             if line.starts_with(':') {
+                self.comments += 1;
                 continue;
             }
             any = true;

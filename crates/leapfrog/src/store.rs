@@ -140,6 +140,15 @@ macro_rules! insert_answer {
         "INSERT INTO idempotency (game_id, key, player, status, body) VALUES ($1, $14, $3, $15, $16)"
     };
 }
+/// PostgreSQL: tells the other processes that game `$1` moved (on the
+/// channel [`crate::events::CHANNEL`]), as a `WITH` clause `n` of one row.
+/// Sent within the move's transaction, the notification goes out when it
+/// commits, and not at all when it does not.
+macro_rules! notify_move {
+    () => {
+        "n AS (SELECT pg_notify('leapfrog_moves', $1))"
+    };
+}
 
 /// The columns of `games`, in `GameRow` order.
 macro_rules! game_columns {
@@ -406,14 +415,6 @@ impl Store {
             Ok(true) => {}
         }
         tx.commit().await?;
-        if self.backend == Backend::Postgres {
-            // Tell the other processes; a failure only delays their
-            // subscribers until the next keep-alive poll.
-            let _ = sqlx::query("SELECT pg_notify('leapfrog_moves', $1)")
-                .bind(&game.id)
-                .execute(&self.pool)
-                .await;
-        }
         Ok(Commit::Done)
     }
 
@@ -423,8 +424,9 @@ impl Store {
     /// all along. SQLite runs the statements of a query in turn, numbered
     /// arguments keeping their numbers across them; PostgreSQL runs them as
     /// data-modifying `WITH` clauses of one statement, which counts what
-    /// they wrote. Each writes one row: `Ok(false)` when one did not (the
-    /// game's version moved); a taken ply or key is an error.
+    /// they wrote and also notifies the other processes. Each writes one
+    /// row: `Ok(false)` when one did not (the game's version moved); a
+    /// taken ply or key is an error.
     async fn write_move(
         backend: Backend,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
@@ -441,19 +443,20 @@ impl Store {
                 insert_move!(),
                 " RETURNING 1), g AS (",
                 update_game!(),
-                " RETURNING 1) ",
-                "SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM g)"
+                " RETURNING 1), ",
+                notify_move!(),
+                " SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM g) FROM n"
             ),
             (Backend::Postgres, true) => concat!(
                 "WITH m AS (",
                 insert_move!(),
                 " RETURNING 1), g AS (",
                 update_game!(),
-                " RETURNING 1), ",
-                "k AS (",
+                " RETURNING 1), k AS (",
                 insert_answer!(),
-                " RETURNING 1) ",
-                "SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM g) + (SELECT count(*) FROM k)"
+                " RETURNING 1), ",
+                notify_move!(),
+                " SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM g) + (SELECT count(*) FROM k) FROM n"
             ),
         };
         let mut query = sqlx::query(sql)
