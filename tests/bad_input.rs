@@ -1,7 +1,7 @@
 //! Bad input gets a clear error and changes nothing: valid requests to every
-//! endpoint that takes a body, mutated at random (seeded, so a failure
-//! replays), never get a 5xx or a dropped connection; every refusal is a
-//! problem document whose status is the response's; and a refused move
+//! endpoint that takes a body, mutated (at random from fixed seeds, so a
+//! failure replays), never get a 5xx or a dropped connection; every refusal
+//! is a problem document whose status is the response's; and a refused move
 //! leaves its game exactly as it was.
 //!
 //! Two kinds of mutation: on the value, every one (each node of the JSON
@@ -224,7 +224,7 @@ fn snapshot(app: &TestApp, id: &str) -> (String, String) {
 }
 
 #[test]
-fn mutated_moves_are_refused_and_leave_the_game_as_it_was() {
+fn a_refused_mutated_move_leaves_the_game_as_it_was() {
     let app = spawn_app();
     let mut rng = ChaCha8Rng::seed_from_u64(1898);
     let created = app.post_json(
