@@ -64,6 +64,10 @@
 //! # Ok::<(), jump_capture::PositionError>(())
 //! ```
 
+// Other projects build on this crate: every public item says what it is
+// (CI denies warnings).
+#![warn(missing_docs)]
+
 mod bits;
 mod cell;
 mod deal;
