@@ -65,6 +65,12 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
     let stored = store.answer("g1", 1, "k").await.unwrap().unwrap();
     assert_eq!((stored.status, stored.body.as_str()), (201, "{\"ply\":1}"));
 
+    // A key with a stale move: neither the move nor the answer is kept.
+    let stale_keyed = store.commit_move(&game(4, "stale"), 2, &a_move(2, "x"), Some(("k2", &answer))).await;
+    assert_eq!(stale_keyed.unwrap(), Commit::Conflict);
+    assert!(store.answer("g1", 0, "k2").await.unwrap().is_none());
+    assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
+
     // The same player's key again, on a new move: nothing is written.
     let player_1_again = a_move(3, "c1");
     let reused = store.commit_move(&game(4, "reused"), 3, &player_1_again, Some(("k", &answer))).await;
