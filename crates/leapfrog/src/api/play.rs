@@ -236,8 +236,14 @@ const RANK_WORDS: [(u64, usize); 26] = {
 /// lookup, not a branch on the number of digits (which mispredicts).
 #[inline(always)]
 fn name_word(c: jc::Cell) -> (u64, usize) {
-    let (rank, len) = RANK_WORDS[usize::from(c.rank())];
-    (u64::from(b'a' + c.file()) | rank, len)
+    file_rank_word(c.file(), c.rank())
+}
+
+/// [`name_word`] of the cell at `file` and `rank` (from 0).
+#[inline(always)]
+const fn file_rank_word(file: u8, rank: u8) -> (u64, usize) {
+    let (digits, len) = RANK_WORDS[rank as usize];
+    ((b'a' + file) as u64 | digits, len)
 }
 
 /// The index of the cell at `file` and `rank` in the tables below.
@@ -254,8 +260,7 @@ fn cell_slot(c: jc::Cell) -> usize {
 
 /// The name of the cell at a [`cell_slot`], as [`name_word`] gives it.
 const fn slot_name(i: usize) -> (u64, usize) {
-    let (rank, len) = RANK_WORDS[i / 26];
-    ((b'a' as u64 + (i % 26) as u64) | rank, len)
+    file_rank_word((i % 26) as u8, (i / 26) as u8)
 }
 
 /// A word of up to seven bytes of text, with its length in the top byte:
@@ -298,20 +303,28 @@ static GAIN_ENDS: [u64; GAIN_TABLE] = {
     let mut out = [0; GAIN_TABLE];
     let mut g = 0;
     while g < GAIN_TABLE {
-        let (mut digits, mut len, mut rest) = (0u64, 0, g);
-        loop {
-            digits = digits << 8 | (b'0' as u64 + (rest % 10) as u64);
-            len += 1;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        out[g] = with_len(b':' as u64 | digits << 8 | (b'}' as u64) << (8 * (len + 1)), len + 2);
+        let (end, len) = gain_end(g as u32);
+        out[g] = with_len(end as u64, len);
         g += 1;
     }
     out
 };
+
+/// A gain's end of a move, `:` then its digits then `}`, as little-endian
+/// bytes (most significant digit first: each digit found, least
+/// significant first, pushes the others up), and its length (3 to 12).
+const fn gain_end(gain: u32) -> (u128, usize) {
+    let (mut digits, mut len, mut rest) = (0u128, 0, gain);
+    loop {
+        digits = digits << 8 | (b'0' + (rest % 10) as u8) as u128;
+        len += 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    (b':' as u128 | digits << 8 | (b'}' as u128) << (8 * (len + 1)), len + 2)
+}
 
 /// Writes a cell's name (a letter and one or two digits) into `out`;
 /// returns its length.
@@ -532,23 +545,10 @@ fn write_move(path: &[jc::Cell], gain: u32, mut put: impl FnMut((u64, usize))) {
     if let Some(&end) = GAIN_ENDS.get(gain as usize) {
         put(sized(end, 0));
     } else {
-        // `:`, the digits and `}` as little-endian bytes, most
-        // significant digit first: each digit found (least significant
-        // first) pushes the others up.
-        let (mut digits, mut len) = (0u128, 0);
-        let mut rest = gain;
-        loop {
-            digits = digits << 8 | u128::from(b'0' + (rest % 10) as u8);
-            len += 1;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        let whole = u128::from(b':') | digits << 8 | u128::from(b'}') << (8 * (len + 1));
-        put((whole as u64, (len + 2).min(8)));
-        if len + 2 > 8 {
-            put(((whole >> 64) as u64, len + 2 - 8));
+        let (end, len) = gain_end(gain);
+        put((end as u64, len.min(8)));
+        if len > 8 {
+            put(((end >> 64) as u64, len - 8));
         }
     }
 }
