@@ -1,4 +1,4 @@
-//! Starting boards (RULES.md §2–3): apportioning kinds and shuffling them
+//! Starting boards (`docs/rules.md` §2–3): apportioning kinds and shuffling them
 //! from a seed with a named, portable generator.
 //!
 //! The generator is ChaCha8 keyed with the seed's eight little-endian bytes

@@ -1,4 +1,4 @@
-//! Board strings (RULES.md §8): `WYRG/W1YR/GGWW/RYWY`.
+//! Board strings (`docs/rules.md` §8): `WYRG/W1YR/GGWW/RYWY`.
 //!
 //! A [`Grid`] is what a board string says, checked only for form: its size
 //! and what stands on each cell. Whether its letters are kinds of some rule
@@ -213,7 +213,7 @@ impl Grid {
 impl FromStr for Grid {
     type Err = ParseBoardError;
 
-    /// Reads a board string (RULES.md §8): ranks from the top, `/` between.
+    /// Reads a board string (`docs/rules.md` §8): ranks from the top, `/` between.
     fn from_str(s: &str) -> Result<Grid, ParseBoardError> {
         if s.is_empty() {
             return Err(ParseBoardError::Empty);

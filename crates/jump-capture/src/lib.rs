@@ -26,7 +26,7 @@
 //!
 //! # Example
 //!
-//! The worked example of the rule book: Leap Frog `old` on a 3×3 board with
+//! The worked example of the rule book (`docs/rules.md` §10): Leap Frog `old` on a 3×3 board with
 //! file `a` empty.
 //!
 //! ```

@@ -1,4 +1,4 @@
-//! Moves: a removal is one cell, a jump a path of cells (RULES.md §6, §8).
+//! Moves: a removal is one cell, a jump a path of cells (`docs/rules.md` §6, §8).
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,4 +1,4 @@
-//! Results of finished games (RULES.md §7).
+//! Results of finished games (`docs/rules.md` §7).
 
 use crate::rules::EndRule;
 

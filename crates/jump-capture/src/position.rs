@@ -244,7 +244,7 @@ impl Position {
     }
 
     /// Reads a position from its parts as written — a board string
-    /// (RULES.md §8), the ply and the scores — under rules chosen for the
+    /// (`docs/rules.md` §8), the ply and the scores — under rules chosen for the
     /// board's size: one pass over the text, without the [`Grid`] and
     /// [`Setup`] in between. The quick way for positions that arrive as
     /// text, as in a web request. `rules_for` gets the board's ranks and
@@ -856,7 +856,7 @@ impl Position {
         names.join(" or ")
     }
 
-    /// The number of move sequences of exactly `depth` plies (RULES.md §9).
+    /// The number of move sequences of exactly `depth` plies (`docs/rules.md` §9).
     pub fn perft(&self, depth: u32) -> u64 {
         with_width!(self.rules.layout.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
@@ -886,7 +886,7 @@ impl Position {
     }
 }
 
-/// Sorts moves by their notation strings (RULES.md §9: "sorted by the move
+/// Sorts moves by their notation strings (`docs/rules.md` §9: "sorted by the move
 /// string").
 pub fn sort_by_notation(moves: &mut [Move]) {
     moves.sort_unstable_by(Move::cmp_notation);

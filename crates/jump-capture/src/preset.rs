@@ -1,4 +1,4 @@
-//! The named rule sets of RULES.md: Leap Frog `old` and `murray`, BrainKing's
+//! The named rule sets of the rule book (`docs/rules.md`): Leap Frog `old` and `murray`, BrainKing's
 //! `froglet`, and `konane`.
 
 use std::fmt;

@@ -58,7 +58,7 @@ pub enum Chain {
     Straight,
 }
 
-/// The removals that open a game (RULES.md §5).
+/// The removals that open a game (`docs/rules.md` §5).
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub enum Opening {
     /// Play starts with jumps: the board must already have a hole.
@@ -100,7 +100,7 @@ impl Opening {
     }
 }
 
-/// How a finished game is decided (RULES.md §7).
+/// How a finished game is decided (`docs/rules.md` §7).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum EndRule {
     /// Players are ranked by score; all with the top score win together.
@@ -110,7 +110,7 @@ pub enum EndRule {
     NoMoveLoses,
 }
 
-/// How the starting board is filled (RULES.md §3).
+/// How the starting board is filled (`docs/rules.md` §3).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Fill {
     /// Every starting cell gets a piece; kinds are apportioned by these

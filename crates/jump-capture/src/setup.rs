@@ -1,4 +1,4 @@
-//! Position strings (RULES.md §8): `<board> <ply> <score,score,…>`.
+//! Position strings (`docs/rules.md` §8): `<board> <ply> <score,score,…>`.
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,4 +1,4 @@
-//! Perft vectors from `data/perft.txt` (RULES.md §9): the fast generator
+//! Perft vectors from `data/perft.txt` (`docs/rules.md` §9): the fast generator
 //! must reproduce every count, and the small ones are re-counted by the
 //! reference generator of `common/mod.rs`.
 

@@ -1,4 +1,4 @@
-//! One test per rule of RULES.md, named for the rule it checks.
+//! One test per rule of the rule book (`docs/rules.md`), named for the rule it checks.
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
@@ -258,7 +258,7 @@ fn in_froglet_only_the_first_player_removes_only_a_green_piece_and_it_does_not_s
 
 #[test]
 fn konane_opening_is_centre_or_corner_then_next_to_the_hole() {
-    // The OpenSpiel figures of RULES.md §7.
+    // The OpenSpiel figures of `docs/rules.md` §7.
     let (mut p, _) = Position::start(Preset::Konane.rules(), 2, None).unwrap();
     assert_eq!(moves(&p), ["a8", "d5", "e4", "h1"]);
     assert_eq!(p.play(&mv("a1")).unwrap_err(), IllegalMove::NotYourPiece { cell: cell("a1"), player: 0 });

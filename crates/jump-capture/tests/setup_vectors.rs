@@ -1,4 +1,4 @@
-//! RULES.md §3: the same rule set and seed give the same board on every
+//! `docs/rules.md` §3: the same rule set and seed give the same board on every
 //! platform and in every release. These boards are pinned: if one changes,
 //! every saved game's seed replays differently, so a change here is a
 //! breaking change, never a fix.
