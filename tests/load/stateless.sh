@@ -23,10 +23,8 @@ server=$!
 trap 'kill $server 2>/dev/null; rm -f "$body"' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 
-# Dealt from seed 1, then 40 random moves (`leapfrog setup --preset murray
-# --seed 1 --random-plies 40` as of 2026-11-22), pinned so that figures stay
-# comparable when the engine's move order changes.
-pos='YRYRYYRRGWWYRGY/RWWRRYYRWYWWWYW/YYWRWGWWWY1YRWW/YRRWRWYRRY3YG/WWRWWRRW2Y1YRG/WGWRWW1RG3WRY/WGWWYY1Y4WWW/WGGWR1R5WWW/YWWRWRWY2WYYYY/RYRYYW6WYY/G2YYW6WWW/WW1YWWW5YWY/GRR1YYW1RY1W2Y/W1GYRGG3W3Y/RYRWYYWR1WWYRWR 40 51,59'
+# The 15×15 Murray middle game of tests/fixtures/murray-middle-game.txt.
+pos=$(cat "$(dirname "$0")/../fixtures/murray-middle-game.txt")
 read -r board ply scores <<<"$pos"
 body=$(mktemp)
 printf '{"rules":{"preset":"murray"},"position":{"board":"%s","ply":%s,"scores":[%s]}}' \

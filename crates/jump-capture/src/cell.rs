@@ -48,6 +48,27 @@ impl Cell {
         char::from(b'a' + self.file)
     }
 
+    /// The cell's name as ASCII bytes — its file letter, then its rank in
+    /// one or two digits — and the name's length (2 or 3): what
+    /// [`Display`](fmt::Display) writes, for writers that spell names
+    /// without a formatter (and for `const` tables of them).
+    ///
+    /// ```
+    /// let c10 = jump_capture::Cell::new(2, 9).unwrap();
+    /// assert_eq!(c10.name_bytes(), (*b"c10", 3));
+    /// let (bytes, len) = jump_capture::Cell::new(0, 0).unwrap().name_bytes();
+    /// assert_eq!(&bytes[..len], b"a1");
+    /// ```
+    pub const fn name_bytes(self) -> ([u8; 3], usize) {
+        let rank = self.rank + 1;
+        let letter = b'a' + self.file;
+        if rank < 10 {
+            ([letter, b'0' + rank, 0], 2)
+        } else {
+            ([letter, b'0' + rank / 10, b'0' + rank % 10], 3)
+        }
+    }
+
     /// The cell one step in `dir`, if it is still a valid coordinate.
     pub fn step(self, dir: Direction) -> Option<Cell> {
         let (df, dr) = dir.delta();
@@ -83,7 +104,9 @@ impl Cell {
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file_char(), u16::from(self.rank) + 1)
+        let (bytes, len) = self.name_bytes();
+        // Letters and digits: always UTF-8.
+        f.write_str(std::str::from_utf8(&bytes[..len]).unwrap_or("?"))
     }
 }
 

@@ -85,7 +85,7 @@ mod setup;
 pub use cell::{Cell, Direction, DirectionSet, MAX_SIDE, ParseCellError, ParseDirectionSetError};
 pub use deal::{apportion, random_seed};
 pub use grid::{Grid, ParseBoardError, Square};
-pub use moves::{IllegalMove, JumpTree, Move, MoveList, ParseMoveError, jumped_over};
+pub use moves::{IllegalMove, JumpTree, Move, MoveList, ParseMoveError, ScoredPath, jumped_over};
 pub use outcome::{Outcome, Standing};
 pub use position::{Phase, Played, Position, PositionError, sort_by_notation};
 pub use preset::{LEAP_FROG_MAX_PLAYERS, ParsePresetError, Preset};

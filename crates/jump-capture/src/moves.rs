@@ -105,6 +105,19 @@ pub(crate) fn cmp_notation(a: &[Cell], b: &[Cell]) -> std::cmp::Ordering {
     notation_bytes(a).cmp(notation_bytes(b))
 }
 
+/// A legal move as [`Position::for_each_move`](crate::Position::for_each_move)
+/// hands it over, borrowed for the call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoredPath<'a> {
+    /// The cells of the path, start first.
+    pub path: &'a [Cell],
+    /// The cells of the pieces it takes off the board, in order: the
+    /// jumped ones, or the removed one.
+    pub captures: &'a [Cell],
+    /// Points it scores for the mover.
+    pub gain: u32,
+}
+
 /// Moves sorted by notation, with what each scores, stored flat: the
 /// paths of all of them share one buffer, so listing a position's moves
 /// allocates three times, not once per move.
@@ -114,9 +127,7 @@ pub struct MoveList {
     cells: Vec<Cell>,
     /// (start, length) of each path in `cells`, in notation order.
     spans: Vec<(u32, u32)>,
-    /// What each move scores for the mover (as [`Position::gain_of_path`]).
-    ///
-    /// [`Position::gain_of_path`]: crate::Position::gain_of_path
+    /// What each move scores for the mover.
     gains: Vec<u32>,
 }
 

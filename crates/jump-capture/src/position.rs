@@ -13,7 +13,7 @@ use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::{Layout, MAX_WORDS};
 use crate::movegen::{Ctx, Figures, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, State, with_width};
-use crate::moves::{IllegalMove, JumpTree, Move, MoveList, midpoint};
+use crate::moves::{IllegalMove, JumpTree, Move, MoveList, ScoredPath};
 use crate::outcome::Outcome;
 use crate::rules::{Capture, Chain, Kind, Opening, PlayersError, Rules};
 use crate::setup::Setup;
@@ -441,22 +441,12 @@ impl Position {
         })
     }
 
-    /// Calls `visit` with the path of every legal move, in notation order,
-    /// until it breaks. The slice is reused between calls: nothing is
-    /// allocated per move.
-    pub fn for_each_move<F>(&self, mut visit: F)
-    where
-        F: FnMut(&[Cell]) -> ControlFlow<()>,
-    {
-        self.for_each_scored_move(None, |path, _| visit(path));
-    }
-
-    /// Calls `visit` with the path and the gain (as
-    /// [`gain_of_path`](Self::gain_of_path)) of every legal move — only of
-    /// those from `from`, if given; none from a cell off the board — in
-    /// notation order, until it breaks. The slice is reused between calls:
-    /// nothing is allocated per move. The way to list a page of moves, or
-    /// to pick among them by gain, without building them.
+    /// Calls `visit` with every legal move — only those from `from`, if
+    /// given; none from a cell off the board — in notation order, until it
+    /// breaks: its path, the cells it captures and what it scores. The
+    /// slices are reused between calls: nothing is allocated per move. The
+    /// way to list a page of moves, or to pick among them by gain, without
+    /// building them.
     ///
     /// ```
     /// use std::ops::ControlFlow;
@@ -466,18 +456,21 @@ impl Position {
     /// let setup: Setup = "1GR/RW1/YWG 2 0,0".parse()?;
     /// let pos = Position::from_setup(rules, &setup)?;
     /// let mut scored = Vec::new();
-    /// pos.for_each_scored_move(None, |path, gain| {
-    ///     let cells: Vec<String> = path.iter().map(|c| c.to_string()).collect();
-    ///     scored.push((cells.join("x"), gain));
+    /// pos.for_each_move(None, |m| {
+    ///     let cells: Vec<String> = m.path.iter().map(|c| c.to_string()).collect();
+    ///     scored.push((cells.join("x"), m.captures[0].to_string(), m.gain));
     ///     ControlFlow::Continue(())
     /// });
     /// // Over a red piece (3), a white one (1), a green one (4).
-    /// assert_eq!(scored, [("a1xa3".into(), 3), ("a2xc2".into(), 1), ("c3xa3".into(), 4)]);
+    /// assert_eq!(
+    ///     scored,
+    ///     [("a1xa3".into(), "a2".into(), 3), ("a2xc2".into(), "b2".into(), 1), ("c3xa3".into(), "b3".into(), 4)]
+    /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn for_each_scored_move<F>(&self, from: Option<Cell>, mut visit: F)
+    pub fn for_each_move<F>(&self, from: Option<Cell>, mut visit: F)
     where
-        F: FnMut(&[Cell], u32) -> ControlFlow<()>,
+        F: FnMut(ScoredPath<'_>) -> ControlFlow<()>,
     {
         let removals_score = self.rules.spec().removals_score;
         // The value of the piece on a layout index of this position (the
@@ -489,21 +482,27 @@ impl Position {
         // The walk goes depth first and visits a path right after its
         // last jump is made, so the path one jump shorter was the last one
         // of that length visited (or, for a first jump, is its start cell
-        // alone): a path's cells and gain are that path's plus one cell
-        // and one piece, kept per length (grown to the longest path yet,
-        // and written over).
+        // alone): a path's cells, captures and gain are that path's plus
+        // one cell, one captured piece and its value, kept per length
+        // (grown to the longest path yet, and written over).
         let mut cells: Vec<Cell> = Vec::new();
+        let mut captured: Vec<Cell> = Vec::new();
         let mut gains: Vec<u32> = Vec::new();
         self.walk_indices(from, |lay, path| {
             let n = path.len();
             let last = path[n - 1];
             if cells.len() < n {
                 cells.resize(n, lay.cell(last));
+                captured.resize(n, lay.cell(last));
                 gains.resize(n, 0);
             }
+            cells[n - 1] = lay.cell(last);
             let gain = match n {
-                1 if removals_score => value(last),
-                1 => 0,
+                1 => {
+                    // A removal captures the piece it lifts.
+                    captured[0] = cells[0];
+                    if removals_score { value(last) } else { 0 }
+                }
                 _ => {
                     // The start cell is written for every path: cheaper
                     // than a guess at whether this one is a first jump.
@@ -511,20 +510,22 @@ impl Position {
                     gains[0] = 0;
                     // Layout indices are linear in file and rank: the cell
                     // jumped over is the mean of the two ends of a jump.
-                    gains[n - 2].saturating_add(value((path[n - 2] + last) / 2))
+                    let over = (path[n - 2] + last) / 2;
+                    captured[n - 2] = lay.cell(over);
+                    gains[n - 2].saturating_add(value(over))
                 }
             };
-            cells[n - 1] = lay.cell(last);
             gains[n - 1] = gain;
             debug_assert!(
                 cells[..n].iter().zip(path).all(|(&c, &i)| c == lay.cell(i)),
                 "the walk is not depth first"
             );
-            visit(&cells[..n], gain)
+            visit(ScoredPath { path: &cells[..n], captures: &captured[..n.max(2) - 1], gain })
         });
     }
 
-    /// [`walk`](Self::walk) with the paths as layout indices.
+    /// [`for_each_move`](Self::for_each_move) with the paths as layout
+    /// indices.
     fn walk_indices<F>(&self, from: Option<Cell>, mut visit: F)
     where
         F: FnMut(&Layout, &[usize]) -> ControlFlow<()>,
@@ -545,11 +546,6 @@ impl Position {
         self.move_list(None).to_moves()
     }
 
-    /// The legal moves starting on `from`, sorted by notation.
-    pub fn legal_moves_from(&self, from: Cell) -> Vec<Move> {
-        self.move_list(Some(from)).to_moves()
-    }
-
     /// The legal moves (only those starting on `from`, if given), sorted
     /// by notation, in one flat list: the cheap way to list many moves and
     /// use a few, as a page of them.
@@ -559,10 +555,10 @@ impl Position {
         let mut cells = Vec::with_capacity(1024);
         let mut spans = Vec::with_capacity(256);
         let mut gains = Vec::with_capacity(256);
-        self.for_each_scored_move(from, |path, gain| {
-            spans.push((cells.len() as u32, path.len() as u32));
-            cells.extend(path.iter().copied());
-            gains.push(gain);
+        self.for_each_move(from, |m| {
+            spans.push((cells.len() as u32, m.path.len() as u32));
+            cells.extend(m.path.iter().copied());
+            gains.push(m.gain);
             ControlFlow::Continue(())
         });
         MoveList::in_order(cells, spans, gains)
@@ -576,14 +572,13 @@ impl Position {
             return root;
         }
         // Every path walked starts on `from`.
-        self.for_each_scored_move(Some(from), |path, _| {
+        self.for_each_move(Some(from), |m| {
             let mut node = &mut root;
-            for w in path.windows(2) {
-                let pos = match node.next.iter().position(|n| n.cell == w[1]) {
+            for (&to, &over) in m.path[1..].iter().zip(m.captures) {
+                let pos = match node.next.iter().position(|n| n.cell == to) {
                     Some(p) => p,
                     None => {
-                        let over = midpoint(w[0], w[1]);
-                        node.next.push(JumpTree { cell: w[1], over, next: Vec::new() });
+                        node.next.push(JumpTree { cell: to, over: Some(over), next: Vec::new() });
                         node.next.len() - 1
                     }
                 };
@@ -676,38 +671,6 @@ impl Position {
         let score = &mut self.scores[player];
         *score = score.saturating_add(gain);
         self.ply = self.ply.saturating_add(1);
-    }
-
-    /// The cells a legal move of this position takes off the board and the
-    /// points it scores, read off the board without checking the move (use
-    /// [`Position::check`] for a move from outside). Cheaper than `check`:
-    /// nothing is copied.
-    pub fn captures_of(&self, mv: &Move) -> (Vec<Cell>, u32) {
-        let cells = if mv.is_removal() { vec![mv.from()] } else { mv.jumped().collect() };
-        (cells, self.gain_of(mv))
-    }
-
-    /// What `mv`, taken as legal here, scores for the mover: the
-    /// [`captures_of`](Self::captures_of) gain, without listing the cells.
-    pub fn gain_of(&self, mv: &Move) -> u32 {
-        self.gain_of_path(mv.path())
-    }
-
-    /// [`gain_of`](Self::gain_of) for a borrowed path, such as one of a
-    /// [`MoveList`]: one cell is a removal, more a chain of jumps.
-    pub fn gain_of_path(&self, path: &[Cell]) -> u32 {
-        let value = |c: Cell| self.piece_at(c).map_or(0, |k| k.value);
-        match path {
-            [] => 0,
-            [only] => {
-                if self.rules.spec().removals_score {
-                    value(*only)
-                } else {
-                    0
-                }
-            }
-            _ => crate::moves::jumped_over(path).fold(0u32, |g, c| g.saturating_add(value(c))),
-        }
     }
 
     /// Checks `mv` without playing it: what it would capture and score.

@@ -1,9 +1,9 @@
 //! The work behind one `POST /v1/legal-moves` answer, stage by stage, on
 //! the load test's position (15×15 Murray, seed 1, then 40 random moves,
 //! pinned):
-//! reading the JSON body, building the position, listing the moves (they
-//! come out in notation order), and the first page as JSON (written while
-//! the moves are walked).
+//! reading the JSON body, resolving the rules, building the position,
+//! counting the moves, and the first page as JSON (written while the moves
+//! are walked).
 //! `cargo bench -p leapfrog`.
 
 #![allow(clippy::unwrap_used)] // a benchmark on a fixed position
@@ -11,14 +11,15 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use leapfrog::api::stateless::{LegalMovesRequest, legal_moves_page, rules_and_position};
+use leapfrog::api::move_page::write_page;
+use leapfrog::api::stateless::{LegalMovesRequest, rules_and_position};
 
 /// The load test's position (`tests/load/stateless.sh`): 15×15 Murray dealt
 /// from seed 1, then 40 random moves, pinned as a string.
-const POSITION: &str = "YRYRYYRRGWWYRGY/RWWRRYYRWYWWWYW/YYWRWGWWWY1YRWW/YRRWRWYRRY3YG/WWRWWRRW2Y1YRG/WGWRWW1RG3WRY/WGWWYY1Y4WWW/WGGWR1R5WWW/YWWRWRWY2WYYYY/RYRYYW6WYY/G2YYW6WWW/WW1YWWW5YWY/GRR1YYW1RY1W2Y/W1GYRGG3W3Y/RYRWYYWR1WWYRWR 40 51,59";
+const POSITION: &str = include_str!("../../../tests/fixtures/murray-middle-game.txt");
 
 fn body() -> String {
-    let mut parts = POSITION.split(' ');
+    let mut parts = POSITION.trim().split(' ');
     let (board, ply, scores) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
     format!(
         r#"{{"rules":{{"preset":"murray"}},"position":{{"board":"{board}","ply":{ply},"scores":[{scores}]}}}}"#
@@ -41,16 +42,13 @@ fn bench(c: &mut Criterion) {
         b.iter(|| req.rules.resolve_shared(Some(black_box(&setup.grid))).unwrap())
     });
     g.bench_function("build position", |b| b.iter(|| rules_and_position(&req.rules, &req.position).unwrap()));
-    g.bench_function("list moves", |b| b.iter(|| black_box(&pos).move_list(None)));
     g.bench_function("count moves", |b| b.iter(|| black_box(&pos).count_moves()));
-    g.bench_function("first page", |b| {
-        b.iter(|| legal_moves_page(black_box(&pos), None, None, None).unwrap())
-    });
+    g.bench_function("first page", |b| b.iter(|| write_page(black_box(&pos), None, None, None).unwrap()));
     g.bench_function("whole answer", |b| {
         b.iter(|| {
             let req: LegalMovesRequest = leapfrog::api::json::parse(black_box(body.as_bytes())).unwrap();
             let pos = rules_and_position(&req.rules, &req.position).unwrap();
-            legal_moves_page(&pos, None, None, None).unwrap()
+            write_page(&pos, None, None, None).unwrap()
         })
     });
     g.finish();

@@ -9,7 +9,50 @@ use clap::{Args, Parser, Subcommand};
 use jump_capture::{DirectionSet, Position, Preset, Rules, Setup};
 
 use crate::config::ServeConfig;
-use crate::startup::Application;
+use crate::startup::{Application, StartupError, redact};
+use crate::store::StoreError;
+
+/// Why a command failed: one line for stderr.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The rules refuse the rule set.
+    #[error("{0}")]
+    Rules(#[from] jump_capture::RulesError),
+    /// A position string that does not read.
+    #[error("position: {0}")]
+    ParsePosition(#[from] jump_capture::ParsePositionError),
+    /// A position or game the rules refuse.
+    #[error("position: {0}")]
+    Position(#[from] jump_capture::PositionError),
+    /// A game that cannot start with these players.
+    #[error("{0}")]
+    Start(jump_capture::PositionError),
+    /// A generated move refused: a bug.
+    #[error("internal: a generated move was refused: {0}")]
+    Generated(#[from] jump_capture::IllegalMove),
+    /// The server could not start.
+    #[error(transparent)]
+    Startup(#[from] StartupError),
+    /// The server stopped with an error.
+    #[error("server failed: {0}")]
+    Serve(std::io::Error),
+    /// The database could not be migrated.
+    #[error("cannot migrate {url}: {source}")]
+    Migrate {
+        /// The database, without its password.
+        url: String,
+        /// Why.
+        source: StoreError,
+    },
+    /// An output file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
 
 /// Leap Frog (H. J. R. Murray, 1898), Froglet, Konane and kindred
 /// jump-capture games.
@@ -159,22 +202,22 @@ pub fn main() -> ExitCode {
 /// # Errors
 ///
 /// The message to show, for any argument or position the rules refuse.
-pub fn run(cli: Cli) -> Result<String, String> {
+pub fn run(cli: Cli) -> Result<String, CliError> {
     match cli.command {
         Command::Setup(args) => setup(args),
         Command::Serve(config) => serve(config).map(|()| String::new()),
         Command::Migrate(db) => actix_web::rt::System::new().block_on(async move {
             crate::store::Store::open(&db.url)
                 .await
-                .map(|_| format!("migrated {}\n", crate::startup::redact(&db.url)))
-                .map_err(|e| format!("cannot migrate {}: {e}", crate::startup::redact(&db.url)))
+                .map(|_| format!("migrated {}\n", redact(&db.url)))
+                .map_err(|source| CliError::Migrate { url: redact(&db.url), source })
         }),
         Command::Openapi(args) => {
             let json = openapi_json();
             match args.output {
                 Some(path) => std::fs::write(&path, json)
                     .map(|()| String::new())
-                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                    .map_err(|source| CliError::Write { path: path.display().to_string(), source }),
                 None => Ok(json),
             }
         }
@@ -205,7 +248,7 @@ pub fn run(cli: Cli) -> Result<String, String> {
     }
 }
 
-fn setup(args: SetupArgs) -> Result<String, String> {
+fn setup(args: SetupArgs) -> Result<String, CliError> {
     let mut spec = args.rules.preset.spec();
     if let Some(n) = args.size {
         spec = spec.with_size(n, n);
@@ -216,27 +259,27 @@ fn setup(args: SetupArgs) -> Result<String, String> {
     if let Some(d) = args.rules.directions {
         spec = spec.with_directions(d);
     }
-    let rules = Rules::new(spec).map_err(|e| e.to_string())?;
-    let (mut pos, seed) = Position::start(rules, args.players, args.seed).map_err(|e| e.to_string())?;
+    let rules = Rules::new(spec)?;
+    let (mut pos, seed) = Position::start(rules, args.players, args.seed).map_err(CliError::Start)?;
     if args.seed.is_none() {
         eprintln!("seed {seed}");
     }
     let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
     for _ in 0..args.random_plies {
         let Some(mv) = pos.random_move(&mut rng) else { break };
-        pos.play(&mv).map_err(|e| format!("internal: a generated move was refused: {e}"))?;
+        pos.play(&mv)?;
     }
     Ok(format!("{pos}\n"))
 }
 
-fn position(args: &PositionArgs) -> Result<Position, String> {
-    let setup: Setup = args.position.parse().map_err(|e| format!("position: {e}"))?;
+fn position(args: &PositionArgs) -> Result<Position, CliError> {
+    let setup: Setup = args.position.parse()?;
     let mut spec = args.rules.preset.spec().with_shape_of(&setup.grid);
     if let Some(d) = args.rules.directions {
         spec = spec.with_directions(d);
     }
-    let rules = Rules::new(spec).map_err(|e| e.to_string())?;
-    Position::from_setup(rules, &setup).map_err(|e| format!("position: {e}"))
+    let rules = Rules::new(spec)?;
+    Ok(Position::from_setup(rules, &setup)?)
 }
 
 /// The OpenAPI document as pretty JSON with a final newline.
@@ -247,16 +290,16 @@ pub fn openapi_json() -> String {
     json
 }
 
-fn serve(config: ServeConfig) -> Result<(), String> {
+fn serve(config: ServeConfig) -> Result<(), CliError> {
     crate::telemetry::init();
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(config.clone()).await?;
         tracing::info!(
             port = app.port(),
             bind = %config.bind,
-            database = %crate::startup::redact(&config.database.url),
+            database = %redact(&config.database.url),
             "serving; docs at /docs, spec at /openapi.json"
         );
-        app.run_until_stopped().await.map_err(|e| format!("server failed: {e}"))
+        app.run_until_stopped().await.map_err(CliError::Serve)
     })
 }

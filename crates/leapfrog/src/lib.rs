@@ -1,14 +1,24 @@
 //! Leap Frog and kindred jump-capture games: the `leapfrog` command line
 //! and REST service.
 //!
-//! The rules live in the `jump-capture` crate; this crate translates: the
-//! command line (`cli`), the HTTP API (`api`), server start-up (`startup`),
-//! storage of games (`store`) and live updates (`events`).
+//! The rules live in the `jump-capture` crate. This crate has, from the
+//! outside in:
+//!
+//! - `cli`: the command line; `config`: the server's settings;
+//!   `startup`: building and running the server; `telemetry`: logs.
+//! - `api`: the HTTP API — handlers that translate requests and answers.
+//! - `wire`: the JSON forms of rules, positions, moves, games and results.
+//! - `game`: the game domain — persisted games, seats, moves — with
+//!   nothing of HTTP.
+//! - `store`: the database (SQLite or PostgreSQL); `events`: the fan-out
+//!   of "this game moved" to live streams.
 
 pub mod api;
 pub mod cli;
 pub mod config;
 pub mod events;
+pub mod game;
 pub mod startup;
 pub mod store;
 pub mod telemetry;
+pub mod wire;

@@ -11,11 +11,40 @@ use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::api::games::AppState;
 use crate::api::{self, ApiDoc, RouteTable, json::BodyLimit};
 use crate::config::ServeConfig;
 use crate::events::Hub;
-use crate::store::{Backend, Store};
+use crate::store::{Backend, Store, StoreError};
+
+/// What every handler needs: the store and the live-update hub.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// The games.
+    pub store: Store,
+    /// Wakes event streams.
+    pub hub: Hub,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    /// The address is taken or not ours.
+    #[error("cannot listen on {bind}: {source}")]
+    Bind {
+        /// The address.
+        bind: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The database cannot be opened or migrated.
+    #[error("cannot open the database {url}: {source}")]
+    Database {
+        /// Its URL, without the password.
+        url: String,
+        /// Why.
+        source: StoreError,
+    },
+}
 
 /// A database URL without its password, for messages and logs.
 pub fn redact(url: &str) -> String {
@@ -64,13 +93,13 @@ impl Application {
     /// # Errors
     ///
     /// When the database cannot be opened or the address bound.
-    pub async fn build(config: ServeConfig) -> Result<Application, String> {
-        let listener =
-            TcpListener::bind(&config.bind).map_err(|e| format!("cannot listen on {}: {e}", config.bind))?;
-        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    pub async fn build(config: ServeConfig) -> Result<Application, StartupError> {
+        let bind_error = |source| StartupError::Bind { bind: config.bind.clone(), source };
+        let listener = TcpListener::bind(&config.bind).map_err(bind_error)?;
+        let port = listener.local_addr().map_err(bind_error)?.port();
         let store = Store::open(&config.database.url)
             .await
-            .map_err(|e| format!("cannot open the database {}: {e}", redact(&config.database.url)))?;
+            .map_err(|source| StartupError::Database { url: redact(&config.database.url), source })?;
         let hub = Hub::default();
         let notifications = (store.backend() == Backend::Postgres).then(|| {
             actix_web::rt::spawn(crate::events::forward_postgres(store.url().to_string(), hub.clone()))
@@ -79,13 +108,14 @@ impl Application {
         let limit = config.body_limit;
         let origins = config.cors_origins.clone();
         let server = HttpServer::new(move || {
-            let (app, openapi) = App::new()
+            let (app, mut openapi) = App::new()
                 .into_utoipa_app()
                 .openapi(ApiDoc::openapi())
                 .app_data(web::Data::new(BodyLimit(limit)))
                 .app_data(web::Data::new(state.clone()))
                 .configure(api::configure)
                 .split_for_parts();
+            api::add_links(&mut openapi);
             let routes = RouteTable::of(&openapi);
             app.app_data(web::Data::new(routes))
                 .service(web::resource("/docs").to(api::meta::docs_redirect))
@@ -107,7 +137,7 @@ impl Application {
         })
         .shutdown_timeout(10)
         .listen(listener)
-        .map_err(|e| e.to_string())?
+        .map_err(bind_error)?
         .run();
         Ok(Application { server, port, store, listener: notifications })
     }

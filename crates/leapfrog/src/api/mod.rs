@@ -1,35 +1,22 @@
 //! The HTTP API: routes, the OpenAPI document, and the answers for paths
 //! and methods that do not exist.
+//!
+//! Handlers only translate: a request into calls of the rules crate (the
+//! stateless endpoints) or of the game domain (`crate::game`), and their
+//! results or errors into answers. One module per resource: `stateless`
+//! (presets, setups, legal moves, apply), `games` (create, read, list),
+//! `moves` (play, history, legal moves, past positions), `events` (the live
+//! stream), `meta` (health). `move_page` owns the fast JSON path of a page
+//! of legal moves; `problem` the one error type.
 
-/// Gives a type written by hand the OpenAPI schema of a `*Doc` twin that
-/// derives it: its name, its schema, and the schemas it refers to.
-macro_rules! schema_of {
-    ($ty:ty => $doc:ty) => {
-        impl utoipa::PartialSchema for $ty {
-            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                <$doc as utoipa::PartialSchema>::schema()
-            }
-        }
-
-        impl utoipa::ToSchema for $ty {
-            fn name() -> std::borrow::Cow<'static, str> {
-                <$doc as utoipa::ToSchema>::name()
-            }
-
-            fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
-                <$doc as utoipa::ToSchema>::schemas(schemas);
-            }
-        }
-    };
-}
-
+pub mod events;
 pub mod games;
 pub mod json;
 pub mod meta;
-pub mod play;
+pub mod move_page;
+pub mod moves;
 pub mod problem;
 pub mod query;
-pub mod rules;
 pub mod stateless;
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -56,7 +43,8 @@ written `c3xe3xe5`), a removal one cell; a board string lists ranks from the top
 digits for runs of empty cells.",
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
-    components(schemas(problem::Problem)),
+    components(schemas(problem::Problem, crate::wire::game::MoveRecord, crate::wire::game::GameOverEvent)),
+    modifiers(&SeatTokens),
     tags(
         (name = "rules", description = "Rule sets and presets"),
         (name = "play", description = "Stateless play: set up, list moves, apply a move"),
@@ -65,6 +53,55 @@ digits for runs of empty cells.",
     )
 )]
 pub struct ApiDoc;
+
+/// The bearer token of a seat, as a security scheme: the move endpoint
+/// requires it, and the docs page gets an Authorize button.
+#[derive(Debug)]
+struct SeatTokens;
+
+impl utoipa::Modify for SeatTokens {
+    fn modify(&self, api: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let scheme = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .description(Some("A seat's token, from the answer that created the game"))
+            .build();
+        api.components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme("seatToken", SecurityScheme::Http(scheme));
+    }
+}
+
+/// Adds OpenAPI links from a created game's `id` to the operations on it
+/// (once the routes have added their paths).
+pub fn add_links(api: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::link::LinkBuilder;
+    let Some(created) = api
+        .paths
+        .paths
+        .get_mut("/v1/games")
+        .and_then(|item| item.post.as_mut())
+        .and_then(|op| op.responses.responses.get_mut("201"))
+    else {
+        return;
+    };
+    let RefOr::T(created) = created else { return };
+    for (name, operation, what) in [
+        ("getGame", "getGame", "The game"),
+        ("playMove", "playMove", "Play a move in it"),
+        ("listGameMoves", "listGameMoves", "Its history"),
+        ("listGameLegalMoves", "listGameLegalMoves", "Its legal moves"),
+        ("followGame", "followGame", "Its live updates"),
+    ] {
+        let link = LinkBuilder::new()
+            .operation_id(operation)
+            .parameter("id", "$response.body#/id")
+            .description(what)
+            .build();
+        created.links.insert(name.to_string(), RefOr::T(link));
+    }
+}
 
 /// Registers every documented route.
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -83,12 +120,12 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::list_games)
         .service(meta::healthz)
         .service(meta::readyz)
-        .service(games::play_move)
+        .service(moves::play_move)
         .service(games::get_game)
-        .service(games::game_legal_moves)
-        .service(games::events)
-        .service(games::history)
-        .service(games::position_at);
+        .service(moves::game_legal_moves)
+        .service(events::events)
+        .service(moves::history)
+        .service(moves::position_at);
 }
 
 /// The OpenAPI document, built from the routes without starting a server.
@@ -98,6 +135,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .openapi(ApiDoc::openapi())
         .configure(configure)
         .split_for_parts();
+    let mut api = api;
+    add_links(&mut api);
     api
 }
 

@@ -10,6 +10,9 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::game::{GameError, InputError};
+use crate::wire::{Invalid, Refusal};
+
 /// The media type of problem details.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
@@ -95,27 +98,42 @@ pub enum ApiError {
     Internal(String),
 }
 
-impl From<crate::store::StoreError> for ApiError {
-    fn from(e: crate::store::StoreError) -> Self {
-        ApiError::Internal(e.to_string())
+impl From<Invalid> for ApiError {
+    fn from(e: Invalid) -> Self {
+        ApiError::Unprocessable { kind: e.kind, detail: e.detail, field: Some(e.field) }
     }
 }
 
-/// The kinds of 422 refusal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
-    /// The rule set is invalid.
-    InvalidRules,
-    /// The position string or fields are invalid.
-    InvalidPosition,
-    /// A cell or move string could not be read.
-    InvalidNotation,
-    /// The move is not legal here.
-    IllegalMove,
-    /// Some other value is out of range (players, limit, cursor).
-    InvalidValue,
-    /// The game is over: no more moves.
-    GameOver,
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> Self {
+        let detail = e.to_string();
+        match e {
+            GameError::NotFound(_) | GameError::NoSuchPly { .. } => ApiError::NotFound(detail),
+            GameError::NotASeat => ApiError::Unauthorized(detail),
+            GameError::NotYourTurn { .. } => ApiError::Forbidden(detail),
+            GameError::StaleVersion { .. } => ApiError::PreconditionFailed(detail),
+            GameError::Conflict => ApiError::Conflict(detail),
+            GameError::Over => ApiError::refuse(Refusal::GameOver, detail, "path"),
+            GameError::Invalid(invalid) => invalid.into(),
+            GameError::Illegal(_) => ApiError::refuse(Refusal::IllegalMove, detail, "path"),
+            GameError::Players(_) => ApiError::refuse(Refusal::InvalidValue, detail, "players"),
+            GameError::Corrupt { .. } | GameError::Randomness(_) | GameError::Store(_) => {
+                ApiError::Internal(detail)
+            }
+        }
+    }
+}
+
+impl ApiError {
+    /// A value from outside that does not parse, in `field`: a 400 for a
+    /// header, a 422 for a value of the body or query.
+    pub fn input(e: InputError, field: &str) -> ApiError {
+        match e {
+            InputError::Token => ApiError::Unauthorized(e.to_string()),
+            InputError::Key => ApiError::BadRequest { detail: e.to_string(), field: Some(field.into()) },
+            InputError::Name | InputError::Cursor => ApiError::refuse(Refusal::InvalidValue, e, field),
+        }
+    }
 }
 
 impl Refusal {

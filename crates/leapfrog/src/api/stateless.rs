@@ -1,23 +1,18 @@
 //! The stateless endpoints: presets, setups, legal moves, apply. Each
 //! request carries the rules and the position; nothing is stored.
 
-use std::io::Write;
-use std::ops::ControlFlow;
-
 use actix_web::{HttpResponse, get, post};
 use jump_capture as jc;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoResponses, ToSchema};
 
 use super::json::JsonBody;
-use super::play::{JumpTree, MoveInput, MoveView, MoveWriter, Outcome, PositionInput, PositionView, Status};
-use super::problem::{ApiError, Problem, Refusal};
-use super::rules::{PresetId, RuleSet, Rules};
-
-/// The most moves one page of legal moves holds.
-pub const MAX_PAGE: usize = 1000;
-/// Moves per page when `limit` is not given.
-pub const DEFAULT_PAGE: usize = 100;
+use super::move_page::{LegalMovesResponse, write_page};
+use super::problem::{ApiError, Problem};
+use crate::wire::{
+    Invalid, MoveInput, MoveView, Outcome, PositionInput, PositionView, PresetId, Refusal, RuleSet, Rules,
+    Status,
+};
 
 /// The error answers of the endpoints that take a JSON body.
 #[derive(Debug, IntoResponses)]
@@ -50,9 +45,12 @@ pub struct PresetInfo {
     pub rules: RuleSet,
 }
 
+/// List the presets
+///
 /// Every preset with its complete rule set.
 #[utoipa::path(
     tag = "rules",
+    operation_id = "listPresets",
     responses((status = 200, description = "The presets", body = Vec<PresetInfo>))
 )]
 #[get("/v1/presets")]
@@ -98,10 +96,13 @@ pub struct SetupResponse {
     pub position: PositionView,
 }
 
+/// Deal a starting position
+///
 /// Deals the starting position of a new game. The same rules and seed
 /// always give the same board.
 #[utoipa::path(
     tag = "play",
+    operation_id = "createSetup",
     request_body = SetupRequest,
     responses((status = 200, description = "The starting position", body = SetupResponse), BodyErrors)
 )]
@@ -109,14 +110,9 @@ pub struct SetupResponse {
 pub async fn setups(JsonBody(req): JsonBody<SetupRequest>) -> Result<HttpResponse, ApiError> {
     let rules = req.rules.resolve(None)?;
     let full = RuleSet::from_rules(&rules);
-    let (pos, seed) = start(rules, req.players.unwrap_or(2), req.seed)?;
+    let (pos, seed) = jc::Position::start(rules, req.players.unwrap_or(2), req.seed)
+        .map_err(|e| Invalid::new(Refusal::InvalidValue, e, "players"))?;
     Ok(HttpResponse::Ok().json(SetupResponse { rules: full, seed, position: PositionView::of(&pos) }))
-}
-
-/// Deals a starting position, mapping refusals to 422.
-pub fn start(rules: jc::Rules, players: usize, seed: Option<u64>) -> Result<(jc::Position, u64), ApiError> {
-    jc::Position::start(rules, players, seed)
-        .map_err(|e| ApiError::refuse(Refusal::InvalidValue, e, "players"))
 }
 
 /// A request for the legal moves of a position.
@@ -145,54 +141,9 @@ pub struct LegalMovesRequest {
     pub cursor: Option<String>,
 }
 
-// The wire schema of a `LegalMovesResponse`.
-/// A page of legal moves, sorted by notation.
-#[derive(ToSchema)]
-#[schema(as = LegalMovesResponse)]
-#[allow(dead_code)] // only read by the OpenAPI derive
-struct LegalMovesResponseDoc {
-    /// The number of all legal moves (of those from `from`, if given).
-    count: u64,
-    /// This page of them.
-    moves: Vec<MoveView>,
-    /// The cursor of the next page; null on the last.
-    next_cursor: Option<String>,
-    /// With `from`: the jumps from that cell as a tree.
-    #[schema(required = false)]
-    tree: Option<JumpTree>,
-}
-
-/// A page of legal moves, sorted by notation, as the JSON body of the
-/// answer: the page's moves are written while the legal moves are walked,
-/// without building them.
-#[derive(Debug)]
-pub struct LegalMovesResponse {
-    /// The body is `json[skip..]`: the moves are written after room for
-    /// the longest head (`{"count":…,"moves":[`), and the head goes in
-    /// right before them once the count is known.
-    json: Vec<u8>,
-    skip: usize,
-}
-
-schema_of!(LegalMovesResponse => LegalMovesResponseDoc);
-
-impl LegalMovesResponse {
-    /// The JSON body: the bytes `serde_json` writes for the page (a test
-    /// holds it to that).
-    pub fn to_json(&self) -> &[u8] {
-        &self.json[self.skip..]
-    }
-
-    /// The 200 answer carrying [`to_json`](Self::to_json), without a copy.
-    pub fn respond(self) -> HttpResponse {
-        let body = actix_web::web::Bytes::from(self.json).slice(self.skip..);
-        HttpResponse::Ok().content_type(actix_web::http::header::ContentType::json()).body(body)
-    }
-}
-
 /// Resolves a request's rules and position together: the board's shape
 /// comes from the position unless the rules give one.
-pub fn rules_and_position(rules: &Rules, position: &PositionInput) -> Result<jc::Position, ApiError> {
+pub fn rules_and_position(rules: &Rules, position: &PositionInput) -> Result<jc::Position, Invalid> {
     // What nearly every request sends, read in one pass: a plain board
     // under preset rules already made for its size.
     let quick =
@@ -207,111 +158,27 @@ pub fn rules_and_position(rules: &Rules, position: &PositionInput) -> Result<jc:
 
 /// [`rules_and_position`] the careful way, through a grid: everything the
 /// one-pass reader declines, and the reason for every refusal.
-fn careful_position(rules: &Rules, position: &PositionInput) -> Result<jc::Position, ApiError> {
+fn careful_position(rules: &Rules, position: &PositionInput) -> Result<jc::Position, Invalid> {
     let setup = position.setup()?;
     let rules = rules.resolve_shared(Some(&setup.grid))?;
     position.position(rules, &setup)
 }
 
-fn cell(text: &str, field: &str) -> Result<jc::Cell, ApiError> {
-    text.parse().map_err(|e: jc::ParseCellError| {
-        ApiError::refuse(Refusal::InvalidNotation, format!("'{text}': {e}"), field)
-    })
-}
-
-/// A cursor is opaque to clients; inside it is the index of the next move.
-fn parse_cursor(cursor: &str) -> Result<usize, ApiError> {
-    cursor.strip_prefix("m").and_then(|n| usize::from_str_radix(n, 16).ok()).ok_or_else(|| {
-        ApiError::refuse(Refusal::InvalidValue, "the cursor is not one this server gave out", "cursor")
-    })
-}
-
-/// Lists the legal moves of a position, a page at a time, sorted by
-/// notation. With `from`, only the moves from that cell, and their jump
-/// tree.
+/// List legal moves
+///
+/// The legal moves of a position, a page at a time, sorted by notation.
+/// With `from`, only the moves from that cell, and their jump tree.
 #[utoipa::path(
     tag = "play",
+    operation_id = "listLegalMoves",
     request_body = LegalMovesRequest,
     responses((status = 200, description = "A page of legal moves", body = LegalMovesResponse), BodyErrors)
 )]
 #[post("/v1/legal-moves")]
 pub async fn legal_moves(JsonBody(req): JsonBody<LegalMovesRequest>) -> Result<HttpResponse, ApiError> {
     let pos = rules_and_position(&req.rules, &req.position)?;
-    let page = legal_moves_page(&pos, req.from.as_deref(), req.limit, req.cursor.as_deref())?;
+    let page = write_page(&pos, req.from.as_deref(), req.limit, req.cursor.as_deref())?;
     Ok(page.respond())
-}
-
-/// The head of a page before its moves, at its longest.
-const PAGE_HEAD: usize = r#"{"count":,"moves":["#.len() + 20;
-
-/// One page of a position's legal moves (shared with the games API).
-pub fn legal_moves_page(
-    pos: &jc::Position,
-    from: Option<&str>,
-    limit: Option<usize>,
-    cursor: Option<&str>,
-) -> Result<LegalMovesResponse, ApiError> {
-    let limit = limit.unwrap_or(DEFAULT_PAGE);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(ApiError::refuse(
-            Refusal::InvalidValue,
-            format!("limit {limit} is not from 1 to {MAX_PAGE}"),
-            "limit",
-        ));
-    }
-    let start = cursor.map(parse_cursor).transpose()?.unwrap_or(0);
-    let from = from.map(|f| cell(f, "from")).transpose()?;
-    let stop = start.saturating_add(limit);
-    // Room for a page of short moves; it grows for long ones. What is in
-    // it is written over, so it is zeroed once, not per move.
-    let mut json = vec![0; PAGE_HEAD + limit.min(DEFAULT_PAGE) * 96];
-    let mut at = PAGE_HEAD;
-    let mut count = 0usize;
-    let mut stopped = false;
-    pos.for_each_scored_move(from, |path, gain| {
-        if count >= stop && from.is_none() {
-            // The rest is counted in bulk. (The moves from one cell are
-            // few: those are walked to the end.)
-            stopped = true;
-            return ControlFlow::Break(());
-        }
-        if (start..stop).contains(&count) {
-            let room = MoveWriter::room(path.len());
-            if json.len() < at + room {
-                json.resize((2 * json.len()).max(at + room), 0);
-            }
-            let mut w = MoveWriter { buf: &mut json, at };
-            if count > start {
-                w.bytes(b",");
-            }
-            w.move_json(path, gain);
-            at = w.at;
-        }
-        count += 1;
-        ControlFlow::Continue(())
-    });
-    json.truncate(at);
-    let count = if stopped { pos.count_moves() } else { count as u64 };
-    let end = (stop as u64).min(count);
-    json.extend_from_slice(b"],\"next_cursor\":");
-    if end < count {
-        let _ = write!(json, "\"m{end:x}\"");
-    } else {
-        json.extend_from_slice(b"null");
-    }
-    if let Some(c) = from {
-        json.extend_from_slice(b",\"tree\":");
-        // A tree is a plain serde value: this cannot fail.
-        let _ = serde_json::to_writer(&mut json, &JumpTree::of(&pos.jump_tree(c)));
-    }
-    json.push(b'}');
-    let mut head = [0u8; PAGE_HEAD];
-    let mut rest = &mut head[..];
-    let _ = write!(rest, "{{\"count\":{count},\"moves\":[");
-    // The head ends where the moves begin.
-    let skip = rest.len();
-    json[skip..PAGE_HEAD].copy_from_slice(&head[..PAGE_HEAD - skip]);
-    Ok(LegalMovesResponse { json, skip })
 }
 
 /// A request to play one move.
@@ -346,9 +213,12 @@ pub struct ApplyResponse {
     pub result: Option<Outcome>,
 }
 
+/// Apply a move
+///
 /// Plays one move on a position, or refuses it with the reason.
 #[utoipa::path(
     tag = "play",
+    operation_id = "applyMove",
     request_body = ApplyRequest,
     responses((status = 200, description = "The position after the move", body = ApplyResponse), BodyErrors)
 )]
@@ -356,10 +226,10 @@ pub struct ApplyResponse {
 pub async fn apply(JsonBody(req): JsonBody<ApplyRequest>) -> Result<HttpResponse, ApiError> {
     let mut pos = rules_and_position(&req.rules, &req.position)?;
     let mv = req.mv.to_move("move.path")?;
-    let played = pos.play(&mv).map_err(|e| ApiError::refuse(Refusal::IllegalMove, e, "move.path"))?;
+    let played = pos.play(&mv).map_err(|e| Invalid::new(Refusal::IllegalMove, e, "move.path"))?;
     Ok(HttpResponse::Ok().json(ApplyResponse {
         position: PositionView::of(&pos),
-        mv: MoveView::of(&played),
+        mv: MoveView::of_played(&played),
         status: pos.phase().into(),
         result: pos.outcome().as_ref().map(Outcome::of),
     }))
@@ -367,9 +237,6 @@ pub async fn apply(JsonBody(req): JsonBody<ApplyRequest>) -> Result<HttpResponse
 
 #[cfg(test)]
 mod tests {
-    use rand::SeedableRng;
-    use rand::rngs::ChaCha8Rng;
-
     use super::*;
 
     /// A request's position is read the same, or refused for the same
@@ -409,73 +276,6 @@ mod tests {
                 (Ok(a), Ok(b)) => assert!(a == b && a.to_string() == b.to_string(), "{board}"),
                 (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{board}"),
                 (a, b) => panic!("{board}: {a:?} then {b:?}"),
-            }
-        }
-    }
-
-    /// What `serde_json` writes for a page, built from the engine's move
-    /// list: the reference the written page is held to.
-    fn serde_page(
-        pos: &jc::Position,
-        from: Option<&str>,
-        limit: Option<usize>,
-        cursor: Option<&str>,
-    ) -> String {
-        #[derive(Serialize)]
-        struct Page {
-            count: u64,
-            moves: Vec<MoveView>,
-            next_cursor: Option<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            tree: Option<JumpTree>,
-        }
-        let from = from.map(|f| f.parse::<jc::Cell>().unwrap());
-        let list = pos.move_list(from);
-        let start = cursor.map(|c| parse_cursor(c).unwrap()).unwrap_or(0);
-        let end = start.saturating_add(limit.unwrap_or(DEFAULT_PAGE)).min(list.len());
-        let page = Page {
-            count: list.len() as u64,
-            moves: (start.min(end)..end)
-                .map(|i| MoveView { mv: list.get(i).unwrap(), gain: list.gain(i).unwrap() })
-                .collect(),
-            next_cursor: (end < list.len()).then(|| format!("m{end:x}")),
-            tree: from.map(|c| JumpTree::of(&pos.jump_tree(c))),
-        };
-        serde_json::to_string(&page).unwrap()
-    }
-
-    /// The hand-written body is byte for byte what serde_json writes:
-    /// openings (removals), middle games (long chains, gains over 9), the
-    /// jump tree, middle and last pages.
-    #[test]
-    fn the_written_page_is_the_serde_json_page() {
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
-        for (preset, dirs) in [
-            (jc::Preset::Murray, jc::DirectionSet::Orthogonal),
-            (jc::Preset::Old, jc::DirectionSet::All),
-            (jc::Preset::Froglet, jc::DirectionSet::Diagonal),
-            (jc::Preset::Konane, jc::DirectionSet::Orthogonal),
-        ] {
-            let rules = jc::Rules::new(preset.spec().with_directions(dirs)).unwrap();
-            let (mut pos, _) = jc::Position::start(rules, 2, Some(3)).unwrap();
-            for ply in 0..60 {
-                let from = pos.legal_moves().first().map(|m| m.from().to_string());
-                for (from, limit, cursor) in [
-                    (None, None, None),
-                    (None, Some(3), Some("m2")),
-                    (None, Some(1), Some("m3e8")),
-                    (from.as_deref(), Some(1000), None),
-                    (from.as_deref(), Some(1), Some("m1")),
-                ] {
-                    let page = legal_moves_page(&pos, from, limit, cursor).unwrap();
-                    assert_eq!(
-                        std::str::from_utf8(page.to_json()).unwrap(),
-                        serde_page(&pos, from, limit, cursor),
-                        "{preset:?} ply {ply}, from {from:?}, limit {limit:?}, cursor {cursor:?}"
-                    );
-                }
-                let Some(mv) = pos.random_move(&mut rng) else { break };
-                pos.play(&mv).unwrap();
             }
         }
     }

@@ -10,11 +10,7 @@
 //! added to each object), and on the text, at random (truncated, a byte
 //! replaced or deleted, a JSON token inserted).
 
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
-
-mod common;
-
-use common::{Response, TestApp, spawn_app};
+use crate::common::{Response, spawn_app};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
@@ -22,8 +18,10 @@ use serde_json::{Value, json};
 /// Random text mutations per body (the value mutations are all tried).
 const CASES: usize = 200;
 
-/// The 15×15 Murray middle game of the load test (seed 1, then 40 moves).
-const MIDDLE_GAME: &str = "YRYRYYRRGWWYRGY/RWWRRYYRWYWWWYW/YYWRWGWWWY1YRWW/YRRWRWYRRY3YG/WWRWWRRW2Y1YRG/WGWRWW1RG3WRY/WGWWYY1Y4WWW/WGGWR1R5WWW/YWWRWRWY2WYYYY/RYRYYW6WYY/G2YYW6WWW/WW1YWWW5YWY/GRR1YYW1RY1W2Y/W1GYRGG3W3Y/RYRWYYWR1WWYRWR";
+/// The board of the 15×15 Murray middle game of the load test.
+fn middle_game_board() -> &'static str {
+    include_str!("../fixtures/murray-middle-game.txt").split(' ').next().unwrap_or_default()
+}
 
 fn custom_rules() -> Value {
     json!({
@@ -45,7 +43,7 @@ fn stateless_seeds() -> Vec<(&'static str, Value)> {
         ("/v1/setups", json!({"rules": custom_rules(), "players": 2, "seed": 9})),
         (
             "/v1/legal-moves",
-            json!({"rules": {"preset": "murray"}, "position": {"board": MIDDLE_GAME, "ply": 40, "scores": [51, 59]}, "limit": 5, "cursor": "m2"}),
+            json!({"rules": {"preset": "murray"}, "position": {"board": middle_game_board(), "ply": 40, "scores": [51, 59]}, "limit": 5, "cursor": "m2"}),
         ),
         (
             "/v1/legal-moves",
@@ -219,10 +217,6 @@ fn mutated_requests_get_an_answer_or_a_problem_and_never_break_the_server() {
     assert_eq!(app.get("/healthz").status, 200);
 }
 
-fn snapshot(app: &TestApp, id: &str) -> (String, String) {
-    (app.get(&format!("/v1/games/{id}")).body, app.get(&format!("/v1/games/{id}/moves")).body)
-}
-
 #[test]
 fn a_refused_mutated_move_leaves_the_game_as_it_was() {
     let app = spawn_app();
@@ -253,11 +247,11 @@ fn a_refused_mutated_move_leaves_the_game_as_it_was() {
         let mut bodies = value_mutations(&legal);
         bodies.push(text_mutation(&mut rng, &legal));
         let body = bodies.swap_remove(rng.random_range(0..bodies.len()));
-        let before = snapshot(&app, id);
+        let before = app.game_snapshot(id);
         let r = post(&body, to_move);
         check(&r, &[201, 400, 413, 422], &format!("POST {path} {}", shown(&body)));
         if r.status != 201 {
-            assert_eq!(snapshot(&app, id), before, "refused ({}) but changed: {}", r.status, shown(&body));
+            assert_eq!(app.game_snapshot(id), before, "refused ({}) but changed: {}", r.status, shown(&body));
             // The game goes on with the move unmutated, so that the
             // mutations meet the opening, the middle game and the end.
             let r = post(legal.to_string().as_bytes(), to_move);

@@ -60,6 +60,12 @@ impl Response {
 }
 
 impl TestApp {
+    /// A game and its history as served: equal snapshots mean nothing
+    /// changed.
+    pub fn game_snapshot(&self, id: &str) -> (String, String) {
+        (self.get(&format!("/v1/games/{id}")).body, self.get(&format!("/v1/games/{id}/moves")).body)
+    }
+
     /// Sends one request and reads the whole response.
     pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Response {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");

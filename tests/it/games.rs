@@ -1,14 +1,10 @@
 //! Persisted games end to end: SQLite always, PostgreSQL in the same suite
 //! (a throwaway cluster; see `common/pg.rs`).
 
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
-
-mod common;
-
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use common::{EventStream, Response, ServerProcess, TestApp, pg, spawn_app};
+use crate::common::{EventStream, Response, ServerProcess, TestApp, pg, spawn_app};
 use jump_capture::{Move, Position, Rules};
 use serde_json::{Value, json};
 
@@ -105,12 +101,12 @@ fn a_whole_game_is_played_to_the_end_and_its_history_replays_postgres() {
 
 #[test]
 fn seats_need_their_token_and_their_turn_and_no_plain_token_is_stored() {
-    let db = common::temp_db();
+    let db = crate::common::temp_db();
     let config = leapfrog::config::ServeConfig {
         database: leapfrog::config::DatabaseArgs { url: format!("sqlite://{}", db.display()) },
         ..leapfrog::config::ServeConfig::for_tests()
     };
-    let app = common::spawn_with(config);
+    let app = crate::common::spawn_with(config);
     let game = create(&app, json!({"preset": "old", "rows": 4, "cols": 4}), 2, 1);
     let path = format!("/v1/games/{}/moves", game.id);
     let body = json!({"path": ["a1"]}).to_string();
@@ -136,18 +132,12 @@ fn seats_need_their_token_and_their_turn_and_no_plain_token_is_stored() {
     assert!(text.contains("P0"), "the database file was read");
 }
 
-fn snapshot(app: &TestApp, id: &str) -> (String, String) {
-    let g = app.get(&format!("/v1/games/{id}"));
-    let h = app.get(&format!("/v1/games/{id}/moves"));
-    (g.body, h.body)
-}
-
 #[test]
 fn refused_requests_change_nothing() {
     let app = spawn_app();
     let game = create(&app, json!({"preset": "old", "rows": 4, "cols": 4}), 2, 1);
     assert_eq!(play(&app, &game, 0, &json!(["a1"]), &[]).status, 201);
-    let before = snapshot(&app, &game.id);
+    let before = app.game_snapshot(&game.id);
     let path = format!("/v1/games/{}/moves", game.id);
     let auth = format!("Bearer {}", game.tokens[1]);
     let refusals: Vec<(u16, Response)> = vec![
@@ -164,7 +154,7 @@ fn refused_requests_change_nothing() {
         assert_eq!(r.status, want, "{}", r.body);
         assert_eq!(r.header("content-type"), Some("application/problem+json"));
     }
-    assert_eq!(snapshot(&app, &game.id), before, "game row and history are unchanged");
+    assert_eq!(app.game_snapshot(&game.id), before, "game row and history are unchanged");
     assert_eq!(play(&app, &game, 1, &json!(["b1"]), &[("If-Match", "\"2\"")]).status, 201);
 }
 
@@ -338,7 +328,7 @@ fn durability(db_url: &str) {
 
 #[test]
 fn every_answered_move_survives_kill_9_sqlite() {
-    durability(&format!("sqlite://{}", common::temp_db().display()));
+    durability(&format!("sqlite://{}", crate::common::temp_db().display()));
 }
 
 #[test]

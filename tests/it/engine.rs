@@ -1,7 +1,5 @@
 //! The rules crate as another project sees it: through its public API only.
 
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
-
 use jump_capture::{Position, Preset};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;

@@ -3,11 +3,7 @@
 //! record are written together; a taken ply, a moved version or a reused
 //! key leaves nothing behind.
 
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
-
-mod common;
-
-use common::pg;
+use crate::common::pg;
 use leapfrog::store::{Commit, GameRow, MoveRow, SeatRow, Store, StoredAnswer};
 
 fn game(version: i64, position: &str) -> GameRow {
@@ -94,7 +90,7 @@ fn run(url: &str) {
 
 #[test]
 fn a_move_commits_whole_or_not_at_all_sqlite() {
-    let db = common::temp_db();
+    let db = crate::common::temp_db();
     run(&format!("sqlite://{}", db.display()));
 }
 

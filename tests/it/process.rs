@@ -1,11 +1,7 @@
 //! `leapfrog serve` as a process: it logs its port, answers, and shuts down
 //! gracefully on SIGTERM and SIGINT.
 
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
-
-mod common;
-
-use common::ServerProcess;
+use crate::common::ServerProcess;
 
 #[test]
 fn serve_stops_gracefully_on_sigterm_and_sigint() {
@@ -20,7 +16,7 @@ fn serve_stops_gracefully_on_sigterm_and_sigint() {
 
 #[test]
 fn serve_refuses_an_address_it_cannot_bind_in_one_line() {
-    let out = std::process::Command::new(common::leapfrog_binary())
+    let out = std::process::Command::new(crate::common::leapfrog_binary())
         .args(["serve", "--bind", "256.0.0.1:80", "--database-url", "sqlite::memory:"])
         .output()
         .unwrap();

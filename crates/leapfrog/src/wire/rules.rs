@@ -10,7 +10,7 @@ use jump_capture as jc;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::problem::{ApiError, Refusal};
+use super::{Invalid, Refusal};
 
 /// A preset's identifier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -256,20 +256,20 @@ pub struct RuleSet {
     pub max_players: usize,
 }
 
-fn letter(s: &str, field: &str) -> Result<char, ApiError> {
+fn letter(s: &str, field: &str) -> Result<char, Invalid> {
     let mut chars = s.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Ok(c),
-        _ => Err(ApiError::refuse(Refusal::InvalidRules, format!("'{s}' is not a single letter"), field)),
+        _ => Err(Invalid::new(Refusal::InvalidRules, format!("'{s}' is not a single letter"), field)),
     }
 }
 
-fn cells(list: &[String], field: &str) -> Result<Vec<jc::Cell>, ApiError> {
+fn cells(list: &[String], field: &str) -> Result<Vec<jc::Cell>, Invalid> {
     list.iter()
         .enumerate()
         .map(|(i, c)| {
             c.parse().map_err(|e: jc::ParseCellError| {
-                ApiError::refuse(Refusal::InvalidNotation, format!("'{c}': {e}"), &format!("{field}[{i}]"))
+                Invalid::new(Refusal::InvalidNotation, format!("'{c}': {e}"), &format!("{field}[{i}]"))
             })
         })
         .collect()
@@ -281,14 +281,60 @@ fn side(n: u32) -> u8 {
     u8::try_from(n).unwrap_or(0)
 }
 
-/// A key of [`shared_rules`]: the preset, the size (and whether it came
-/// from the board), the directions.
-type SharedKey = (PresetId, Option<u32>, Option<u32>, bool, Option<Directions>);
+/// A preset with at most its size and directions changed: the preset,
+/// the size (and whether it came from the board), the directions.
+type PresetKey = (PresetId, Option<u32>, Option<u32>, bool, Option<Directions>);
 
-/// The rule sets made for [`Rules::resolve_shared`], at most 1024.
-fn shared_rules() -> &'static RwLock<HashMap<SharedKey, Arc<jc::Rules>>> {
-    static CACHE: OnceLock<RwLock<HashMap<SharedKey, Arc<jc::Rules>>>> = OnceLock::new();
+/// What a cached rule set was made from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum CacheKey {
+    /// A request's preset with overrides (what nearly every request sends).
+    Preset(PresetKey),
+    /// A stored game's complete rule set, as JSON.
+    Stored(String),
+}
+
+/// The most rule sets the cache holds; past it, it starts again empty.
+const CACHE_SIZE: usize = 1024;
+
+/// The one cache of checked rule sets: requests send few distinct rule
+/// sets, and games share few; checking one costs far more than a lookup.
+fn cache() -> &'static RwLock<HashMap<CacheKey, Arc<jc::Rules>>> {
+    static CACHE: OnceLock<RwLock<HashMap<CacheKey, Arc<jc::Rules>>>> = OnceLock::new();
     CACHE.get_or_init(Default::default)
+}
+
+/// The cached rule set of `key`, if there is one.
+fn cached(key: &CacheKey) -> Option<Arc<jc::Rules>> {
+    cache().read().ok()?.get(key).cloned()
+}
+
+/// The cached rule set of `key`, made by `make` if there is none yet.
+fn cached_or<E>(key: CacheKey, make: impl FnOnce() -> Result<jc::Rules, E>) -> Result<Arc<jc::Rules>, E> {
+    if let Some(rules) = cached(&key) {
+        return Ok(rules);
+    }
+    let rules = Arc::new(make()?);
+    if let Ok(mut c) = cache().write() {
+        if c.len() >= CACHE_SIZE {
+            c.clear();
+        }
+        c.insert(key, rules.clone());
+    }
+    Ok(rules)
+}
+
+/// A stored game's rule set, from the JSON of its [`RuleSet`] (see
+/// [`RuleSet::to_json`]).
+///
+/// # Errors
+///
+/// When the JSON is not a valid rule set (a damaged row).
+pub fn stored_rules(json: &str) -> Result<Arc<jc::Rules>, String> {
+    cached_or(CacheKey::Stored(json.to_string()), || {
+        let spec: Rules = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        spec.resolve(None).map_err(|e| e.detail)
+    })
 }
 
 impl Rules {
@@ -301,7 +347,7 @@ impl Rules {
     /// it has missing cells) in the cache of shared rule sets, if they are
     /// kept there: a preset with at most its size and directions changed,
     /// on a board without missing cells unless the request gives the shape.
-    fn shared_key(&self, shape: Option<(u8, u8, bool)>) -> Option<SharedKey> {
+    fn preset_key(&self, shape: Option<(u8, u8, bool)>) -> Option<PresetKey> {
         // Every field is named, so that a new one cannot slip past the key.
         let Rules {
             preset: Some(preset),
@@ -342,30 +388,19 @@ impl Rules {
     ///
     /// # Errors
     ///
-    /// A 422 naming the field at fault.
-    pub fn resolve_shared(&self, grid: Option<&jc::Grid>) -> Result<Arc<jc::Rules>, ApiError> {
-        let Some(key) = self.shared_key(grid.map(|g| (g.rows(), g.cols(), g.has_missing()))) else {
-            return self.resolve(grid).map(Arc::new);
-        };
-        if let Some(rules) = shared_rules().read().ok().and_then(|c| c.get(&key).cloned()) {
-            return Ok(rules);
+    /// What is invalid, and the field at fault.
+    pub fn resolve_shared(&self, grid: Option<&jc::Grid>) -> Result<Arc<jc::Rules>, Invalid> {
+        match self.preset_key(grid.map(|g| (g.rows(), g.cols(), g.has_missing()))) {
+            Some(key) => cached_or(CacheKey::Preset(key), || self.resolve(grid)),
+            None => self.resolve(grid).map(Arc::new),
         }
-        let rules = Arc::new(self.resolve(grid)?);
-        if let Ok(mut c) = shared_rules().write() {
-            if c.len() >= 1024 {
-                c.clear();
-            }
-            c.insert(key, rules.clone());
-        }
-        Ok(rules)
     }
 
     /// The shared rule set these rules give on a board of `rows × cols`
     /// without missing cells, if one is made already (see
     /// [`resolve_shared`](Self::resolve_shared)).
     pub fn shared(&self, rows: u8, cols: u8) -> Option<Arc<jc::Rules>> {
-        let key = self.shared_key(Some((rows, cols, false)))?;
-        shared_rules().read().ok()?.get(&key).cloned()
+        cached(&CacheKey::Preset(self.preset_key(Some((rows, cols, false)))?))
     }
 
     /// The rule set this asks for, optionally shaped like `grid` (when the
@@ -373,8 +408,8 @@ impl Rules {
     ///
     /// # Errors
     ///
-    /// A 422 naming the field at fault.
-    pub fn resolve(&self, grid: Option<&jc::Grid>) -> Result<jc::Rules, ApiError> {
+    /// What is invalid, and the field at fault.
+    pub fn resolve(&self, grid: Option<&jc::Grid>) -> Result<jc::Rules, Invalid> {
         let mut spec = match self.preset {
             Some(p) => jc::Preset::from(p).spec(),
             None => {
@@ -384,7 +419,7 @@ impl Rules {
                     ("kinds", self.kinds.is_none()),
                 ];
                 if let Some((field, _)) = missing.iter().find(|(_, m)| *m) {
-                    return Err(ApiError::refuse(
+                    return Err(Invalid::new(
                         Refusal::InvalidRules,
                         format!("a rule set without a preset needs '{field}'"),
                         &format!("rules.{field}"),
@@ -446,7 +481,7 @@ impl Rules {
                         owner: k.owner,
                     })
                 })
-                .collect::<Result<_, ApiError>>()?;
+                .collect::<Result<_, Invalid>>()?;
             if self.fill.is_none() {
                 // New kinds without a fill: equal shares.
                 spec.fill = jc::Fill::Random { weights: vec![1; spec.kinds.len()] };
@@ -456,10 +491,10 @@ impl Rules {
             spec.fill = match fill.kind {
                 FillType::Random => jc::Fill::Random { weights: fill.weights.clone().unwrap_or_default() },
                 FillType::Checkerboard => {
-                    let index = |l: &Option<String>, f: &str| -> Result<usize, ApiError> {
+                    let index = |l: &Option<String>, f: &str| -> Result<usize, Invalid> {
                         let field = format!("rules.fill.{f}");
                         let l = l.as_deref().ok_or_else(|| {
-                            ApiError::refuse(
+                            Invalid::new(
                                 Refusal::InvalidRules,
                                 format!("a checkerboard fill needs '{f}'"),
                                 &field,
@@ -467,7 +502,7 @@ impl Rules {
                         })?;
                         let c = letter(l, &field)?;
                         spec.kinds.iter().position(|k| k.letter == c).ok_or_else(|| {
-                            ApiError::refuse(
+                            Invalid::new(
                                 Refusal::InvalidRules,
                                 format!("no kind has the letter '{c}'"),
                                 &field,
@@ -538,12 +573,19 @@ impl Rules {
                 ),
                 other => other.to_string(),
             };
-            ApiError::Unprocessable { kind: Refusal::InvalidRules, detail, field: Some("rules".into()) }
+            Invalid { kind: Refusal::InvalidRules, detail, field: "rules".into() }
         })
     }
 }
 
 impl RuleSet {
+    /// The JSON a game's rule set is stored as (read back by
+    /// [`stored_rules`]).
+    pub fn to_json(rules: &jc::Rules) -> String {
+        // A plain serde value of strings and numbers: this cannot fail.
+        serde_json::to_string(&RuleSet::from_rules(rules)).unwrap_or_default()
+    }
+
     /// The explicit form of checked rules.
     pub fn from_rules(rules: &jc::Rules) -> RuleSet {
         let spec = rules.spec();

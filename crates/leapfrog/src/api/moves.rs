@@ -1,0 +1,209 @@
+//! A game's moves as a resource: play one, read the history, list the
+//! legal moves now, replay the position at any ply.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use serde::Deserialize;
+use utoipa::{IntoParams, IntoResponses};
+
+use super::games::{GameErrors, etag};
+use super::json::JsonBody;
+use super::move_page::{LegalMovesResponse, write_page};
+use super::problem::{ApiError, Problem};
+use super::query::QueryParams;
+use crate::game::{Expected, Game, IdempotencyKey, MoveOutcome, MoveRequest, Receipt, SeatToken};
+use crate::startup::AppState;
+use crate::wire::game::{GameView, History, MoveRecord};
+use crate::wire::{MoveInput, PositionView};
+
+/// The error answers of `POST /v1/games/{id}/moves`.
+#[derive(Debug, IntoResponses)]
+#[allow(dead_code)] // only read by the OpenAPI derive
+pub enum MoveErrors {
+    /// No `Authorization: Bearer` token, or not one of this game's seats.
+    #[response(status = 401, content_type = "application/problem+json")]
+    Unauthorized(Problem),
+    /// A seat of this game, but not the one to move.
+    #[response(status = 403, content_type = "application/problem+json")]
+    Forbidden(Problem),
+    /// No game has this id.
+    #[response(status = 404, content_type = "application/problem+json")]
+    NotFound(Problem),
+    /// Another request moved the game first; read it again and retry.
+    #[response(status = 409, content_type = "application/problem+json")]
+    Conflict(Problem),
+    /// `If-Match` names a version the game no longer has.
+    #[response(status = 412, content_type = "application/problem+json")]
+    PreconditionFailed(Problem),
+}
+
+/// The seat's token from `Authorization: Bearer …`.
+fn bearer(req: &HttpRequest) -> Result<SeatToken, ApiError> {
+    let value = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    SeatToken::parse(value).map_err(|e| ApiError::input(e, "Authorization"))
+}
+
+/// The versions `If-Match` allows: `*`, or quoted versions (weak ones
+/// compared as strong); anything else matches no version.
+fn expected(req: &HttpRequest) -> Option<Expected> {
+    let sent = req.headers().get(header::IF_MATCH).and_then(|v| v.to_str().ok())?;
+    let tags: Vec<&str> = sent.split(',').map(str::trim).collect();
+    if tags.contains(&"*") {
+        return Some(Expected::Any);
+    }
+    let versions = tags
+        .iter()
+        .filter_map(|t| t.trim_start_matches("W/").strip_prefix('"')?.strip_suffix('"')?.parse().ok())
+        .collect();
+    Some(Expected::OneOf { versions, sent: sent.to_string() })
+}
+
+/// Play a move
+///
+/// Plays for the seat whose bearer token is given. A move is one
+/// transaction: of concurrent moves on one game exactly one wins, the
+/// others get 409 (or 412 with a stale `If-Match`). A retry with the same
+/// `Idempotency-Key` gets the first answer again and changes nothing.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "playMove",
+    security(("seatToken" = [])),
+    params(
+        ("id" = String, Path, description = "The game's id"),
+        ("If-Match" = Option<String>, Header, description = "Play only if the game still has this version (its ETag)"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Up to 200 characters; a retry with the same key replays the first answer")
+    ),
+    request_body = MoveInput,
+    responses(
+        (status = 201, description = "The game after the move", body = GameView, headers(("ETag" = String, description = "The new version"))),
+        (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An illegal move (with the reason) or the game is over", body = Problem, content_type = "application/problem+json"),
+        MoveErrors
+    )
+)]
+#[post("/v1/games/{id}/moves")]
+pub async fn play_move(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+    JsonBody(mv): JsonBody<MoveInput>,
+) -> Result<HttpResponse, ApiError> {
+    let token = bearer(&req)?;
+    let key = match req.headers().get("idempotency-key") {
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .and_then(|k| IdempotencyKey::parse(k).ok())
+                .ok_or_else(|| ApiError::input(crate::game::InputError::Key, "Idempotency-Key"))?,
+        ),
+        None => None,
+    };
+    let request = MoveRequest { token, expected: expected(&req), key, mv };
+    let answer = |game: &Game| Receipt {
+        status: 201,
+        // A plain serde value: this cannot fail.
+        body: serde_json::to_string(&GameView::of(game)).unwrap_or_default(),
+    };
+    match Game::play(&state.store, &id, request, answer).await? {
+        MoveOutcome::Played { game, receipt } => {
+            state.hub.notify(game.id());
+            Ok(HttpResponse::Created()
+                .insert_header((header::ETAG, etag(game.version())))
+                .insert_header((header::LOCATION, format!("/v1/games/{id}")))
+                .content_type("application/json")
+                .body(receipt.body))
+        }
+        MoveOutcome::Replayed(receipt) => {
+            let status = actix_web::http::StatusCode::from_u16(receipt.status)
+                .map_err(|e| ApiError::Internal(format!("stored status: {e}")))?;
+            Ok(HttpResponse::build(status).content_type("application/json").body(receipt.body))
+        }
+    }
+}
+
+/// List a game's moves
+///
+/// The history: every move in order.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "listGameMoves",
+    params(("id" = String, Path, description = "The game's id")),
+    responses((status = 200, description = "The moves", body = History), GameErrors)
+)]
+#[get("/v1/games/{id}/moves")]
+pub async fn history(state: web::Data<AppState>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let game = Game::load(&state.store, &id).await?;
+    let moves = Game::moves_since(&state.store, game.id(), 0).await?;
+    Ok(HttpResponse::Ok().json(History { moves: moves.iter().map(MoveRecord::of).collect() }))
+}
+
+/// Query of a game's legal moves.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct LegalMovesQuery {
+    /// Only the moves from this cell (adds the jump tree).
+    pub from: Option<String>,
+    /// Moves per page, 1 to 1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<usize>,
+    /// A previous page's `next_cursor`.
+    #[param(min_length = 1)]
+    pub cursor: Option<String>,
+}
+
+/// List a game's legal moves
+///
+/// The legal moves of the game's current position, as the stateless
+/// endpoint gives them.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "listGameLegalMoves",
+    params(("id" = String, Path, description = "The game's id"), LegalMovesQuery),
+    responses(
+        (status = 200, description = "A page of legal moves", body = LegalMovesResponse),
+        (status = 400, description = "An unknown query parameter or one of the wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad `from`, `limit` or `cursor`", body = Problem, content_type = "application/problem+json"),
+        GameErrors
+    )
+)]
+#[get("/v1/games/{id}/legal-moves")]
+pub async fn game_legal_moves(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    query: QueryParams<LegalMovesQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let game = Game::load(&state.store, &id).await?;
+    let page = write_page(game.position(), query.from.as_deref(), query.limit, query.cursor.as_deref())?;
+    Ok(page.respond())
+}
+
+/// Get a past position
+///
+/// The position after the first `ply` moves (0: the deal), replayed from
+/// the rules, the seed and the history.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "getGamePosition",
+    params(("id" = String, Path, description = "The game's id"), ("ply" = u32, Path, description = "Moves to replay")),
+    responses(
+        (status = 200, description = "The position", body = PositionView),
+        (status = 404, description = "No such game, `ply` is not a whole number, or the game has not reached that ply", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/games/{id}/positions/{ply}")]
+pub async fn position_at(
+    state: web::Data<AppState>,
+    path: web::Path<(String, u32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, ply) = path.into_inner();
+    let game = Game::load(&state.store, &id).await?;
+    let position = game.position_at(&state.store, ply).await?;
+    Ok(HttpResponse::Ok().json(PositionView::of(&position)))
+}

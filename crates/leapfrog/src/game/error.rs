@@ -1,0 +1,82 @@
+//! Why an action on a persisted game was refused or failed.
+
+use jump_capture as jc;
+
+use crate::store::StoreError;
+
+/// Why an action on a game was refused (a client's doing) or failed (the
+/// server's).
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// No game has this id.
+    #[error("there is no game {0}")]
+    NotFound(String),
+    /// The token holds no seat of this game.
+    #[error("this token is not a seat of this game")]
+    NotASeat,
+    /// A seat of the game that is not to move.
+    #[error("it is player {to_move}'s turn, not player {seat}'s")]
+    NotYourTurn {
+        /// The player to move.
+        to_move: usize,
+        /// The seat that asked.
+        seat: usize,
+    },
+    /// The client's expected version is not the game's.
+    #[error("the game is at version {version}, not {expected}; read it again")]
+    StaleVersion {
+        /// The game's version.
+        version: i64,
+        /// What the client expected, as it sent it.
+        expected: String,
+    },
+    /// Another move was committed between reading the game and writing.
+    #[error("another move was made first; read the game again and retry")]
+    Conflict,
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// The move does not read (a bad cell, an empty path).
+    #[error("{0}")]
+    Invalid(crate::wire::Invalid),
+    /// The rules refuse the move.
+    #[error("{0}")]
+    Illegal(#[from] jc::IllegalMove),
+    /// A game cannot start with these players.
+    #[error("{0}")]
+    Players(#[from] jc::PositionError),
+    /// A ply the game has not reached.
+    #[error("game {id} is at ply {ply}; there is no ply {asked} yet")]
+    NoSuchPly {
+        /// The game.
+        id: String,
+        /// Its ply.
+        ply: u32,
+        /// The ply asked for.
+        asked: u32,
+    },
+    /// A stored game or move that does not read back: a damaged row or a
+    /// bug.
+    #[error("stored {what} of game {id}: {detail}")]
+    Corrupt {
+        /// The game.
+        id: String,
+        /// What did not read.
+        what: &'static str,
+        /// Why.
+        detail: String,
+    },
+    /// The system has no randomness for a token.
+    #[error("no randomness for a seat token: {0}")]
+    Randomness(#[from] rand::rngs::SysError),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl GameError {
+    /// A [`GameError::Corrupt`] of game `id`.
+    pub fn corrupt(id: &str, what: &'static str, detail: impl ToString) -> GameError {
+        GameError::Corrupt { id: id.to_string(), what, detail: detail.to_string() }
+    }
+}

@@ -1,0 +1,106 @@
+//! Clients generated from the committed `openapi/openapi.json` play a
+//! whole game against the live server: one made by `openapi-python-client`,
+//! one typed by `openapi-typescript` for `openapi-fetch` and checked with
+//! `tsc --strict` (`tests/clients/`).
+//!
+//! They need `python3` with `openapi-python-client`, and `node` with `npm`
+//! (`.ci/run` installs them). Without them a test says `SKIPPED` and
+//! passes, except under `CI=true`, where it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn available(program: &str, arg: &str) -> bool {
+    Command::new(program).arg(arg).output().is_ok_and(|o| o.status.success())
+}
+
+/// Whether the tools are here; if not, says so (and fails under CI).
+fn tools_present(test: &str, tools: &[(&str, &str)], install: &str) -> bool {
+    let missing: Vec<&str> = tools.iter().filter(|(p, a)| !available(p, a)).map(|(p, _)| *p).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {missing:?} required ({install})");
+    eprintln!("SKIPPED {test}: {} not installed ({install})", missing.join(", "));
+    false
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs a command, failing the test with its output unless it succeeds.
+fn run(what: &str, command: &mut Command) -> Output {
+    let out = command.output().unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("leapfrog-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
+}
+
+#[test]
+fn a_generated_python_client_plays_a_whole_game() {
+    let generator = std::env::var("OPENAPI_PYTHON_CLIENT").unwrap_or_else(|_| "openapi-python-client".into());
+    if !tools_present(
+        "a_generated_python_client_plays_a_whole_game",
+        &[("python3", "--version"), (&generator, "--version")],
+        "pip install openapi-python-client",
+    ) {
+        return;
+    }
+    let out = temp_dir("python-client");
+    let generated = run(
+        "openapi-python-client",
+        Command::new(&generator)
+            .args(["generate", "--meta", "none", "--overwrite", "--path"])
+            .arg(root().join("openapi/openapi.json"))
+            .arg("--output-path")
+            .arg(out.join("leapfrog_client")),
+    );
+    let log =
+        String::from_utf8_lossy(&generated.stdout).into_owned() + &String::from_utf8_lossy(&generated.stderr);
+    assert!(!log.contains("WARNING"), "the generator warned:\n{log}");
+
+    let app = crate::common::spawn_app();
+    let played = run(
+        "the python client's game",
+        Command::new("python3")
+            .arg(root().join("tests/clients/python_client.py"))
+            .arg(&app.address)
+            .arg(&out),
+    );
+    let _ = std::fs::remove_dir_all(&out);
+    assert!(String::from_utf8_lossy(&played.stdout).contains("a whole game of"));
+}
+
+#[test]
+fn a_typescript_client_typed_from_the_spec_compiles_strictly_and_plays_a_whole_game() {
+    let test = "a_typescript_client_typed_from_the_spec_compiles_strictly_and_plays_a_whole_game";
+    if !tools_present(test, &[("node", "--version"), ("npm", "--version")], "apt-get install nodejs npm") {
+        return;
+    }
+    let dir = root().join("tests/clients/typescript");
+    let npm = |what: &str, args: &[&str]| run(what, Command::new("npm").args(args).current_dir(&dir));
+    if !dir.join("node_modules").exists() {
+        npm("npm ci", &["ci", "--no-audit", "--no-fund"]);
+    }
+    // Types from the committed spec, then the strict compile.
+    npm("openapi-typescript", &["run", "--silent", "generate"]);
+    npm("tsc --strict", &["run", "--silent", "check"]);
+    let app = crate::common::spawn_app();
+    let played = run(
+        "the typescript client's game",
+        Command::new("node").arg(dir.join("dist/game.js")).arg(&app.address),
+    );
+    assert!(String::from_utf8_lossy(&played.stdout).contains("a whole game of"));
+}

@@ -1,0 +1,23 @@
+//! End-to-end tests of the `leapfrog` service and command line, in one
+//! binary (one link of the whole service, not one per file): the real
+//! server on a random port with a fresh database, driven over HTTP.
+//!
+//! - `api`: the stateless endpoints; `games`: persisted games on SQLite and
+//!   PostgreSQL; `store`: the store's transactions on both databases;
+//!   `bad_input`: mutated requests to every endpoint that takes a body;
+//!   `process`: `leapfrog serve` as a process; `engine`: the rules crate
+//!   through its public API; `generated_client`: clients generated from the
+//!   committed spec.
+//! - `common`: `spawn_app`, a small HTTP client, and a throwaway
+//!   PostgreSQL cluster (`common::pg`).
+
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod api;
+mod bad_input;
+mod common;
+mod engine;
+mod games;
+mod generated_client;
+mod process;
+mod store;
