@@ -35,7 +35,7 @@ fn sse_event(event: &str, id: Option<u32>, data: &impl serde::Serialize) -> web:
     operation_id = "followGame",
     params(
         ("id" = String, Path, description = "The game's id"),
-        ("Last-Event-ID" = Option<String>, Header, description = "The last ply received; the stream resumes after it")
+        ("Last-Event-ID" = Option<String>, Header, nullable = false, description = "The last ply received; the stream resumes after it")
     ),
     responses(
         (status = 200, description = "An event stream: `move` events (data: `MoveRecord`), then an `over` event (data: `GameOverEvent`)", content_type = "text/event-stream", body = String),

@@ -94,11 +94,12 @@ pub fn add_links(api: &mut utoipa::openapi::OpenApi) {
         ("listGameLegalMoves", "listGameLegalMoves", "Its legal moves"),
         ("followGame", "followGame", "Its live updates"),
     ] {
-        let link = LinkBuilder::new()
-            .operation_id(operation)
-            .parameter("id", "$response.body#/id")
-            .description(what)
-            .build();
+        let mut link = LinkBuilder::new().operation_id(operation).parameter("id", "$response.body#/id");
+        if operation == "playMove" {
+            // The first seat's token: it plays the opening move.
+            link = link.parameter("header.Authorization", "Bearer {$response.body#/seats/0/token}");
+        }
+        let link = link.description(what).build();
         created.links.insert(name.to_string(), RefOr::T(link));
     }
 }

@@ -48,19 +48,29 @@ fn bearer(req: &HttpRequest) -> Result<SeatToken, ApiError> {
     SeatToken::parse(value).map_err(|e| ApiError::input(e, "Authorization"))
 }
 
-/// The versions `If-Match` allows: `*`, or quoted versions (weak ones
-/// compared as strong); anything else matches no version.
-fn expected(req: &HttpRequest) -> Option<Expected> {
-    let sent = req.headers().get(header::IF_MATCH).and_then(|v| v.to_str().ok())?;
+/// The versions `If-Match` allows: `*`, or versions in quotes (weak ones
+/// compared as strong).
+///
+/// # Errors
+///
+/// A 400 for anything else.
+fn expected(req: &HttpRequest) -> Result<Option<Expected>, ApiError> {
+    let Some(sent) = req.headers().get(header::IF_MATCH) else { return Ok(None) };
+    let malformed = || ApiError::BadRequest {
+        detail: r#"If-Match must be * or the game's versions in quotes, such as "3""#.into(),
+        field: Some("If-Match".into()),
+    };
+    let sent = sent.to_str().map_err(|_| malformed())?;
     let tags: Vec<&str> = sent.split(',').map(str::trim).collect();
-    if tags.contains(&"*") {
-        return Some(Expected::Any);
+    if tags == ["*"] {
+        return Ok(Some(Expected::Any));
     }
     let versions = tags
         .iter()
-        .filter_map(|t| t.trim_start_matches("W/").strip_prefix('"')?.strip_suffix('"')?.parse().ok())
-        .collect();
-    Some(Expected::OneOf { versions, sent: sent.to_string() })
+        .map(|t| t.trim_start_matches("W/").strip_prefix('"')?.strip_suffix('"')?.parse().ok())
+        .collect::<Option<Vec<i64>>>()
+        .ok_or_else(malformed)?;
+    Ok(Some(Expected::OneOf { versions, sent: sent.to_string() }))
 }
 
 /// Play a move
@@ -75,13 +85,15 @@ fn expected(req: &HttpRequest) -> Option<Expected> {
     security(("seatToken" = [])),
     params(
         ("id" = String, Path, description = "The game's id"),
-        ("If-Match" = Option<String>, Header, description = "Play only if the game still has this version (its ETag)"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Up to 200 characters; a retry with the same key replays the first answer")
+        ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"[0-9]{1,18}"(\s*,\s*(W/)?"[0-9]{1,18}")*)$"#,
+         description = "Play only if the game still has this version: its ETag, such as `\"3\"`"),
+        ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 200, pattern = r"^[\x20-\x7E]+$",
+         description = "1 to 200 visible ASCII characters; a retry with the same key replays the first answer")
     ),
     request_body = MoveInput,
     responses(
         (status = 201, description = "The game after the move", body = GameView, headers(("ETag" = String, description = "The new version"))),
-        (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed JSON, a wrong type, or a malformed `If-Match` or `Idempotency-Key`", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An illegal move (with the reason) or the game is over", body = Problem, content_type = "application/problem+json"),
         MoveErrors
@@ -104,7 +116,7 @@ pub async fn play_move(
         ),
         None => None,
     };
-    let request = MoveRequest { token, expected: expected(&req), key, mv };
+    let request = MoveRequest { token, expected: expected(&req)?, key, mv };
     let answer = |game: &Game| Receipt {
         status: 201,
         // A plain serde value: this cannot fail.

@@ -80,7 +80,7 @@ pub struct SetupRequest {
     pub players: Option<usize>,
     /// Seed of the deal; drawn and returned when omitted.
     #[serde(default)]
-    #[schema(format = "uint64")]
+    #[schema(format = "uint64", minimum = 0, maximum = 18446744073709551615_u64)]
     pub seed: Option<u64>,
 }
 

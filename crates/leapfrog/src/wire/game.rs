@@ -29,7 +29,7 @@ pub struct CreateGameRequest {
     pub players: Vec<PlayerInput>,
     /// Seed of the deal; drawn when omitted.
     #[serde(default)]
-    #[schema(format = "uint64", minimum = 0)]
+    #[schema(format = "uint64", minimum = 0, maximum = 18446744073709551615_u64)]
     pub seed: Option<u64>,
 }
 

@@ -18,12 +18,19 @@ pub struct PositionInput {
     /// cell `-`.
     pub board: String,
     /// Plies played so far.
-    #[schema(format = "uint32")]
+    #[schema(format = "uint32", minimum = 0, maximum = 4294967295_u64)]
     pub ply: u32,
-    /// One score per player: their number is the number of players.
-    #[schema(format = "uint32")]
+    /// One score per player (each 0 to 4294967295): their number is the
+    /// number of players.
+    #[schema(min_items = 1, max_items = 64, value_type = Vec<Score>)]
     pub scores: Vec<u32>,
 }
+
+/// A score: a whole number of points from 0 to 4294967295.
+#[derive(Debug, ToSchema)]
+#[schema(as = Score, value_type = u32, format = "uint32", minimum = 0, maximum = 4294967295_u64)]
+#[allow(dead_code)] // only read by the OpenAPI derive
+pub struct Score(u32);
 
 /// Where a game stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

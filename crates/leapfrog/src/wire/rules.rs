@@ -10,6 +10,7 @@ use jump_capture as jc;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::position::Score;
 use super::{Invalid, Refusal};
 
 /// A preset's identifier.
@@ -101,7 +102,7 @@ pub struct KindSpec {
     /// A human name.
     pub name: String,
     /// Points for capturing one.
-    #[schema(format = "uint32")]
+    #[schema(format = "uint32", minimum = 0, maximum = 4294967295_u64)]
     pub value: u32,
     /// The owning player (from 0), or null for shared pieces.
     pub owner: Option<usize>,
@@ -128,6 +129,7 @@ pub struct FillSpec {
     pub kind: FillType,
     /// For `random`: relative weights, one per kind, in kind order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<Score>>, nullable = false)]
     pub weights: Option<Vec<u32>>,
     /// For `checkerboard`: the kind letter on the top-left cell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
