@@ -12,16 +12,30 @@ use crate::cell::{Cell, Direction, MAX_SIDE};
 use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::{Layout, MAX_WORDS};
-use crate::movegen::{Ctx, Figures, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, State, with_width};
+use crate::movegen::{Board, CountRecord, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, RuleTables, with_width};
 use crate::moves::{IllegalMove, JumpTree, Move, MoveList, ScoredPath};
 use crate::outcome::Outcome;
 use crate::rules::{Capture, Chain, Kind, Opening, PlayersError, Rules};
 use crate::setup::Setup;
 
-/// Mailbox value of an empty cell.
-const EMPTY: u8 = u8::MAX - 1;
-/// Mailbox value of a cell that does not exist (or a guard).
-const NONE: u8 = u8::MAX;
+// A position's squares use the move generator's square codes: `EMPTY`,
+// `NONE` (no cell), and for a piece its kind's code, `kind_code`.
+use crate::movegen::{MB_EMPTY as EMPTY, MB_OFF as NONE};
+
+/// The square code of the kind at index `k` of the rules' kinds.
+fn kind_code(k: usize) -> u8 {
+    // At most 26 kinds: codes 1 to 26, clear of EMPTY and NONE.
+    k as u8 + 1
+}
+
+/// The index in the rules' kinds of the piece with square code `code`, or
+/// `None` for an empty square or no cell.
+fn kind_index(code: u8) -> Option<usize> {
+    match code {
+        EMPTY | NONE => None,
+        k => Some(usize::from(k - 1)),
+    }
+}
 
 /// Reads the rank of a board string starting at byte `at` (up to a `/` or
 /// the end) into `out`: a letter for a piece, 0 for an empty cell. Returns
@@ -143,10 +157,23 @@ pub struct Played {
 ///
 /// Made by [`Position::start`] (a new game) or [`Position::from_setup`]
 /// (any well-formed position). Cheap to clone; the rules are shared.
+///
+/// Listing moves — which to use:
+/// - [`legal_moves`](Self::legal_moves): every move as a [`Move`], sorted
+///   by notation;
+/// - [`for_each_move`](Self::for_each_move): each move's path, captures and
+///   gain, in notation order, until the visitor stops, nothing allocated
+///   per move — for a page of moves or a pick by gain;
+/// - [`move_list`](Self::move_list): many moves in one flat list;
+/// - [`count_moves`](Self::count_moves): how many, counted in bulk;
+/// - [`jump_tree`](Self::jump_tree): the jumps from one cell as a tree;
+/// - [`random_move`](Self::random_move), [`nth_move`](Self::nth_move),
+///   [`playout`](Self::playout): for Monte Carlo search.
 #[derive(Clone, Debug)]
 pub struct Position {
     rules: Arc<Rules>,
-    /// Kind index per layout index, or [`EMPTY`] / [`NONE`].
+    /// Square code per layout index: [`EMPTY`], [`NONE`], or a piece's
+    /// [`kind_code`].
     squares: Vec<u8>,
     occ: [u64; MAX_WORDS],
     ply: u32,
@@ -184,7 +211,7 @@ impl Position {
         let setup = Setup { grid: starting_grid(&rules, seed), ply: 0, scores: vec![0; players] };
         let pos = Position::from_setup(rules, &setup)?;
         if let Opening::EachPlayerRemoves { .. } = pos.rules.spec().opening {
-            let pieces = pos.squares.iter().filter(|&&k| k < EMPTY).count();
+            let pieces = pos.squares.iter().filter(|&&k| kind_index(k).is_some()).count();
             if pieces < players {
                 return Err(PositionError::TooFewPieces { players, pieces });
             }
@@ -235,7 +262,7 @@ impl Position {
                                 .join(", "),
                         })?;
                         occ[i >> 6] |= 1 << (i & 63);
-                        k as u8
+                        kind_code(k)
                     }
                 };
             }
@@ -307,7 +334,7 @@ impl Position {
                     EMPTY
                 } else {
                     occ[(base + f) >> 6] |= 1 << ((base + f) & 63);
-                    rules.kind_index(char::from(b))? as u8
+                    kind_code(rules.kind_index(char::from(b))?)
                 };
             }
         }
@@ -364,8 +391,7 @@ impl Position {
         if !self.rules.has_cell(cell) {
             return None;
         }
-        let k = self.squares[self.rules.layout.index(cell)];
-        self.rules.kinds().get(usize::from(k))
+        self.rules.kinds().get(kind_index(self.squares[self.rules.layout.index(cell)])?)
     }
 
     /// Number of pieces on the board.
@@ -399,8 +425,8 @@ impl Position {
         self.is_over().then(|| Outcome::decide(self.rules.spec().end, &self.scores, self.to_move()))
     }
 
-    fn kernel<const W: usize>(&self) -> (Ctx<W>, State<W>) {
-        let ctx = Ctx::new(&self.rules, self.players());
+    fn kernel<const W: usize>(&self) -> (RuleTables<W>, Board<W>) {
+        let ctx = RuleTables::new(&self.rules, self.players());
         let owned = self.rules.spec().capture == Capture::Owned;
         let occ = Bits::from_slice(&self.occ);
         let mut sides = if owned { vec![Bits::EMPTY; self.players()] } else { Vec::new() };
@@ -412,7 +438,7 @@ impl Position {
                 NONE => MB_OFF,
                 EMPTY => MB_EMPTY,
                 k => {
-                    let k = usize::from(k);
+                    let k = usize::from(k - 1);
                     if opening && self.rules.removable[k] {
                         removable.toggle(i);
                     }
@@ -430,7 +456,7 @@ impl Position {
                 }
             };
         }
-        (ctx, State { occ, sides, removable, cells })
+        (ctx, Board { occ, sides, removable, cells })
     }
 
     /// The number of legal moves.
@@ -475,10 +501,7 @@ impl Position {
         let removals_score = self.rules.spec().removals_score;
         // The value of the piece on a layout index of this position (the
         // pieces a move takes are all there before it).
-        let value = |i: usize| match self.squares[i] {
-            NONE | EMPTY => 0,
-            k => self.rules.kinds()[usize::from(k)].value,
-        };
+        let value = |i: usize| kind_index(self.squares[i]).map_or(0, |k| self.rules.kinds()[k].value);
         // The walk goes depth first and visits a path right after its
         // last jump is made, so the path one jump shorter was the last one
         // of that length visited (or, for a first jump, is its start cell
@@ -608,7 +631,7 @@ impl Position {
         let mut path = Vec::new();
         with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
-            let mut figures = Figures::default();
+            let mut figures = CountRecord::default();
             if k >= st.count_recording(&ctx, self.ply, Some(&mut figures)) {
                 return None;
             }
@@ -628,7 +651,7 @@ impl Position {
         let start = self.ply;
         with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
-            let mut figures = Figures::default();
+            let mut figures = CountRecord::default();
             loop {
                 let n = st.count_recording(&ctx, self.ply, Some(&mut figures));
                 if n == 0 {
@@ -651,7 +674,7 @@ impl Position {
         let clear = |squares: &mut Vec<u8>, occ: &mut [u64; MAX_WORDS], i: usize| {
             let k = std::mem::replace(&mut squares[i], EMPTY);
             occ[i >> 6] ^= 1 << (i & 63);
-            kinds[usize::from(k)].value
+            kind_index(k).map_or(0, |k| kinds[k].value)
         };
         if let [cell] = path {
             let value = clear(&mut self.squares, &mut self.occ, *cell);
@@ -692,7 +715,7 @@ impl Position {
         let (played, squares) = self.try_move(mv)?;
         let lay = &self.rules.layout;
         for (i, (old, new)) in self.squares.iter().zip(&squares).enumerate() {
-            if (*old < EMPTY) != (*new < EMPTY) {
+            if kind_index(*old).is_some() != kind_index(*new).is_some() {
                 self.occ[i >> 6] ^= 1 << (i & 63);
             }
         }
@@ -724,7 +747,7 @@ impl Position {
             return Err(IllegalMove::OffBoard(off));
         }
         let mut squares = self.squares.clone();
-        let kind_at = |sq: &[u8], c: Cell| rules.kinds().get(usize::from(sq[lay.index(c)]));
+        let kind_at = |sq: &[u8], c: Cell| rules.kinds().get(kind_index(sq[lay.index(c)])?);
         let owned = spec.capture == Capture::Owned;
         let from = path[0];
         let Some(piece) = kind_at(&squares, from) else { return Err(IllegalMove::NoPiece(from)) };
@@ -837,7 +860,7 @@ impl Position {
         let mut out = Vec::new();
         with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
-            let _ = st.walk(&ctx, self.ply, &mut |st: &mut State<W>, path: &[usize]| {
+            let _ = st.walk(&ctx, self.ply, &mut |st: &mut Board<W>, path: &[usize]| {
                 let mv = Move::new(path.iter().map(|&i| lay.cell(i)).collect())
                     .expect("generated paths are not empty");
                 out.push((mv, st.perft(&ctx, self.ply + 1, depth - 1)));

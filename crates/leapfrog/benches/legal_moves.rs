@@ -39,7 +39,7 @@ fn bench(c: &mut Criterion) {
     let setup = req.position.setup().unwrap();
     // As the service does: preset rule sets are resolved once and shared.
     g.bench_function("resolve rules", |b| {
-        b.iter(|| req.rules.resolve_shared(Some(black_box(&setup.grid))).unwrap())
+        b.iter(|| req.rules.resolve_cached(Some(black_box(&setup.grid))).unwrap())
     });
     g.bench_function("build position", |b| b.iter(|| rules_and_position(&req.rules, &req.position).unwrap()));
     g.bench_function("count moves", |b| b.iter(|| black_box(&pos).count_moves()));

@@ -65,7 +65,7 @@ pub async fn create_game(
             PlayerName::parse(&p.name).map_err(|e| ApiError::input(e, &format!("players[{i}].name")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let rules = req.rules.resolve_shared(None)?;
+    let rules = req.rules.resolve_cached(None)?;
     let (game, tokens) = Game::create(&state.store, rules, names, req.seed).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id())))

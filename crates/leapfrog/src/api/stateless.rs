@@ -148,7 +148,7 @@ pub fn rules_and_position(rules: &Rules, position: &PositionInput) -> Result<jc:
     // under preset rules already made for its size.
     let quick =
         jc::Position::from_board_str(&position.board, position.ply, &position.scores, |rows, cols| {
-            rules.shared(rows, cols)
+            rules.cached(rows, cols)
         });
     match quick {
         Some(pos) => Ok(pos),
@@ -160,7 +160,7 @@ pub fn rules_and_position(rules: &Rules, position: &PositionInput) -> Result<jc:
 /// one-pass reader declines, and the reason for every refusal.
 fn careful_position(rules: &Rules, position: &PositionInput) -> Result<jc::Position, Invalid> {
     let setup = position.setup()?;
-    let rules = rules.resolve_shared(Some(&setup.grid))?;
+    let rules = rules.resolve_cached(Some(&setup.grid))?;
     position.position(rules, &setup)
 }
 

@@ -307,13 +307,13 @@ fn cache() -> &'static RwLock<HashMap<CacheKey, Arc<jc::Rules>>> {
 }
 
 /// The cached rule set of `key`, if there is one.
-fn cached(key: &CacheKey) -> Option<Arc<jc::Rules>> {
+fn lookup(key: &CacheKey) -> Option<Arc<jc::Rules>> {
     cache().read().ok()?.get(key).cloned()
 }
 
 /// The cached rule set of `key`, made by `make` if there is none yet.
 fn cached_or<E>(key: CacheKey, make: impl FnOnce() -> Result<jc::Rules, E>) -> Result<Arc<jc::Rules>, E> {
-    if let Some(rules) = cached(&key) {
+    if let Some(rules) = lookup(&key) {
         return Ok(rules);
     }
     let rules = Arc::new(make()?);
@@ -346,7 +346,7 @@ impl Rules {
     }
 
     /// The key of these rules on a board of `shape` (ranks, files, whether
-    /// it has missing cells) in the cache of shared rule sets, if they are
+    /// it has missing cells) in the rule-set cache, if they are
     /// kept there: a preset with at most its size and directions changed,
     /// on a board without missing cells unless the request gives the shape.
     fn preset_key(&self, shape: Option<(u8, u8, bool)>) -> Option<PresetKey> {
@@ -384,25 +384,25 @@ impl Rules {
         })
     }
 
-    /// As [`resolve`](Self::resolve), shared: a preset with at most its
+    /// As [`resolve`](Self::resolve), through the cache: a preset with at most its
     /// size and directions changed (what nearly every request sends) is
     /// checked once and then handed out from a cache.
     ///
     /// # Errors
     ///
     /// What is invalid, and the field at fault.
-    pub fn resolve_shared(&self, grid: Option<&jc::Grid>) -> Result<Arc<jc::Rules>, Invalid> {
+    pub fn resolve_cached(&self, grid: Option<&jc::Grid>) -> Result<Arc<jc::Rules>, Invalid> {
         match self.preset_key(grid.map(|g| (g.rows(), g.cols(), g.has_missing()))) {
             Some(key) => cached_or(CacheKey::Preset(key), || self.resolve(grid)),
             None => self.resolve(grid).map(Arc::new),
         }
     }
 
-    /// The shared rule set these rules give on a board of `rows × cols`
+    /// The cached rule set these rules give on a board of `rows × cols`
     /// without missing cells, if one is made already (see
-    /// [`resolve_shared`](Self::resolve_shared)).
-    pub fn shared(&self, rows: u8, cols: u8) -> Option<Arc<jc::Rules>> {
-        cached(&CacheKey::Preset(self.preset_key(Some((rows, cols, false)))?))
+    /// [`resolve_cached`](Self::resolve_cached)).
+    pub fn cached(&self, rows: u8, cols: u8) -> Option<Arc<jc::Rules>> {
+        lookup(&CacheKey::Preset(self.preset_key(Some((rows, cols, false)))?))
     }
 
     /// The rule set this asks for, optionally shaped like `grid` (when the
@@ -669,7 +669,7 @@ mod tests {
     /// The cache hands out what `resolve` would build, whatever mix of
     /// presets, sizes, directions and board shapes comes in, in any order.
     #[test]
-    fn shared_rules_are_the_resolved_rules() {
+    fn cached_rules_are_the_resolved_rules() {
         let full: jc::Grid = "3/3/3".parse().unwrap();
         let holed: jc::Grid = "3/1-1/3".parse().unwrap();
         let wide: jc::Grid = "5/5/5".parse().unwrap();
@@ -685,11 +685,11 @@ mod tests {
         for _ in 0..2 {
             for req in &requests {
                 for grid in [None, Some(&full), Some(&holed), Some(&wide)] {
-                    let shared = req.resolve_shared(grid).map(|r| (*r).clone());
+                    let cached = req.resolve_cached(grid).map(|r| (*r).clone());
                     let built = req.resolve(grid);
-                    assert_eq!(shared.is_ok(), built.is_ok(), "{req:?} on {grid:?}");
-                    if let (Ok(shared), Ok(built)) = (shared, built) {
-                        assert_eq!(shared, built, "{req:?} on {grid:?}");
+                    assert_eq!(cached.is_ok(), built.is_ok(), "{req:?} on {grid:?}");
+                    if let (Ok(cached), Ok(built)) = (cached, built) {
+                        assert_eq!(cached, built, "{req:?} on {grid:?}");
                     }
                 }
             }
