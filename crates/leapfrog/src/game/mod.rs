@@ -372,7 +372,7 @@ impl Game {
     fn from_row(row: GameRow) -> Result<Game, GameError> {
         let id = row.id;
         let corrupt = |what, e: &dyn std::fmt::Display| GameError::corrupt(&id, what, e);
-        let rules = wire::rules::stored_rules(&row.rules).map_err(|e| corrupt("rules", &e))?;
+        let rules = wire::stored_rules(&row.rules).map_err(|e| corrupt("rules", &e))?;
         let setup: jc::Setup = row.position.parse().map_err(|e| corrupt("position", &e))?;
         let position =
             jc::Position::from_setup(rules.clone(), &setup).map_err(|e| corrupt("position", &e))?;

@@ -5,9 +5,11 @@
 
 pub mod game;
 pub mod position;
+pub mod resolve;
 pub mod rules;
 
 pub use position::{JumpTree, MoveInput, MoveView, Outcome, PositionInput, PositionView, Standing, Status};
+pub use resolve::stored_rules;
 pub use rules::{PresetId, RuleSet, Rules};
 
 /// The kinds of refusal of a well-formed value.

@@ -1,0 +1,243 @@
+//! A position's legal moves: counted, walked in notation order, listed,
+//! as a jump tree, picked at random, and random playouts.
+
+use super::*;
+
+impl Position {
+    /// The number of legal moves.
+    pub fn count_moves(&self) -> u64 {
+        with_width!(self.rules.layout.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            st.count(&ctx, self.ply)
+        })
+    }
+
+    /// Calls `visit` with every legal move — only those from `from`, if
+    /// given; none from a cell off the board — in notation order, until it
+    /// breaks: its path, the cells it captures and what it scores. The
+    /// slices are reused between calls: nothing is allocated per move. The
+    /// way to list a page of moves, or to pick among them by gain, without
+    /// building them.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use jump_capture::{Position, Preset, Rules, Setup};
+    ///
+    /// let rules = Rules::new(Preset::Murray.spec().with_size(3, 3))?;
+    /// let setup: Setup = "1GR/RW1/YWG 2 0,0".parse()?;
+    /// let pos = Position::from_setup(rules, &setup)?;
+    /// let mut scored = Vec::new();
+    /// pos.for_each_move(None, |m| {
+    ///     let cells: Vec<String> = m.path.iter().map(|c| c.to_string()).collect();
+    ///     scored.push((cells.join("x"), m.captures[0].to_string(), m.gain));
+    ///     ControlFlow::Continue(())
+    /// });
+    /// // Over a red piece (3), a white one (1), a green one (4).
+    /// assert_eq!(
+    ///     scored,
+    ///     [("a1xa3".into(), "a2".into(), 3), ("a2xc2".into(), "b2".into(), 1), ("c3xa3".into(), "b3".into(), 4)]
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_each_move<F>(&self, from: Option<Cell>, mut visit: F)
+    where
+        F: FnMut(ScoredPath<'_>) -> ControlFlow<()>,
+    {
+        let removals_score = self.rules.spec().removals_score;
+        // The value of the piece on a layout index of this position (the
+        // pieces a move takes are all there before it).
+        let value = |i: usize| kind_index(self.squares[i]).map_or(0, |k| self.rules.kinds()[k].value);
+        // The walk goes depth first and visits a path right after its
+        // last jump is made, so the path one jump shorter was the last one
+        // of that length visited (or, for a first jump, is its start cell
+        // alone): a path's cells, captures and gain are that path's plus
+        // one cell, one captured piece and its value, kept per length
+        // (grown to the longest path yet, and written over).
+        let mut cells: Vec<Cell> = Vec::new();
+        let mut captured: Vec<Cell> = Vec::new();
+        let mut gains: Vec<u32> = Vec::new();
+        self.walk_indices(from, |lay, path| {
+            let n = path.len();
+            let last = path[n - 1];
+            if cells.len() < n {
+                cells.resize(n, lay.cell(last));
+                captured.resize(n, lay.cell(last));
+                gains.resize(n, 0);
+            }
+            cells[n - 1] = lay.cell(last);
+            let gain = match n {
+                1 => {
+                    // A removal captures the piece it lifts.
+                    captured[0] = cells[0];
+                    if removals_score { value(last) } else { 0 }
+                }
+                _ => {
+                    // The start cell is written for every path: cheaper
+                    // than a guess at whether this one is a first jump.
+                    cells[0] = lay.cell(path[0]);
+                    gains[0] = 0;
+                    // Layout indices are linear in file and rank: the cell
+                    // jumped over is the mean of the two ends of a jump.
+                    let over = (path[n - 2] + last) / 2;
+                    captured[n - 2] = lay.cell(over);
+                    gains[n - 2].saturating_add(value(over))
+                }
+            };
+            gains[n - 1] = gain;
+            debug_assert!(
+                cells[..n].iter().zip(path).all(|(&c, &i)| c == lay.cell(i)),
+                "the walk is not depth first"
+            );
+            visit(ScoredPath { path: &cells[..n], captures: &captured[..n.max(2) - 1], gain })
+        });
+    }
+
+    /// [`for_each_move`](Self::for_each_move) with the paths as layout
+    /// indices.
+    fn walk_indices<F>(&self, from: Option<Cell>, mut visit: F)
+    where
+        F: FnMut(&Layout, &[usize]) -> ControlFlow<()>,
+    {
+        let lay = &self.rules.layout;
+        let only = match from {
+            Some(f) if !self.rules.has_cell(f) => return,
+            f => f.map(|f| lay.index(f)),
+        };
+        with_width!(lay.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            let _ = st.walk_paths(&ctx, self.ply, only, &mut |path: &[usize]| visit(lay, path));
+        });
+    }
+
+    /// Every legal move, sorted by notation.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        self.move_list(None).to_moves()
+    }
+
+    /// The legal moves (only those starting on `from`, if given), sorted
+    /// by notation, in one flat list: the cheap way to list many moves and
+    /// use a few, as a page of them.
+    pub fn move_list(&self, from: Option<Cell>) -> MoveList {
+        // Room for a typical middle game at once: growing by doubling would
+        // copy and free the buffers several times over.
+        let mut cells = Vec::with_capacity(1024);
+        let mut spans = Vec::with_capacity(256);
+        let mut gains = Vec::with_capacity(256);
+        self.for_each_move(from, |m| {
+            spans.push((cells.len() as u32, m.path.len() as u32));
+            cells.extend(m.path.iter().copied());
+            gains.push(m.gain);
+            ControlFlow::Continue(())
+        });
+        MoveList::in_order(cells, spans, gains)
+    }
+
+    /// The jumps from `from` as a tree (children in notation order). In the
+    /// opening, and from a cell with no jump, the tree is the root alone.
+    pub fn jump_tree(&self, from: Cell) -> JumpTree {
+        let mut root = JumpTree { cell: from, over: None, next: Vec::new() };
+        if self.is_opening() {
+            return root;
+        }
+        // Every path walked starts on `from`.
+        self.for_each_move(Some(from), |m| {
+            let mut node = &mut root;
+            for (&to, &over) in m.path[1..].iter().zip(m.captures) {
+                let pos = match node.next.iter().position(|n| n.cell == to) {
+                    Some(p) => p,
+                    None => {
+                        node.next.push(JumpTree { cell: to, over: Some(over), next: Vec::new() });
+                        node.next.len() - 1
+                    }
+                };
+                node = &mut node.next[pos];
+            }
+            ControlFlow::Continue(())
+        });
+        root
+    }
+
+    /// A uniformly random legal move (every path equally likely), or `None`
+    /// when the game is over.
+    pub fn random_move<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+        let n = self.count_moves();
+        if n == 0 {
+            return None;
+        }
+        self.nth_move(below(rng, n))
+    }
+
+    /// Move `k` (from 0) of the legal moves in the engine's own fixed
+    /// order, or `None` when `k` is not below [`Position::count_moves`].
+    /// Every legal move has exactly one index; finding it skips the moves
+    /// before it in bulk instead of listing them.
+    pub fn nth_move(&self, k: u64) -> Option<Move> {
+        let lay = &self.rules.layout;
+        let mut path = Vec::new();
+        with_width!(lay.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            let mut figures = CountRecord::default();
+            if k >= st.count_recording(&ctx, self.ply, Some(&mut figures)) {
+                return None;
+            }
+            st.select_counted(&ctx, self.ply, k, &figures, &mut path);
+        });
+        Move::new(path.iter().map(|&i| lay.cell(i)).collect()).ok()
+    }
+
+    /// Plays uniformly random legal moves (every path equally likely) until
+    /// the game is over; returns the number of plies played. The engine of
+    /// Monte Carlo search: one move-generator state is kept for the whole
+    /// game, and a ply costs a bulk count and a selection that skips the
+    /// moves before the chosen one in bulk.
+    pub fn playout<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let lay = &self.rules.layout;
+        let mut path = Vec::with_capacity(16);
+        let start = self.ply;
+        with_width!(lay.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            let mut figures = CountRecord::default();
+            loop {
+                let n = st.count_recording(&ctx, self.ply, Some(&mut figures));
+                if n == 0 {
+                    break;
+                }
+                st.select_counted(&ctx, self.ply, below(rng, n), &figures, &mut path);
+                st.apply(&ctx, self.ply, &path);
+                self.apply_unchecked(&path);
+            }
+        });
+        self.ply - start
+    }
+
+    /// Plays a generated path (layout indices) on the mailbox, bitboard and
+    /// scores, without checks.
+    fn apply_unchecked(&mut self, path: &[usize]) {
+        let kinds = self.rules.kinds();
+        let player = self.to_move();
+        let mut gain = 0u32;
+        let clear = |squares: &mut Vec<u8>, occ: &mut [u64; MAX_WORDS], i: usize| {
+            let k = std::mem::replace(&mut squares[i], EMPTY);
+            occ[i >> 6] ^= 1 << (i & 63);
+            kind_index(k).map_or(0, |k| kinds[k].value)
+        };
+        if let [cell] = path {
+            let value = clear(&mut self.squares, &mut self.occ, *cell);
+            if self.rules.spec().removals_score {
+                gain = value;
+            }
+        } else {
+            let (from, to) = (path[0], path[path.len() - 1]);
+            let piece = self.squares[from];
+            clear(&mut self.squares, &mut self.occ, from);
+            for w in path.windows(2) {
+                gain = gain.saturating_add(clear(&mut self.squares, &mut self.occ, (w[0] + w[1]) / 2));
+            }
+            self.squares[to] = piece;
+            self.occ[to >> 6] ^= 1 << (to & 63);
+        }
+        let score = &mut self.scores[player];
+        *score = score.saturating_add(gain);
+        self.ply = self.ply.saturating_add(1);
+    }
+}

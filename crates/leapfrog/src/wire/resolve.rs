@@ -1,0 +1,369 @@
+//! Turning a request's rule set into checked rules: a preset with its
+//! overrides, or a custom rule set, with the field at fault named when the
+//! rules refuse it; and the one cache of checked rule sets (request presets
+//! and stored games).
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use jump_capture as jc;
+
+use super::rules::{CaptureRule, ChainRule, Directions, EndRuleId, FillType, OpeningType, PresetId, Rules};
+use super::{Invalid, Refusal};
+
+fn letter(s: &str, field: &str) -> Result<char, Invalid> {
+    let mut chars = s.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Ok(c),
+        _ => Err(Invalid::new(Refusal::InvalidRules, format!("'{s}' is not a single letter"), field)),
+    }
+}
+
+fn cells(list: &[String], field: &str) -> Result<Vec<jc::Cell>, Invalid> {
+    list.iter()
+        .enumerate()
+        .map(|(i, c)| {
+            c.parse().map_err(|e: jc::ParseCellError| {
+                Invalid::new(Refusal::InvalidNotation, format!("'{c}': {e}"), &format!("{field}[{i}]"))
+            })
+        })
+        .collect()
+}
+
+fn side(n: u32) -> u8 {
+    // Out-of-range sides become 0, which `Rules::new` refuses with its own
+    // message; the reported size is then fixed up by the caller.
+    u8::try_from(n).unwrap_or(0)
+}
+
+/// A preset with at most its size and directions changed: the preset,
+/// the size (and whether it came from the board), the directions.
+type PresetKey = (PresetId, Option<u32>, Option<u32>, bool, Option<Directions>);
+
+/// What a cached rule set was made from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum CacheKey {
+    /// A request's preset with overrides (what nearly every request sends).
+    Preset(PresetKey),
+    /// A stored game's complete rule set, as JSON.
+    Stored(String),
+}
+
+/// The most rule sets the cache holds; past it, it starts again empty.
+const CACHE_SIZE: usize = 1024;
+
+/// The one cache of checked rule sets: requests send few distinct rule
+/// sets, and games share few; checking one costs far more than a lookup.
+fn cache() -> &'static RwLock<HashMap<CacheKey, Arc<jc::Rules>>> {
+    static CACHE: OnceLock<RwLock<HashMap<CacheKey, Arc<jc::Rules>>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// The cached rule set of `key`, if there is one.
+fn lookup(key: &CacheKey) -> Option<Arc<jc::Rules>> {
+    cache().read().ok()?.get(key).cloned()
+}
+
+/// The cached rule set of `key`, made by `make` if there is none yet.
+fn cached_or<E>(key: CacheKey, make: impl FnOnce() -> Result<jc::Rules, E>) -> Result<Arc<jc::Rules>, E> {
+    if let Some(rules) = lookup(&key) {
+        return Ok(rules);
+    }
+    let rules = Arc::new(make()?);
+    if let Ok(mut c) = cache().write() {
+        if c.len() >= CACHE_SIZE {
+            c.clear();
+        }
+        c.insert(key, rules.clone());
+    }
+    Ok(rules)
+}
+
+/// A stored game's rule set, from the JSON of its [`RuleSet`] (see
+/// [`RuleSet::to_json`]).
+///
+/// # Errors
+///
+/// When the JSON is not a valid rule set (a damaged row).
+pub fn stored_rules(json: &str) -> Result<Arc<jc::Rules>, String> {
+    cached_or(CacheKey::Stored(json.to_string()), || {
+        let spec: Rules = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        spec.resolve(None).map_err(|e| e.detail)
+    })
+}
+
+impl Rules {
+    /// Whether the request fixes the board's shape itself.
+    pub fn has_shape(&self) -> bool {
+        self.rows.is_some() || self.cols.is_some() || self.mask.is_some()
+    }
+
+    /// The key of these rules on a board of `shape` (ranks, files, whether
+    /// it has missing cells) in the rule-set cache, if they are
+    /// kept there: a preset with at most its size and directions changed,
+    /// on a board without missing cells unless the request gives the shape.
+    fn preset_key(&self, shape: Option<(u8, u8, bool)>) -> Option<PresetKey> {
+        // Every field is named, so that a new one cannot slip past the key.
+        let Rules {
+            preset: Some(preset),
+            name: None,
+            rows,
+            cols,
+            mask: None,
+            holes: None,
+            directions,
+            kinds: None,
+            fill: None,
+            capture: None,
+            chain: None,
+            opening: None,
+            removals_score: None,
+            end: None,
+            min_players: None,
+            max_players: None,
+        } = self
+        else {
+            return None;
+        };
+        // The shape comes from the board when the request gives none; a
+        // board with missing cells makes a mask, and such rule sets are not
+        // kept.
+        Some(match shape {
+            Some((_, _, true)) if !self.has_shape() => return None,
+            Some((r, c, false)) if !self.has_shape() => {
+                (*preset, Some(u32::from(r)), Some(u32::from(c)), true, *directions)
+            }
+            _ => (*preset, *rows, *cols, false, *directions),
+        })
+    }
+
+    /// As [`resolve`](Self::resolve), through the cache: a preset with at most its
+    /// size and directions changed (what nearly every request sends) is
+    /// checked once and then handed out from a cache.
+    ///
+    /// # Errors
+    ///
+    /// What is invalid, and the field at fault.
+    pub fn resolve_cached(&self, grid: Option<&jc::Grid>) -> Result<Arc<jc::Rules>, Invalid> {
+        match self.preset_key(grid.map(|g| (g.rows(), g.cols(), g.has_missing()))) {
+            Some(key) => cached_or(CacheKey::Preset(key), || self.resolve(grid)),
+            None => self.resolve(grid).map(Arc::new),
+        }
+    }
+
+    /// The cached rule set these rules give on a board of `rows × cols`
+    /// without missing cells, if one is made already (see
+    /// [`resolve_cached`](Self::resolve_cached)).
+    pub fn cached(&self, rows: u8, cols: u8) -> Option<Arc<jc::Rules>> {
+        lookup(&CacheKey::Preset(self.preset_key(Some((rows, cols, false)))?))
+    }
+
+    /// The rule set this asks for, optionally shaped like `grid` (when the
+    /// request does not give a shape itself).
+    ///
+    /// # Errors
+    ///
+    /// What is invalid, and the field at fault.
+    pub fn resolve(&self, grid: Option<&jc::Grid>) -> Result<jc::Rules, Invalid> {
+        let mut spec = match self.preset {
+            Some(p) => jc::Preset::from(p).spec(),
+            None => {
+                let missing = [
+                    ("rows", self.rows.is_none() && grid.is_none()),
+                    ("cols", self.cols.is_none() && grid.is_none()),
+                    ("kinds", self.kinds.is_none()),
+                ];
+                if let Some((field, _)) = missing.iter().find(|(_, m)| *m) {
+                    return Err(Invalid::new(
+                        Refusal::InvalidRules,
+                        format!("a rule set without a preset needs '{field}'"),
+                        &format!("rules.{field}"),
+                    ));
+                }
+                jc::RulesSpec {
+                    name: "custom".into(),
+                    rows: 0,
+                    cols: 0,
+                    mask: Vec::new(),
+                    holes: Vec::new(),
+                    directions: jc::DirectionSet::Orthogonal,
+                    kinds: Vec::new(),
+                    fill: jc::Fill::Random { weights: Vec::new() },
+                    capture: jc::Capture::Shared,
+                    chain: jc::Chain::Free,
+                    opening: jc::Opening::None,
+                    removals_score: false,
+                    end: jc::EndRule::HighestScore,
+                    min_players: 1,
+                    max_players: jc::MAX_PLAYERS,
+                }
+            }
+        };
+        if let (Some(grid), false) = (grid, self.has_shape()) {
+            spec = spec.with_shape_of(grid);
+        }
+        if let Some(name) = &self.name {
+            spec.name = name.chars().take(100).collect();
+        }
+        if let Some(r) = self.rows {
+            spec.rows = side(r);
+        }
+        if let Some(c) = self.cols {
+            spec.cols = side(c);
+        }
+        if let Some(mask) = &self.mask {
+            spec.mask = cells(mask, "rules.mask")?;
+        }
+        if let Some(holes) = &self.holes {
+            spec.holes = cells(holes, "rules.holes")?;
+        }
+        if let Some(d) = self.directions {
+            spec.directions = match d {
+                Directions::Orthogonal => jc::DirectionSet::Orthogonal,
+                Directions::Diagonal => jc::DirectionSet::Diagonal,
+                Directions::All => jc::DirectionSet::All,
+            };
+        }
+        if let Some(kinds) = &self.kinds {
+            spec.kinds = kinds
+                .iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    Ok(jc::Kind {
+                        letter: letter(&k.letter, &format!("rules.kinds[{i}].letter"))?,
+                        name: k.name.chars().take(40).collect(),
+                        value: k.value,
+                        owner: k.owner,
+                    })
+                })
+                .collect::<Result<_, Invalid>>()?;
+            if self.fill.is_none() {
+                // New kinds without a fill: equal shares.
+                spec.fill = jc::Fill::Random { weights: vec![1; spec.kinds.len()] };
+            }
+        }
+        if let Some(fill) = &self.fill {
+            spec.fill = match fill.kind {
+                FillType::Random => jc::Fill::Random { weights: fill.weights.clone().unwrap_or_default() },
+                FillType::Checkerboard => {
+                    let index = |l: &Option<String>, f: &str| -> Result<usize, Invalid> {
+                        let field = format!("rules.fill.{f}");
+                        let l = l.as_deref().ok_or_else(|| {
+                            Invalid::new(
+                                Refusal::InvalidRules,
+                                format!("a checkerboard fill needs '{f}'"),
+                                &field,
+                            )
+                        })?;
+                        let c = letter(l, &field)?;
+                        spec.kinds.iter().position(|k| k.letter == c).ok_or_else(|| {
+                            Invalid::new(
+                                Refusal::InvalidRules,
+                                format!("no kind has the letter '{c}'"),
+                                &field,
+                            )
+                        })
+                    };
+                    jc::Fill::Checkerboard {
+                        top_left: index(&fill.top_left, "top_left")?,
+                        other: index(&fill.other, "other")?,
+                    }
+                }
+            };
+        }
+        if let Some(c) = self.capture {
+            spec.capture = match c {
+                CaptureRule::Shared => jc::Capture::Shared,
+                CaptureRule::Owned => jc::Capture::Owned,
+            };
+        }
+        if let Some(c) = self.chain {
+            spec.chain = match c {
+                ChainRule::Free => jc::Chain::Free,
+                ChainRule::Straight => jc::Chain::Straight,
+            };
+        }
+        if let Some(o) = &self.opening {
+            let kinds = o
+                .kinds
+                .as_ref()
+                .map(|ks| {
+                    ks.iter()
+                        .enumerate()
+                        .map(|(i, k)| letter(k, &format!("rules.opening.kinds[{i}]")))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .transpose()?;
+            spec.opening = match o.kind {
+                OpeningType::None => jc::Opening::None,
+                OpeningType::EachPlayerRemoves => jc::Opening::EachPlayerRemoves { kinds },
+                OpeningType::FirstPlayerRemoves => jc::Opening::FirstPlayerRemoves { kinds },
+                OpeningType::Konane => jc::Opening::Konane,
+            };
+        }
+        if let Some(r) = self.removals_score {
+            spec.removals_score = r;
+        }
+        if let Some(e) = self.end {
+            spec.end = match e {
+                EndRuleId::HighestScore => jc::EndRule::HighestScore,
+                EndRuleId::NoMoveLoses => jc::EndRule::NoMoveLoses,
+            };
+        }
+        if let Some(n) = self.min_players {
+            spec.min_players = n;
+        }
+        if let Some(n) = self.max_players {
+            spec.max_players = n;
+        }
+        let asked = (self.rows.unwrap_or(spec.rows.into()), self.cols.unwrap_or(spec.cols.into()));
+        jc::Rules::new(spec).map_err(|e| {
+            let detail = match e {
+                // Sides past 255 were clamped to 0 above: report what was asked.
+                jc::RulesError::Size { .. } => format!(
+                    "the board is {}×{}; each side must be from 3 to {}",
+                    asked.0,
+                    asked.1,
+                    jc::MAX_SIDE
+                ),
+                other => other.to_string(),
+            };
+            Invalid { kind: Refusal::InvalidRules, detail, field: "rules".into() }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cache hands out what `resolve` would build, whatever mix of
+    /// presets, sizes, directions and board shapes comes in, in any order.
+    #[test]
+    fn cached_rules_are_the_resolved_rules() {
+        let full: jc::Grid = "3/3/3".parse().unwrap();
+        let holed: jc::Grid = "3/1-1/3".parse().unwrap();
+        let wide: jc::Grid = "5/5/5".parse().unwrap();
+        let requests = [
+            Rules { preset: Some(PresetId::Murray), ..Rules::default() },
+            Rules { preset: Some(PresetId::Murray), directions: Some(Directions::All), ..Rules::default() },
+            Rules { preset: Some(PresetId::Old), rows: Some(4), cols: Some(7), ..Rules::default() },
+            Rules { preset: Some(PresetId::Old), rows: Some(5), ..Rules::default() },
+            Rules { preset: Some(PresetId::Konane), ..Rules::default() },
+            Rules { preset: Some(PresetId::Froglet), name: Some("mine".into()), ..Rules::default() },
+            Rules { preset: Some(PresetId::Old), chain: Some(ChainRule::Straight), ..Rules::default() },
+        ];
+        for _ in 0..2 {
+            for req in &requests {
+                for grid in [None, Some(&full), Some(&holed), Some(&wide)] {
+                    let cached = req.resolve_cached(grid).map(|r| (*r).clone());
+                    let built = req.resolve(grid);
+                    assert_eq!(cached.is_ok(), built.is_ok(), "{req:?} on {grid:?}");
+                    if let (Ok(cached), Ok(built)) = (cached, built) {
+                        assert_eq!(cached, built, "{req:?} on {grid:?}");
+                    }
+                }
+            }
+        }
+    }
+}
