@@ -3,7 +3,8 @@
 //! server on a random port with a fresh database, driven over HTTP.
 //!
 //! - `api`: the stateless endpoints; `games`: persisted games on SQLite and
-//!   PostgreSQL; `store`: the store's transactions on both databases;
+//!   PostgreSQL; `domain`: the game domain without HTTP; `store`: the
+//!   store's transactions on both databases;
 //!   `bad_input`: mutated requests to every endpoint that takes a body;
 //!   `process`: `leapfrog serve` as a process; `engine`: the rules crate
 //!   through its public API; `generated_client`: clients generated from the
@@ -16,6 +17,7 @@
 mod api;
 mod bad_input;
 mod common;
+mod domain;
 mod engine;
 mod games;
 mod generated_client;

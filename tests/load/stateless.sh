@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Load test of the stateless API (issue: legal-moves at no less than half of
-# healthz's throughput, at 64 connections). One release server, one run:
+# Load test of the stateless API (the target: legal-moves at no less than
+# half of healthz's throughput, at 64 connections). One release server, one run:
 # throughput and p99 latency of POST /v1/legal-moves on a seeded 15×15 Murray
 # middle-game position (seed 1, then 40 random moves; pinned), and of GET /healthz.
 #
@@ -8,7 +8,9 @@
 # (default 5): on a shared machine whose speed drifts, alternating keeps the
 # drift from landing on one side of the ratio.
 #
-# Needs wrk (apt-get install wrk). Usage: [ROUNDS=N] tests/load/stateless.sh [SECONDS]
+# Needs wrk (apt-get install wrk). Usage: [ROUNDS=N] [LEAPFROG_BIN=path]
+# tests/load/stateless.sh [SECONDS] (LEAPFROG_BIN: a server binary to measure
+# instead of building this checkout's).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-5}
@@ -16,15 +18,18 @@ rounds=${ROUNDS:-3}
 port=${PORT:-18181}
 command -v wrk >/dev/null || { echo "wrk is not installed: apt-get install wrk" >&2; exit 2; }
 
-cargo build --release -q -p leapfrog
-bin=target/release/leapfrog
+bin=${LEAPFROG_BIN:-}
+if [ -z "$bin" ]; then
+  cargo build --release -q -p leapfrog
+  bin=target/release/leapfrog
+fi
 RUST_LOG=warn "$bin" serve --bind "127.0.0.1:$port" &
 server=$!
 trap 'kill $server 2>/dev/null; rm -f "$body"' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 
 # The 15×15 Murray middle game of tests/fixtures/murray-middle-game.txt.
-pos=$(cat "$(dirname "$0")/../fixtures/murray-middle-game.txt")
+pos=$(cat tests/fixtures/murray-middle-game.txt)
 read -r board ply scores <<<"$pos"
 body=$(mktemp)
 printf '{"rules":{"preset":"murray"},"position":{"board":"%s","ply":%s,"scores":[%s]}}' \

@@ -53,9 +53,11 @@ impl Position {
         // alone): a path's cells, captures and gain are that path's plus
         // one cell, one captured piece and its value, kept per length
         // (grown to the longest path yet, and written over).
-        let mut cells: Vec<Cell> = Vec::new();
-        let mut captured: Vec<Cell> = Vec::new();
-        let mut gains: Vec<u32> = Vec::new();
+        // (Room for the paths of nearly every position at once: growing
+        // one cell at a time would reallocate each several times a walk.)
+        let mut cells: Vec<Cell> = Vec::with_capacity(32);
+        let mut captured: Vec<Cell> = Vec::with_capacity(32);
+        let mut gains: Vec<u32> = Vec::with_capacity(32);
         self.walk_indices(from, |lay, path| {
             let n = path.len();
             let last = path[n - 1];

@@ -1,0 +1,78 @@
+//! The game domain without HTTP: a game is created, played and refused
+//! through `leapfrog::game::Game` on a real SQLite store, the way the
+//! handlers (and, later, the computer's seats) use it.
+
+use leapfrog::game::{
+    Expected, Game, GameError, IdempotencyKey, MoveOutcome, MoveRequest, PlayerName, Receipt,
+};
+use leapfrog::store::Store;
+use leapfrog::wire::MoveInput;
+
+fn request(token: &leapfrog::game::SeatToken, path: &[&str]) -> MoveRequest {
+    MoveRequest {
+        token: token.clone(),
+        expected: None,
+        key: None,
+        mv: MoveInput { path: path.iter().map(ToString::to_string).collect() },
+    }
+}
+
+/// The receipt of a move: the game's version after it.
+fn receipt(game: &Game) -> Receipt {
+    Receipt { status: 201, body: game.version().to_string() }
+}
+
+#[test]
+fn a_game_is_played_refused_and_replayed_through_the_domain() {
+    let db = crate::common::temp_db();
+    actix_web::rt::System::new().block_on(async move {
+        let store = Store::open(&format!("sqlite://{}", db.display())).await.unwrap();
+        let rules = jump_capture::Rules::new(jump_capture::Preset::Old.spec().with_size(4, 4)).unwrap();
+        let rules = std::sync::Arc::new(rules);
+        let names = vec![PlayerName::parse("Ann").unwrap(), PlayerName::parse(" Bo ").unwrap()];
+        let (game, tokens) = Game::create(&store, rules, names, Some(5)).await.unwrap();
+        let id = game.id().to_string();
+        assert_eq!(game.seats()[1].name.as_str(), "Bo");
+        assert_eq!((game.version(), game.position().ply()), (1, 0));
+
+        // The seat not to move is refused, and so is a stale version.
+        let refused = Game::play(&store, &id, request(&tokens[1], &["a1"]), receipt).await.unwrap_err();
+        assert!(matches!(refused, GameError::NotYourTurn { to_move: 0, seat: 1 }), "{refused:?}");
+        let mut stale = request(&tokens[0], &["a1"]);
+        stale.expected = Some(Expected::OneOf { versions: vec![7], sent: "\"7\"".into() });
+        let refused = Game::play(&store, &id, stale, receipt).await.unwrap_err();
+        assert!(matches!(refused, GameError::StaleVersion { version: 1, .. }), "{refused:?}");
+
+        // A keyed move is played once; its retry gets the same receipt.
+        let mut keyed = request(&tokens[0], &["a1"]);
+        keyed.key = Some(IdempotencyKey::parse("first").unwrap());
+        let MoveOutcome::Played { game, receipt: first } =
+            Game::play(&store, &id, keyed.clone(), receipt).await.unwrap()
+        else {
+            panic!("the first send plays")
+        };
+        assert_eq!((game.version(), first.body.as_str()), (2, "2"));
+        let MoveOutcome::Replayed(again) = Game::play(&store, &id, keyed, receipt).await.unwrap() else {
+            panic!("the retry replays")
+        };
+        assert_eq!(again, first);
+
+        // An illegal move and a token of no seat change nothing.
+        let refused = Game::play(&store, &id, request(&tokens[1], &["a1"]), receipt).await.unwrap_err();
+        assert!(matches!(refused, GameError::Illegal(_)), "{refused:?}");
+        let stranger = leapfrog::game::SeatToken::generate().unwrap();
+        let refused = Game::play(&store, &id, request(&stranger, &["b1"]), receipt).await.unwrap_err();
+        assert!(matches!(refused, GameError::NotASeat), "{refused:?}");
+        let loaded = Game::load(&store, &id).await.unwrap();
+        assert_eq!((loaded.version(), loaded.position().ply()), (2, 1));
+        let history = Game::moves_since(&store, &id, 0).await.unwrap();
+        assert_eq!(history.iter().map(|m| m.mv.to_string()).collect::<Vec<_>>(), ["a1"]);
+        assert_eq!(history[0].captures, ["a1"]);
+
+        // The position at any ply is replayed from the deal.
+        assert_eq!(loaded.position_at(&store, 1).await.unwrap(), *loaded.position());
+        let refused = loaded.position_at(&store, 2).await.unwrap_err();
+        assert!(matches!(refused, GameError::NoSuchPly { ply: 1, asked: 2, .. }), "{refused:?}");
+        assert!(matches!(Game::load(&store, "nope").await.unwrap_err(), GameError::NotFound(_)));
+    });
+}
