@@ -69,6 +69,13 @@ impl Cell {
         }
     }
 
+    /// The cell halfway between this one and `other`, two steps away
+    /// along a direction: the cell a jump between them passes over.
+    #[inline(always)]
+    pub(crate) fn between(self, other: Cell) -> Cell {
+        Cell { file: (self.file + other.file) / 2, rank: (self.rank + other.rank) / 2 }
+    }
+
     /// The cell one step in `dir`, if it is still a valid coordinate.
     pub fn step(self, dir: Direction) -> Option<Cell> {
         let (df, dr) = dir.delta();

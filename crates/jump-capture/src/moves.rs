@@ -106,16 +106,35 @@ pub(crate) fn cmp_notation(a: &[Cell], b: &[Cell]) -> std::cmp::Ordering {
 }
 
 /// A legal move as [`Position::for_each_move`](crate::Position::for_each_move)
-/// hands it over, borrowed for the call.
+/// hands it over, borrowed for the call: its path and what it scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScoredPath<'a> {
-    /// The cells of the path, start first.
+    /// The cells of the path, start first: one cell for a removal.
     pub path: &'a [Cell],
-    /// The cells of the pieces it takes off the board, in order: the
-    /// jumped ones, or the removed one.
-    pub captures: &'a [Cell],
     /// Points it scores for the mover.
     pub gain: u32,
+}
+
+impl ScoredPath<'_> {
+    /// The cells of the pieces it takes off the board, in order: the
+    /// jumped ones (each halfway along its step), or the removed one.
+    /// Worked out when asked, so that a walk that does not ask pays
+    /// nothing for them.
+    ///
+    /// ```
+    /// use jump_capture::{Cell, ScoredPath};
+    /// let path: Vec<Cell> = ["c3", "e3", "e5"].iter().map(|c| c.parse().unwrap()).collect();
+    /// let jump = ScoredPath { path: &path, gain: 2 };
+    /// assert_eq!(jump.captures().map(|c| c.to_string()).collect::<Vec<_>>(), ["d3", "e4"]);
+    /// let removal = ScoredPath { path: &path[..1], gain: 1 };
+    /// assert_eq!(removal.captures().map(|c| c.to_string()).collect::<Vec<_>>(), ["c3"]);
+    /// ```
+    pub fn captures(&self) -> impl Iterator<Item = Cell> + '_ {
+        let removal = if let [only] = self.path { std::slice::from_ref(only) } else { &[] };
+        let steps = if removal.is_empty() { self.path } else { &[] };
+        // A removal's one cell, or the middle of each step.
+        removal.iter().copied().chain(steps.windows(2).map(|w| w[0].between(w[1])))
+    }
 }
 
 /// Moves sorted by notation, with what each scores, stored flat: the

@@ -14,8 +14,9 @@ impl Position {
 
     /// Calls `visit` with every legal move — only those from `from`, if
     /// given; none from a cell off the board — in notation order, until it
-    /// breaks: its path, the cells it captures and what it scores. The
-    /// slices are reused between calls: nothing is allocated per move. The
+    /// breaks: its path and what it scores (and, when asked, the cells it
+    /// captures). The path is reused between calls: nothing is allocated
+    /// per move. The
     /// way to list a page of moves, or to pick among them by gain, without
     /// building them.
     ///
@@ -29,7 +30,8 @@ impl Position {
     /// let mut scored = Vec::new();
     /// pos.for_each_move(None, |m| {
     ///     let cells: Vec<String> = m.path.iter().map(|c| c.to_string()).collect();
-    ///     scored.push((cells.join("x"), m.captures[0].to_string(), m.gain));
+    ///     let over = m.captures().next().map(|c| c.to_string());
+    ///     scored.push((cells.join("x"), over.unwrap_or_default(), m.gain));
     ///     ControlFlow::Continue(())
     /// });
     /// // Over a red piece (3), a white one (1), a green one (4).
@@ -50,29 +52,23 @@ impl Position {
         // The walk goes depth first and visits a path right after its
         // last jump is made, so the path one jump shorter was the last one
         // of that length visited (or, for a first jump, is its start cell
-        // alone): a path's cells, captures and gain are that path's plus
-        // one cell, one captured piece and its value, kept per length
-        // (grown to the longest path yet, and written over).
-        // (Room for the paths of nearly every position at once: growing
-        // one cell at a time would reallocate each several times a walk.)
+        // alone): a path's cells and gain are that path's plus one cell
+        // and one piece's value, kept per length (grown to the longest
+        // path yet, and written over). Room for the paths of nearly every
+        // position at once: growing a cell at a time would reallocate.
         let mut cells: Vec<Cell> = Vec::with_capacity(32);
-        let mut captured: Vec<Cell> = Vec::with_capacity(32);
         let mut gains: Vec<u32> = Vec::with_capacity(32);
         self.walk_indices(from, |lay, path| {
             let n = path.len();
             let last = path[n - 1];
             if cells.len() < n {
                 cells.resize(n, lay.cell(last));
-                captured.resize(n, lay.cell(last));
                 gains.resize(n, 0);
             }
             cells[n - 1] = lay.cell(last);
             let gain = match n {
-                1 => {
-                    // A removal captures the piece it lifts.
-                    captured[0] = cells[0];
-                    if removals_score { value(last) } else { 0 }
-                }
+                1 if removals_score => value(last),
+                1 => 0,
                 _ => {
                     // The start cell is written for every path: cheaper
                     // than a guess at whether this one is a first jump.
@@ -80,9 +76,7 @@ impl Position {
                     gains[0] = 0;
                     // Layout indices are linear in file and rank: the cell
                     // jumped over is the mean of the two ends of a jump.
-                    let over = (path[n - 2] + last) / 2;
-                    captured[n - 2] = lay.cell(over);
-                    gains[n - 2].saturating_add(value(over))
+                    gains[n - 2].saturating_add(value((path[n - 2] + last) / 2))
                 }
             };
             gains[n - 1] = gain;
@@ -90,7 +84,7 @@ impl Position {
                 cells[..n].iter().zip(path).all(|(&c, &i)| c == lay.cell(i)),
                 "the walk is not depth first"
             );
-            visit(ScoredPath { path: &cells[..n], captures: &captured[..n.max(2) - 1], gain })
+            visit(ScoredPath { path: &cells[..n], gain })
         });
     }
 
@@ -144,7 +138,7 @@ impl Position {
         // Every path walked starts on `from`.
         self.for_each_move(Some(from), |m| {
             let mut node = &mut root;
-            for (&to, &over) in m.path[1..].iter().zip(m.captures) {
+            for (&to, over) in m.path[1..].iter().zip(m.captures()) {
                 let pos = match node.next.iter().position(|n| n.cell == to) {
                     Some(p) => p,
                     None => {

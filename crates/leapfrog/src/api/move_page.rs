@@ -317,7 +317,7 @@ fn write_move(m: jc::ScoredPath<'_>, mut put: impl FnMut((u64, usize))) {
         (u64::from_le_bytes(w), s.len())
     };
     put(text(b"{\"path\":"));
-    quoted_names(m.path, &mut put);
+    quoted_names(m.path.iter().copied(), &mut put);
     put(text(b"],\"notat"));
     put(text(b"ion\":\""));
     if let [first, rest @ ..] = m.path {
@@ -330,7 +330,7 @@ fn write_move(m: jc::ScoredPath<'_>, mut put: impl FnMut((u64, usize))) {
     }
     put(text(b"\",\"captu"));
     put(text(b"res\":"));
-    quoted_names(m.captures, &mut put);
+    quoted_names(m.captures(), &mut put);
     put(text(b"],\"gain\""));
     if let Some(&end) = GAIN_ENDS.get(m.gain as usize) {
         put(sized(end, 0));
@@ -347,14 +347,14 @@ fn write_move(m: jc::ScoredPath<'_>, mut put: impl FnMut((u64, usize))) {
 /// first name after `[`, the others after `,` (and `[` alone for no cells,
 /// which no move has; the brackets still pair up).
 #[inline(always)]
-fn quoted_names(cells: &[jc::Cell], put: &mut impl FnMut((u64, usize))) {
+fn quoted_names(cells: impl Iterator<Item = jc::Cell>, put: &mut impl FnMut((u64, usize))) {
     let mut lead = b'[';
-    for &c in cells {
+    for c in cells {
         let word = QUOTED_NAMES[slot(c)];
         put((word | u64::from(lead), (word >> 56) as usize));
         lead = b',';
     }
-    if cells.is_empty() {
+    if lead == b'[' {
         put((u64::from(b'['), 1));
     }
 }
@@ -383,12 +383,6 @@ mod tests {
         }
     }
 
-    /// A move's captures as the rules have them: the jumped cells, or the
-    /// removed one.
-    fn captures_of(mv: &jc::Move) -> Vec<jc::Cell> {
-        if mv.is_removal() { vec![mv.from()] } else { mv.jumped().collect() }
-    }
-
     /// Removals, jumps and chains up to the longest written through a
     /// window and past it, with one- and two-digit ranks, and gains of every
     /// length up to the largest, read as serde writes them: through a
@@ -404,10 +398,9 @@ mod tests {
             ["c3", "z26", "c3xe3xe5", "a9xa11xc11xe9", "x24xz26", &chain(SHORT), &chain(SHORT + 1), &long]
         {
             let mv: jc::Move = text.parse().unwrap();
-            let captures = captures_of(&mv);
             let cells = mv.path().len();
             for gain in [0, 7, 10, 99, 100, 255, 256, 12_345_678, 123_456_789, 1_000_000_000, u32::MAX] {
-                let m = jc::ScoredPath { path: mv.path(), captures: &captures, gain };
+                let m = jc::ScoredPath { path: mv.path(), gain };
                 for room in [MoveWriter::room(cells), 16 * cells + 80 - 1] {
                     let mut out = vec![0; room];
                     let mut w = MoveWriter { buf: &mut out, at: 0 };
@@ -427,7 +420,7 @@ mod tests {
     fn an_empty_path_is_still_written_as_json() {
         let mut out = vec![0; MoveWriter::room(0)];
         let mut w = MoveWriter { buf: &mut out, at: 0 };
-        w.move_json(jc::ScoredPath { path: &[], captures: &[], gain: 0 });
+        w.move_json(jc::ScoredPath { path: &[], gain: 0 });
         let len = w.at;
         assert_eq!(&out[..len], br#"{"path":[],"notation":"","captures":[],"gain":0}"#);
     }

@@ -249,13 +249,14 @@ impl MoveView {
     /// The view of a legal move as the engine walks it.
     pub fn of(m: jc::ScoredPath<'_>) -> MoveView {
         let notation = names(m.path).join("x");
-        MoveView { path: names(m.path), notation, captures: names(m.captures), gain: m.gain }
+        let captures = m.captures().map(|c| c.to_string()).collect();
+        MoveView { path: names(m.path), notation, captures, gain: m.gain }
     }
 
     /// The view of a played (or checked) move.
     pub fn of_played(played: &jc::Played) -> MoveView {
-        let captures: Vec<jc::Cell> = played.captures.iter().map(|&(c, _)| c).collect();
-        MoveView::of(jc::ScoredPath { path: played.mv.path(), captures: &captures, gain: played.gain })
+        let captures = played.captures.iter().map(|(c, _)| c.to_string()).collect();
+        MoveView { captures, ..MoveView::of(jc::ScoredPath { path: played.mv.path(), gain: played.gain }) }
     }
 }
 
