@@ -94,12 +94,11 @@ pub fn add_links(api: &mut utoipa::openapi::OpenApi) {
         ("listGameLegalMoves", "listGameLegalMoves", "Its legal moves"),
         ("followGame", "followGame", "Its live updates"),
     ] {
-        let mut link = LinkBuilder::new().operation_id(operation).parameter("id", "$response.body#/id");
-        if operation == "playMove" {
-            // The first seat's token: it plays the opening move.
-            link = link.parameter("header.Authorization", "Bearer {$response.body#/seats/0/token}");
-        }
-        let link = link.description(what).build();
+        let link = LinkBuilder::new()
+            .operation_id(operation)
+            .parameter("id", "$response.body#/id")
+            .description(what)
+            .build();
         created.links.insert(name.to_string(), RefOr::T(link));
     }
 }
