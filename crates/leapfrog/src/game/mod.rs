@@ -310,8 +310,11 @@ impl Game {
             gain: i64::from(played.gain),
             at: now,
         };
-        let stored = StoredAnswer { status: i64::from(receipt.status), body: receipt.body.clone() };
-        let key = request.key.as_ref().map(|k| (k.as_str(), &stored));
+        // The receipt is kept for retries only when the request has a key.
+        let stored = request.key.as_ref().map(|k| {
+            (k.as_str(), StoredAnswer { status: i64::from(receipt.status), body: receipt.body.clone() })
+        });
+        let key = stored.as_ref().map(|(k, answer)| (*k, answer));
         match store.commit_move(&game.to_row(), version, &row, key).await? {
             Commit::Done => Ok(MoveOutcome::Played { game: Box::new(game), receipt }),
             Commit::Conflict => Err(GameError::Conflict),
