@@ -100,6 +100,22 @@ fn a_whole_game_is_played_to_the_end_and_its_history_replays_postgres() {
 }
 
 #[test]
+fn if_match_compares_versions_strongly_and_refuses_what_is_not_an_etag() {
+    let app = spawn_app();
+    let game = create(&app, json!({"preset": "old", "rows": 4, "cols": 4}), 2, 1);
+    // A weak tag of the right version does not pass the strong comparison.
+    assert_eq!(play(&app, &game, 0, &json!(["a1"]), &[("If-Match", "W/\"1\"")]).status, 412);
+    // A bare version is not an entity tag: the answer says how to write one.
+    let bare = play(&app, &game, 0, &json!(["a1"]), &[("If-Match", "1")]);
+    assert_eq!(bare.status, 400, "{}", bare.body);
+    assert_eq!(bare.json()["field"], "If-Match");
+    assert!(bare.json()["detail"].as_str().unwrap().contains(r#""3""#), "{}", bare.body);
+    // The strong tag, alone or in a list with a weak one, passes.
+    assert_eq!(play(&app, &game, 0, &json!(["a1"]), &[("If-Match", "W/\"1\", \"1\"")]).status, 201);
+    assert_eq!(play(&app, &game, 1, &json!(["b1"]), &[("If-Match", "*")]).status, 201);
+}
+
+#[test]
 fn seats_need_their_token_and_their_turn_and_no_plain_token_is_stored() {
     let db = crate::common::temp_db();
     let config = leapfrog::config::ServeConfig {

@@ -48,8 +48,9 @@ fn bearer(req: &HttpRequest) -> Result<SeatToken, ApiError> {
     SeatToken::parse(value).map_err(|e| ApiError::input(e, "Authorization"))
 }
 
-/// The versions `If-Match` allows: `*`, or versions in quotes (weak ones
-/// compared as strong).
+/// The versions `If-Match` allows: `*`, or versions in quotes. The
+/// comparison is strong (RFC 9110 §13.1.1): a weak tag (`W/"3"`) is read
+/// but matches no version.
 ///
 /// # Errors
 ///
@@ -65,11 +66,14 @@ fn expected(req: &HttpRequest) -> Result<Option<Expected>, ApiError> {
     if tags == ["*"] {
         return Ok(Some(Expected::Any));
     }
-    let versions = tags
-        .iter()
-        .map(|t| t.trim_start_matches("W/").strip_prefix('"')?.strip_suffix('"')?.parse().ok())
-        .collect::<Option<Vec<i64>>>()
-        .ok_or_else(malformed)?;
+    // Each tag: `"N"` (strong) or `W/"N"` (weak, never a match).
+    let read = |t: &str| -> Option<Option<i64>> {
+        let (weak, quoted) = t.strip_prefix("W/").map_or((false, t), |q| (true, q));
+        let version = quoted.strip_prefix('"')?.strip_suffix('"')?.parse().ok()?;
+        Some((!weak).then_some(version))
+    };
+    let versions = tags.iter().map(|t| read(t)).collect::<Option<Vec<_>>>().ok_or_else(malformed)?;
+    let versions = versions.into_iter().flatten().collect();
     Ok(Some(Expected::OneOf { versions, sent: sent.to_string() }))
 }
 
@@ -86,7 +90,7 @@ fn expected(req: &HttpRequest) -> Result<Option<Expected>, ApiError> {
     params(
         ("id" = String, Path, description = "The game's id"),
         ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"[0-9]{1,18}"(\s*,\s*(W/)?"[0-9]{1,18}")*)$"#,
-         description = "Play only if the game still has this version: its ETag, such as `\"3\"`"),
+         description = "Play only if the game still has this version: its ETag, such as `\"3\"` (compared strongly: a weak tag never matches)"),
         ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 200, pattern = r"^[\x20-\x7E]+$",
          description = "1 to 200 visible ASCII characters; a retry with the same key replays the first answer")
     ),
