@@ -443,7 +443,12 @@ mod tests {
             count: list.len() as u64,
             moves: list[start.min(end)..end]
                 .iter()
-                .map(|mv| MoveView::of_played(&pos.check(mv).unwrap()))
+                .map(|mv| {
+                    // Captures as checking the move on the board finds them.
+                    let played = pos.check(mv).unwrap();
+                    let captures = played.captures.iter().map(|(c, _)| c.to_string()).collect();
+                    MoveView { captures, ..MoveView::of_played(&played) }
+                })
                 .collect(),
             next_cursor: (end < list.len()).then(|| format!("m{end:x}")),
             tree: from.map(|c| JumpTree::of(&pos.jump_tree(c))),

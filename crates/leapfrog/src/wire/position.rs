@@ -255,8 +255,7 @@ impl MoveView {
 
     /// The view of a played (or checked) move.
     pub fn of_played(played: &jc::Played) -> MoveView {
-        let captures = played.captures.iter().map(|(c, _)| c.to_string()).collect();
-        MoveView { captures, ..MoveView::of(jc::ScoredPath { path: played.mv.path(), gain: played.gain }) }
+        MoveView::of(jc::ScoredPath { path: played.mv.path(), gain: played.gain })
     }
 }
 
