@@ -47,7 +47,7 @@ fn setups_are_reproducible_by_seed_and_report_a_drawn_seed() {
     let a = app.post_json("/v1/setups", &body).json();
     let b = app.post_json("/v1/setups", &body).json();
     assert_eq!(a, b);
-    assert_eq!(a["seed"], 2);
+    assert_eq!(a["seed"], "2", "seeds are decimal strings on the wire");
     assert_eq!(a["position"]["notation"], "RWYRW/RWRWW/YWWWY/YGRYG/YYWYW 0 0,0,0");
     assert_eq!(a["position"]["players"], 3);
     assert_eq!(a["position"]["phase"], "opening");
@@ -59,9 +59,22 @@ fn setups_are_reproducible_by_seed_and_report_a_drawn_seed() {
     assert_eq!(a["position"]["notation"], pos.to_string());
 
     let drawn = app.post_json("/v1/setups", &json!({"rules": {"preset": "froglet"}})).json();
-    let seed = drawn["seed"].as_u64().unwrap();
+    let seed = drawn["seed"].as_str().unwrap();
     let again = app.post_json("/v1/setups", &json!({"rules": {"preset": "froglet"}, "seed": seed})).json();
     assert_eq!(drawn["position"], again["position"]);
+    // A seed past 2^53 (where JavaScript numbers stop being exact) comes
+    // back exactly, and reads the same as a string or a number.
+    let big = "13202136478012763868";
+    let as_text = app.post_json("/v1/setups", &json!({"rules": {"preset": "old"}, "seed": big})).json();
+    assert_eq!(as_text["seed"], big);
+    let number: Value =
+        serde_json::from_str(&format!(r#"{{"rules": {{"preset": "old"}}, "seed": {big}}}"#)).unwrap();
+    assert_eq!(app.post_json("/v1/setups", &number).json(), as_text);
+    for bad in [json!("-1"), json!("1e3"), json!(-1), json!("18446744073709551616"), json!("")] {
+        let r = app.post_json("/v1/setups", &json!({"rules": {"preset": "old"}, "seed": bad}));
+        assert_eq!((r.status, r.json()["field"].as_str()), (400, Some("seed")), "{bad}: {}", r.body);
+        assert!(r.json()["detail"].as_str().unwrap().contains("decimal string"), "{}", r.body);
+    }
     assert_eq!(drawn["position"]["players"], 2, "two players by default");
 }
 

@@ -10,7 +10,7 @@
 //! added to each object), and on the text, at random (truncated, a byte
 //! replaced or deleted, a JSON token inserted).
 
-use crate::common::{Response, spawn_app};
+use crate::common::{Response, spawn_unlimited};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
@@ -195,7 +195,8 @@ fn shown(body: &[u8]) -> String {
 
 #[test]
 fn mutated_requests_get_an_answer_or_a_problem_and_never_break_the_server() {
-    let app = spawn_app();
+    // Floods of requests, with the rate limits off: this is about input.
+    let app = spawn_unlimited();
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     let mut statuses = std::collections::BTreeMap::<u16, usize>::new();
     for (path, seed) in stateless_seeds() {
@@ -219,7 +220,8 @@ fn mutated_requests_get_an_answer_or_a_problem_and_never_break_the_server() {
 
 #[test]
 fn a_refused_mutated_move_leaves_the_game_as_it_was() {
-    let app = spawn_app();
+    // Floods of requests, with the rate limits off: this is about input.
+    let app = spawn_unlimited();
     let mut rng = ChaCha8Rng::seed_from_u64(1898);
     let created = app.post_json(
         "/v1/games",

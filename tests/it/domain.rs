@@ -3,9 +3,9 @@
 //! handlers (and, later, the computer's seats) use it.
 
 use leapfrog::game::{
-    Expected, Game, GameError, IdempotencyKey, MoveOutcome, MoveRequest, PlayerName, Receipt,
+    Creator, Expected, Game, GameError, IdempotencyKey, MoveOutcome, MoveRequest, PlayerName,
 };
-use leapfrog::store::Store;
+use leapfrog::store::{Durability, Store};
 use leapfrog::wire::MoveInput;
 
 fn request(token: &leapfrog::game::SeatToken, path: &[&str]) -> MoveRequest {
@@ -17,51 +17,62 @@ fn request(token: &leapfrog::game::SeatToken, path: &[&str]) -> MoveRequest {
     }
 }
 
-/// The receipt of a move: the game's version after it.
-fn receipt(game: &Game) -> Receipt {
-    Receipt { status: 201, body: game.version().to_string() }
-}
-
 #[test]
 fn a_game_is_played_refused_and_replayed_through_the_domain() {
     let db = crate::common::temp_db();
     actix_web::rt::System::new().block_on(async move {
-        let store = Store::open(&format!("sqlite://{}", db.display())).await.unwrap();
+        let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Full).await.unwrap();
         let rules = jump_capture::Rules::new(jump_capture::Preset::Old.spec().with_size(4, 4)).unwrap();
         let rules = std::sync::Arc::new(rules);
         let names = vec![PlayerName::parse("Ann").unwrap(), PlayerName::parse(" Bo ").unwrap()];
-        let (game, tokens) = Game::create(&store, rules, names, Some(5)).await.unwrap();
+        let creator = Creator { client: "192.0.2.1".into(), max_unfinished: 1 };
+        let (game, tokens) =
+            Game::create(&store, rules.clone(), names.clone(), Some(5), &creator).await.unwrap();
         let id = game.id().to_string();
         assert_eq!(game.seats()[1].name.as_str(), "Bo");
         assert_eq!((game.version(), game.position().ply()), (1, 0));
 
+        // The creator's cap of one unfinished game holds.
+        let refused = Game::create(&store, rules, names, None, &creator).await.unwrap_err();
+        assert!(matches!(refused, GameError::TooManyGames { limit: 1 }), "{refused:?}");
+
         // The seat not to move is refused, and so is a stale version.
-        let refused = Game::play(&store, &id, request(&tokens[1], &["a1"]), receipt).await.unwrap_err();
+        let refused = Game::play(&store, &id, request(&tokens[1], &["a1"])).await.unwrap_err();
         assert!(matches!(refused, GameError::NotYourTurn { to_move: 0, seat: 1 }), "{refused:?}");
         let mut stale = request(&tokens[0], &["a1"]);
         stale.expected = Some(Expected::OneOf { versions: vec![7], sent: "\"7\"".into() });
-        let refused = Game::play(&store, &id, stale, receipt).await.unwrap_err();
+        let refused = Game::play(&store, &id, stale).await.unwrap_err();
         assert!(matches!(refused, GameError::StaleVersion { version: 1, .. }), "{refused:?}");
 
-        // A keyed move is played once; its retry gets the same receipt.
+        // A keyed move is played once; its retry gets the game as it left
+        // it, and the key with another move is refused.
         let mut keyed = request(&tokens[0], &["a1"]);
         keyed.key = Some(IdempotencyKey::parse("first").unwrap());
-        let MoveOutcome::Played { game, receipt: first } =
-            Game::play(&store, &id, keyed.clone(), receipt).await.unwrap()
-        else {
+        let MoveOutcome::Played(first) = Game::play(&store, &id, keyed.clone()).await.unwrap() else {
             panic!("the first send plays")
         };
-        assert_eq!((game.version(), first.body.as_str()), (2, "2"));
-        let MoveOutcome::Replayed(again) = Game::play(&store, &id, keyed, receipt).await.unwrap() else {
+        assert_eq!(first.version(), 2);
+        let MoveOutcome::Replayed(again) = Game::play(&store, &id, keyed.clone()).await.unwrap() else {
             panic!("the retry replays")
         };
-        assert_eq!(again, first);
+        assert_eq!(
+            (again.version(), again.position(), again.updated_at()),
+            (2, first.position(), first.updated_at())
+        );
+        let mut other_move = keyed;
+        other_move.mv = MoveInput { path: vec!["b1".into()] };
+        let refused = Game::play(&store, &id, other_move).await.unwrap_err();
+        assert!(matches!(&refused, GameError::KeyReused { first, .. } if first == "a1"), "{refused:?}");
+
+        // Player 0, whose move was just played, is told it lost a race.
+        let refused = Game::play(&store, &id, request(&tokens[0], &["b1"])).await.unwrap_err();
+        assert!(matches!(refused, GameError::Moved { ply: 0, player: 0, to_move: 1 }), "{refused:?}");
 
         // An illegal move and a token of no seat change nothing.
-        let refused = Game::play(&store, &id, request(&tokens[1], &["a1"]), receipt).await.unwrap_err();
+        let refused = Game::play(&store, &id, request(&tokens[1], &["a1"])).await.unwrap_err();
         assert!(matches!(refused, GameError::Illegal(_)), "{refused:?}");
         let stranger = leapfrog::game::SeatToken::generate().unwrap();
-        let refused = Game::play(&store, &id, request(&stranger, &["b1"]), receipt).await.unwrap_err();
+        let refused = Game::play(&store, &id, request(&stranger, &["b1"])).await.unwrap_err();
         assert!(matches!(refused, GameError::NotASeat), "{refused:?}");
         let loaded = Game::load(&store, &id).await.unwrap();
         assert_eq!((loaded.version(), loaded.position().ply()), (2, 1));

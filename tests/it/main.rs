@@ -2,7 +2,8 @@
 //! binary (one link of the whole service, not one per file): the real
 //! server on a random port with a fresh database, driven over HTTP.
 //!
-//! - `api`: the stateless endpoints; `games`: persisted games on SQLite and
+//! - `api`: the stateless endpoints; `abuse`: races, retries, floods and
+//!   stream limits; `games`: persisted games on SQLite and
 //!   PostgreSQL; `domain`: the game domain without HTTP; `store`: the
 //!   store's transactions on both databases;
 //!   `bad_input`: mutated requests to every endpoint that takes a body;
@@ -14,6 +15,7 @@
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
+mod abuse;
 mod api;
 mod bad_input;
 mod common;

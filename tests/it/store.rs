@@ -4,7 +4,7 @@
 //! key leaves nothing behind.
 
 use crate::common::pg;
-use leapfrog::store::{Commit, GameRow, MoveRow, SeatRow, Store, StoredAnswer};
+use leapfrog::store::{Commit, Durability, GameRow, KeyRecord, MoveRow, SeatRow, Store, Swept};
 
 fn game(version: i64, position: &str) -> GameRow {
     GameRow {
@@ -18,6 +18,8 @@ fn game(version: i64, position: &str) -> GameRow {
         result: None,
         created_at: 1,
         updated_at: version,
+        client: "192.0.2.1".into(),
+        abandoned_at: None,
     }
 }
 
@@ -53,23 +55,33 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
     assert_eq!(stale, Commit::Conflict);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
 
-    // With an idempotency key: the answer is stored with the move.
-    let answer = StoredAnswer { status: 201, body: "{\"ply\":1}".into() };
-    let keyed = store.commit_move(&game(3, "after b1"), 2, &a_move(1, "b1"), Some(("k", &answer))).await;
+    // With an idempotency key: its record is stored with the move.
+    let key = |key: &str, ply: i64, request: &str| KeyRecord {
+        key: key.into(),
+        ply,
+        version: ply + 2,
+        request: request.into(),
+        created_at: ply,
+    };
+    let keyed = store.commit_move(&game(3, "after b1"), 2, &a_move(1, "b1"), Some(&key("k", 1, "b1"))).await;
     assert_eq!(keyed.unwrap(), Commit::Done);
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
-    let stored = store.answer("g1", 1, "k").await.unwrap().unwrap();
-    assert_eq!((stored.status, stored.body.as_str()), (201, "{\"ply\":1}"));
+    let stored = store.key_record("g1", 1, "k").await.unwrap().unwrap();
+    assert_eq!(
+        stored,
+        KeyRecord { key: "k".into(), ply: 1, version: 3, request: "b1".into(), created_at: 1 }
+    );
 
-    // A key with a stale move: neither the move nor the answer is kept.
-    let stale_keyed = store.commit_move(&game(4, "stale"), 2, &a_move(2, "x"), Some(("k2", &answer))).await;
+    // A key with a stale move: neither the move nor the record is kept.
+    let stale_keyed =
+        store.commit_move(&game(4, "stale"), 2, &a_move(2, "x"), Some(&key("k2", 2, "x"))).await;
     assert_eq!(stale_keyed.unwrap(), Commit::Conflict);
-    assert!(store.answer("g1", 0, "k2").await.unwrap().is_none());
+    assert!(store.key_record("g1", 0, "k2").await.unwrap().is_none());
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
 
     // The same player's key again, on a new move: nothing is written.
     let player_1_again = a_move(3, "c1");
-    let reused = store.commit_move(&game(4, "reused"), 3, &player_1_again, Some(("k", &answer))).await;
+    let reused = store.commit_move(&game(4, "reused"), 3, &player_1_again, Some(&key("k", 3, "c1"))).await;
     assert_eq!(reused.unwrap(), Commit::Conflict);
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
 
@@ -80,22 +92,126 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
     store.close().await;
 }
 
-fn run(url: &str) {
+/// The sweep forgets idempotency keys past their time and marks idle
+/// unfinished games abandoned, which frees their creator's places; a move
+/// on an abandoned game ends that.
+async fn the_sweep_forgets_old_keys_and_marks_idle_games_abandoned(store: Store) {
+    let seats = [SeatRow { player: 0, name: "P0".into(), token_hash: "hash-0".into() }];
+    store.insert_game(&game(1, "start"), &seats).await.unwrap();
+    let over = GameRow { id: "g2".into(), status: "over".into(), ..game(1, "done") };
+    store.insert_game(&over, &[SeatRow { token_hash: "hash-x".into(), ..seats[0].clone() }]).await.unwrap();
+    assert_eq!(store.unfinished_games_of("192.0.2.1").await.unwrap(), 1, "a game over does not count");
+    let record = KeyRecord { key: "k".into(), ply: 0, version: 2, request: "a1".into(), created_at: 5 };
+    assert_eq!(
+        store.commit_move(&game(2, "after a1"), 1, &a_move(0, "a1"), Some(&record)).await.unwrap(),
+        Commit::Done
+    );
+
+    // Nothing is old enough yet.
+    assert_eq!(store.sweep(100, 0, 0).await.unwrap(), Swept::default());
+    // The key (made at 0, the move's time) is past its time; the game (last
+    // moved at 2) has been idle since before 3.
+    assert_eq!(store.sweep(100, 1, 3).await.unwrap(), Swept { keys: 1, abandoned: 1 });
+    assert!(store.key_record("g1", 0, "k").await.unwrap().is_none());
+    let g = store.game("g1").await.unwrap().unwrap();
+    assert_eq!(g.abandoned_at, Some(100));
+    assert_eq!(store.game("g2").await.unwrap().unwrap().abandoned_at, None, "a finished game is history");
+    assert_eq!(store.unfinished_games_of("192.0.2.1").await.unwrap(), 0);
+    assert_eq!(store.sweep(200, 1, 3).await.unwrap(), Swept::default(), "marked once");
+
+    // A move brings it back.
+    assert_eq!(
+        store.commit_move(&game(3, "after b1"), 2, &a_move(1, "b1"), None).await.unwrap(),
+        Commit::Done
+    );
+    assert_eq!(store.game("g1").await.unwrap().unwrap().abandoned_at, None);
+    assert_eq!(store.unfinished_games_of("192.0.2.1").await.unwrap(), 1);
+    store.close().await;
+}
+
+/// Each filter of the listing runs on its index, with no sort step, among
+/// 20,000 games that do not match: its cost does not grow with them.
+async fn each_listing_filter_uses_its_index(store: Store, url: &str) {
+    use sqlx::Executor;
+    sqlx::any::install_default_drivers();
+    let raw = sqlx::AnyPool::connect(url).await.unwrap();
+    let fill = if url.starts_with("sqlite") {
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) \
+         INSERT INTO games (id, version, rules, seed, players, position, status, created_at, updated_at) \
+         SELECT 'g' || i, 1, '{}', '1', '[]', '', 'playing', i, i FROM n"
+    } else {
+        "INSERT INTO games (id, version, rules, seed, players, position, status, created_at, updated_at) \
+         SELECT 'g' || i, 1, '{}', '1', '[]', '', 'playing', i, i FROM generate_series(1, 20000) AS i"
+    };
+    raw.execute(fill).await.unwrap();
+    raw.execute(if url.starts_with("sqlite") { "ANALYZE" } else { "ANALYZE games" }).await.unwrap();
+    raw.close().await;
+    // Statuses no game has must be found through the status index; where
+    // every game matches, either index serves the first page at once.
+    let cases = [
+        (Some("over"), false, "games_status_listing"),
+        (Some("opening"), true, "games_status_listing"),
+        (Some("playing"), false, "Index"),
+        (Some("playing"), true, "Index"),
+        (None, false, "games_listing"),
+        (None, true, "games_listing"),
+    ];
+    for (status, after, index) in cases {
+        let plan = store.listing_plan(status, after).await.unwrap();
+        let case = format!("{status:?}, after a cursor: {after}: {plan}");
+        assert!(plan.to_ascii_lowercase().contains(&index.to_ascii_lowercase()), "{case}");
+        for slow in ["TEMP B-TREE", "Sort", "Seq Scan"] {
+            assert!(!plan.contains(slow), "{case}");
+        }
+        assert!(plan.lines().all(|l| l.trim() != "SCAN games"), "{case}");
+    }
+    store.close().await;
+}
+
+fn run<F: std::future::Future<Output = ()> + 'static>(
+    url: &str,
+    test: impl FnOnce(Store, String) -> F + 'static,
+) {
     let url = url.to_string();
     actix_web::rt::System::new().block_on(async move {
-        let store = Store::open(&url).await.unwrap();
-        a_move_commits_whole_or_not_at_all(store).await;
+        let store = Store::open(&url, Durability::Full).await.unwrap();
+        test(store, url).await;
     });
+}
+
+fn sqlite() -> String {
+    format!("sqlite://{}", crate::common::temp_db().display())
 }
 
 #[test]
 fn a_move_commits_whole_or_not_at_all_sqlite() {
-    let db = crate::common::temp_db();
-    run(&format!("sqlite://{}", db.display()));
+    run(&sqlite(), |s, _| a_move_commits_whole_or_not_at_all(s));
 }
 
 #[test]
 fn a_move_commits_whole_or_not_at_all_postgres() {
     let Some(url) = pg::fresh_database() else { return };
-    run(&url);
+    run(&url, |s, _| a_move_commits_whole_or_not_at_all(s));
+}
+
+#[test]
+fn the_sweep_forgets_old_keys_and_marks_idle_games_abandoned_sqlite() {
+    run(&sqlite(), |s, _| the_sweep_forgets_old_keys_and_marks_idle_games_abandoned(s));
+}
+
+#[test]
+fn the_sweep_forgets_old_keys_and_marks_idle_games_abandoned_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    run(&url, |s, _| the_sweep_forgets_old_keys_and_marks_idle_games_abandoned(s));
+}
+
+#[test]
+fn each_listing_filter_uses_its_index_sqlite() {
+    run(&sqlite(), |s, url| async move { each_listing_filter_uses_its_index(s, &url).await });
+}
+
+#[test]
+fn each_listing_filter_uses_its_index_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    run(&url, |s, url| async move { each_listing_filter_uses_its_index(s, &url).await });
 }

@@ -207,7 +207,7 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
         Command::Setup(args) => setup(args),
         Command::Serve(config) => serve(config).map(|()| String::new()),
         Command::Migrate(db) => actix_web::rt::System::new().block_on(async move {
-            crate::store::Store::open(&db.url)
+            crate::store::Store::open(&db.url, db.durability)
                 .await
                 .map(|_| format!("migrated {}\n", redact(&db.url)))
                 .map_err(|source| CliError::Migrate { url: redact(&db.url), source })

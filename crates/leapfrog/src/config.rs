@@ -1,8 +1,12 @@
 //! Settings of `leapfrog serve`, from flags and the environment.
 
+use std::time::Duration;
+
 use clap::Args;
 
 use crate::api::json::DEFAULT_BODY_LIMIT;
+use crate::limits::{Class, Network, Rate};
+use crate::store::Durability;
 
 /// How the server runs.
 #[derive(Debug, Clone, Args)]
@@ -11,6 +15,8 @@ pub struct ServeConfig {
     #[arg(long, env = "LEAPFROG_BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
     /// Origins browsers may call the API from, comma-separated; `*` for any.
+    /// Any origin suits a public API: seat tokens travel in a header, never
+    /// in a cookie, so another site's page cannot play with them.
     #[arg(long = "cors-origin", env = "LEAPFROG_CORS_ORIGINS", value_delimiter = ',', default_value = "*")]
     pub cors_origins: Vec<String>,
     /// Largest request body accepted, in bytes.
@@ -18,6 +24,8 @@ pub struct ServeConfig {
     pub body_limit: usize,
     #[command(flatten)]
     pub database: DatabaseArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// Where games are stored.
@@ -26,18 +34,137 @@ pub struct DatabaseArgs {
     /// `sqlite://FILE` (created if missing) or `postgres://USER@HOST/DB`.
     #[arg(long = "database-url", env = "DATABASE_URL", default_value = "sqlite://leapfrog.db")]
     pub url: String,
+    /// `full`: an answered move survives a power loss (SQLite syncs every
+    /// commit, moves of concurrent games grouped into one). `fast`: it
+    /// survives a killed process, not an OS crash (SQLite synchronous=NORMAL,
+    /// PostgreSQL synchronous_commit=off).
+    #[arg(long, env = "LEAPFROG_DURABILITY", value_enum, default_value_t = Durability::Full)]
+    pub durability: Durability,
+}
+
+/// Quotas, rate limits and housekeeping.
+#[derive(Debug, Clone, Args)]
+pub struct LimitArgs {
+    /// Turns off the per-client rate limits and the cap on unfinished games
+    /// (for load tests; never on a public server).
+    #[arg(long, env = "LEAPFROG_NO_RATE_LIMITS")]
+    pub no_rate_limits: bool,
+    /// Games one client may create: BURST at once, then RATE a second.
+    #[arg(long, env = "LEAPFROG_CREATE_RATE", value_name = "BURST/RATE", default_value = "20/0.5", value_parser = parse_rate)]
+    pub create_rate: Rate,
+    /// Moves one client may send: BURST at once, then RATE a second.
+    #[arg(long, env = "LEAPFROG_MOVE_RATE", value_name = "BURST/RATE", default_value = "600/50", value_parser = parse_rate)]
+    pub move_rate: Rate,
+    /// Event streams one client may open: BURST at once, then RATE a second.
+    #[arg(long, env = "LEAPFROG_STREAM_RATE", value_name = "BURST/RATE", default_value = "30/1", value_parser = parse_rate)]
+    pub stream_rate: Rate,
+    /// Games one client may have that are neither over nor abandoned (0: no cap).
+    #[arg(long, env = "LEAPFROG_MAX_UNFINISHED_GAMES", default_value_t = 100)]
+    pub max_unfinished_games: u32,
+    /// Reverse proxies whose `X-Forwarded-For` names the client: addresses
+    /// or networks (`10.0.0.0/8`), comma-separated. Without it, the client
+    /// is the connection's peer.
+    #[arg(long = "trust-proxy", env = "LEAPFROG_TRUST_PROXY", value_delimiter = ',')]
+    pub trusted_proxies: Vec<Network>,
+    /// Open event streams, in all (also capped by the open-file limit less a
+    /// reserve for the database and other requests).
+    #[arg(long, env = "LEAPFROG_MAX_STREAMS", default_value_t = 10_000)]
+    pub max_streams: usize,
+    /// Open event streams on one game.
+    #[arg(long, env = "LEAPFROG_MAX_STREAMS_PER_GAME", default_value_t = 1_000)]
+    pub max_streams_per_game: usize,
+    /// How long a move's idempotency key is remembered (`24h`, `90m`, `30s`).
+    #[arg(long, env = "LEAPFROG_IDEMPOTENCY_TTL", default_value = "24h", value_parser = parse_duration)]
+    pub idempotency_ttl: Duration,
+    /// A game with no move for this long is marked abandoned (`30d`).
+    #[arg(long, env = "LEAPFROG_ABANDON_AFTER", default_value = "30d", value_parser = parse_duration)]
+    pub abandon_after: Duration,
+    /// How often the sweep of old keys and abandoned games runs.
+    #[arg(long, env = "LEAPFROG_SWEEP_EVERY", default_value = "10m", value_parser = parse_duration)]
+    pub sweep_every: Duration,
+}
+
+impl LimitArgs {
+    /// The rate of each class, unless rate limits are off.
+    pub fn rates(&self) -> Vec<(Class, Rate)> {
+        if self.no_rate_limits {
+            return Vec::new();
+        }
+        vec![
+            (Class::Create, self.create_rate),
+            (Class::Move, self.move_rate),
+            (Class::Stream, self.stream_rate),
+        ]
+    }
+
+    /// The cap on unfinished games per client (0: none).
+    pub fn max_unfinished(&self) -> u32 {
+        if self.no_rate_limits { 0 } else { self.max_unfinished_games }
+    }
+}
+
+/// `BURST/RATE`: requests at once, then per second (`20/0.5`).
+fn parse_rate(s: &str) -> Result<Rate, String> {
+    let bad = || format!("'{s}' is not BURST/RATE, such as 20/0.5 (20 at once, then one every 2 s)");
+    let (burst, rate) = s.split_once('/').ok_or_else(bad)?;
+    let burst: f64 = burst.trim().parse().map_err(|_| bad())?;
+    let per_second: f64 = rate.trim().parse().map_err(|_| bad())?;
+    if !(burst >= 1.0 && per_second > 0.0 && burst.is_finite() && per_second.is_finite()) {
+        return Err(format!("'{s}': the burst must be at least 1 and the rate above 0"));
+    }
+    Ok(Rate { burst, per_second })
+}
+
+/// A duration: a whole number with `s`, `m`, `h` or `d` (seconds if none).
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (digits, unit) = s.find(|c: char| !c.is_ascii_digit()).map_or((s, ""), |i| s.split_at(i));
+    let n: u64 =
+        digits.parse().map_err(|_| format!("'{s}' is not a duration such as 30s, 10m, 24h or 30d"))?;
+    let secs = match unit {
+        "" | "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => return Err(format!("'{s}': the unit must be s, m, h or d")),
+    };
+    n.checked_mul(secs).map(Duration::from_secs).ok_or_else(|| format!("'{s}' is too long"))
 }
 
 impl ServeConfig {
     /// Settings for tests: port 0 on loopback, any origin, a fresh SQLite
-    /// file in the temporary directory.
+    /// file in the temporary directory, the default limits.
     pub fn for_tests() -> ServeConfig {
-        let file = std::env::temp_dir().join(format!("leapfrog-test-{}.db", uuid::Uuid::new_v4()));
-        ServeConfig {
-            bind: "127.0.0.1:0".into(),
-            cors_origins: vec!["*".into()],
-            body_limit: DEFAULT_BODY_LIMIT,
-            database: DatabaseArgs { url: format!("sqlite://{}", file.display()) },
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            config: ServeConfig,
         }
+        let file = std::env::temp_dir().join(format!("leapfrog-test-{}.db", uuid::Uuid::new_v4()));
+        let url = format!("sqlite://{}", file.display());
+        // The flags' defaults, exactly as `leapfrog serve` has them; clap
+        // cannot fail on these arguments.
+        let mut config = Defaults::try_parse_from(["serve", "--database-url", &url])
+            .map(|d| d.config)
+            .unwrap_or_else(|e| panic!("the default settings parse: {e}"));
+        config.bind = "127.0.0.1:0".into();
+        config
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_and_durations_read_as_documented() {
+        assert_eq!(parse_rate("20/0.5"), Ok(Rate { burst: 20.0, per_second: 0.5 }));
+        assert!(parse_rate("0/1").is_err() && parse_rate("5").is_err() && parse_rate("5/-1").is_err());
+        assert_eq!(parse_duration("24h"), Ok(Duration::from_secs(86_400)));
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("30d"), Ok(Duration::from_secs(30 * 86_400)));
+        assert!(parse_duration("3w").unwrap_err().contains("unit"));
+        assert!(parse_duration("h").is_err());
     }
 }

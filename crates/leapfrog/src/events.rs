@@ -1,41 +1,228 @@
-//! Live updates: which games just changed, within a process and (with
-//! PostgreSQL `LISTEN`/`NOTIFY`) across processes. A notification carries
-//! only the game id; subscribers read the moves themselves from the
-//! database, so nothing is lost or sent twice whatever the timing.
+//! Live updates: each game's moves fanned out to the event streams that
+//! follow it, within a process and (with PostgreSQL `LISTEN`/`NOTIFY`)
+//! across processes.
+//!
+//! A game with followers in this process has a [`Channel`]; a game without
+//! has nothing, and a move on it costs nothing here. When a game moves (a
+//! notification carries only its id), its channel reads the new moves once
+//! and sends each, already encoded, to every follower. Followers read their
+//! own catch-up from the database when they start and after falling
+//! behind, and skip what they have already sent, so that nothing is lost or
+//! sent twice whatever the timing.
+//!
+//! Streams are limited per game and in all; a follower's place is given
+//! back the moment its stream is dropped.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use actix_web::web::Bytes;
 use tokio::sync::broadcast;
+
+use crate::game::Game;
+use crate::store::Store;
+use crate::wire::game::{GameOverEvent, MoveRecord};
 
 /// The channel PostgreSQL notifications go on.
 pub const CHANNEL: &str = "leapfrog_moves";
 
-/// The in-process fan-out of "game X changed".
+/// Events a follower may fall behind by before it reads its catch-up from
+/// the database instead.
+const BACKLOG: usize = 64;
+
+/// One event of a game's stream, in its wire form.
 #[derive(Debug, Clone)]
-pub struct Hub {
-    tx: broadcast::Sender<String>,
+pub struct Event {
+    /// The ply of a `move` event; `None` for the last event, `over`.
+    pub ply: Option<u32>,
+    /// The bytes of the event.
+    pub bytes: Bytes,
 }
 
-impl Default for Hub {
-    fn default() -> Self {
-        Hub { tx: broadcast::channel(1024).0 }
+impl Event {
+    /// The `move` event of a move.
+    pub fn of_move(m: &crate::game::HistoryMove) -> Event {
+        Event { ply: Some(m.ply), bytes: sse("move", Some(m.ply), &MoveRecord::of(m)) }
+    }
+
+    /// The `over` event of a finished game.
+    pub fn over(game: &Game) -> Event {
+        Event { ply: None, bytes: sse("over", None, &GameOverEvent::of(game)) }
+    }
+}
+
+/// An event in the text/event-stream format.
+fn sse(event: &str, id: Option<u32>, data: &impl serde::Serialize) -> Bytes {
+    let id = id.map(|id| format!("id: {id}\n")).unwrap_or_default();
+    // Plain serde values: this cannot fail.
+    let data = serde_json::to_string(data).unwrap_or_default();
+    Bytes::from(format!("event: {event}\n{id}data: {data}\n\n"))
+}
+
+/// A game's followers in this process.
+#[derive(Debug)]
+struct Channel {
+    tx: broadcast::Sender<Event>,
+    followers: usize,
+    /// The first ply not yet sent on `tx`.
+    next: Arc<AtomicU32>,
+    /// One reader at a time, so that moves go out in order.
+    reading: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// Stream limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// Open streams in all.
+    pub total: usize,
+    /// Open streams on one game.
+    pub per_game: usize,
+}
+
+#[derive(Debug, Default)]
+struct Followers {
+    games: HashMap<String, Channel>,
+    open: usize,
+}
+
+/// The fan-out of every followed game.
+#[derive(Debug, Clone)]
+pub struct Hub {
+    followers: Arc<Mutex<Followers>>,
+    limits: StreamLimits,
+    store: Store,
+}
+
+/// Why a stream cannot open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Full {
+    /// The process has its most streams.
+    #[error("the server has {0} event streams open, its most; retry shortly")]
+    Server(usize),
+    /// The game has its most streams.
+    #[error("this game has {0} event streams open, its most; retry shortly")]
+    Game(usize),
+}
+
+/// A follower's place: its receiver, given back when dropped.
+#[derive(Debug)]
+pub struct Follower {
+    hub: Hub,
+    game: String,
+    /// The game's events from the moment it joined.
+    pub rx: broadcast::Receiver<Event>,
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        let mut f = self.hub.lock();
+        f.open -= 1;
+        if let Some(channel) = f.games.get_mut(&self.game) {
+            channel.followers -= 1;
+            if channel.followers == 0 {
+                f.games.remove(&self.game);
+            }
+        }
     }
 }
 
 impl Hub {
-    /// Wakes the subscribers of `game`.
-    pub fn notify(&self, game: &str) {
-        let _ = self.tx.send(game.to_string());
+    /// A hub reading moves from `store`, with these limits.
+    pub fn new(store: Store, limits: StreamLimits) -> Hub {
+        Hub { followers: Arc::default(), limits, store }
     }
 
-    /// A receiver of every notification.
-    pub fn subscribe(&self) -> broadcast::Receiver<String> {
-        self.tx.subscribe()
+    fn lock(&self) -> std::sync::MutexGuard<'_, Followers> {
+        self.followers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Streams open now, and the most there may be.
+    pub fn streams(&self) -> (usize, usize) {
+        (self.lock().open, self.limits.total)
+    }
+
+    /// Joins `game`'s followers; `next` is the first ply the follower
+    /// still needs (its catch-up ends there or later).
+    ///
+    /// # Errors
+    ///
+    /// When the process or the game has its most streams.
+    pub fn follow(&self, game: &str) -> Result<Follower, Full> {
+        let mut f = self.lock();
+        if f.open >= self.limits.total {
+            return Err(Full::Server(self.limits.total));
+        }
+        let channel = f.games.entry(game.to_string()).or_insert_with(|| Channel {
+            tx: broadcast::channel(BACKLOG).0,
+            followers: 0,
+            next: Arc::default(),
+            reading: Arc::default(),
+        });
+        if channel.followers >= self.limits.per_game {
+            return Err(Full::Game(self.limits.per_game));
+        }
+        channel.followers += 1;
+        let rx = channel.tx.subscribe();
+        f.open += 1;
+        Ok(Follower { hub: self.clone(), game: game.to_string(), rx })
+    }
+
+    /// Records that the followers of `game` have everything before ply
+    /// `next` (so the next read starts there).
+    pub fn caught_up(&self, game: &str, next: u32) {
+        if let Some(channel) = self.lock().games.get(game) {
+            channel.next.fetch_max(next, Ordering::Relaxed);
+        }
+    }
+
+    /// Game `game` moved: if it has followers here, reads its new moves
+    /// once (in a task of its own) and sends them to all.
+    pub fn notify(&self, game: &str) {
+        let (tx, next, reading) = {
+            let f = self.lock();
+            let Some(channel) = f.games.get(game) else { return };
+            (channel.tx.clone(), channel.next.clone(), channel.reading.clone())
+        };
+        let (store, id) = (self.store.clone(), game.to_string());
+        tokio::spawn(async move {
+            let _one_reader = reading.lock().await;
+            let from = next.load(Ordering::Relaxed);
+            let moves = match Game::moves_since(&store, &id, from).await {
+                Ok(moves) => moves,
+                Err(e) => return tracing::warn!(error = %e, game = %id, "live updates: reading moves failed"),
+            };
+            if moves.is_empty() {
+                return;
+            }
+            for m in &moves {
+                let _ = tx.send(Event::of_move(m));
+                next.fetch_max(m.ply + 1, Ordering::Relaxed);
+            }
+            match Game::load(&store, &id).await {
+                Ok(game) if game.position().is_over() => {
+                    let _ = tx.send(Event::over(&game));
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, game = %id, "live updates: reading the game failed"),
+            }
+        });
+    }
+
+    /// Every followed game may have moved (after a lost notification
+    /// connection): reads each once.
+    pub fn notify_all(&self) {
+        let games: Vec<String> = self.lock().games.keys().cloned().collect();
+        for game in games {
+            self.notify(&game);
+        }
     }
 }
 
 /// Forwards PostgreSQL notifications into `hub` for as long as the process
-/// runs, reconnecting after failures.
+/// runs, reconnecting after failures (and then rereading every followed
+/// game, for the notifications missed meanwhile).
 pub async fn forward_postgres(url: String, hub: Hub) {
     loop {
         match sqlx::postgres::PgListener::connect(&url).await {
@@ -44,6 +231,7 @@ pub async fn forward_postgres(url: String, hub: Hub) {
                     tracing::warn!(error = %e, "LISTEN failed; retrying");
                 } else {
                     tracing::info!(channel = CHANNEL, "listening for moves made by other processes");
+                    hub.notify_all();
                     loop {
                         match listener.recv().await {
                             Ok(n) => hub.notify(n.payload()),

@@ -11,13 +11,15 @@
 //! - `game`: the game domain — persisted games, seats, moves — with
 //!   nothing of HTTP.
 //! - `store`: the database (SQLite or PostgreSQL); `events`: the fan-out
-//!   of "this game moved" to live streams.
+//!   of each game's moves to its live streams; `limits`: per-client rate
+//!   limits.
 
 pub mod api;
 pub mod cli;
 pub mod config;
 pub mod events;
 pub mod game;
+pub mod limits;
 pub mod startup;
 pub mod store;
 pub mod telemetry;

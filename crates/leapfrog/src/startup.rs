@@ -1,28 +1,114 @@
 //! Building and running the HTTP server.
 
 use std::net::TcpListener;
+use std::sync::Arc;
 
 use actix_cors::Cors;
 use actix_web::dev::{Server, Service};
 use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::{App, HttpMessage, HttpServer, web};
+use actix_web::{App, HttpMessage, HttpRequest, HttpServer, web};
 use tracing_actix_web::{RequestId, TracingLogger};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::api::problem::ApiError;
 use crate::api::{self, ApiDoc, RouteTable, json::BodyLimit};
-use crate::config::ServeConfig;
-use crate::events::Hub;
+use crate::config::{LimitArgs, ServeConfig};
+use crate::events::{Hub, StreamLimits};
+use crate::game::Creator;
+use crate::limits::{Class, Limiter};
 use crate::store::{Backend, Store, StoreError};
 
-/// What every handler needs: the store and the live-update hub.
+/// What every handler needs: the store, the live-update hub, the limits.
 #[derive(Debug, Clone)]
 pub struct AppState {
     /// The games.
     pub store: Store,
-    /// Wakes event streams.
+    /// Fans moves out to event streams.
     pub hub: Hub,
+    /// Per-client rate limits.
+    pub limiter: Arc<Limiter>,
+    /// Most unfinished games per client (0: no cap).
+    pub max_unfinished: u32,
+}
+
+impl AppState {
+    /// The client's address, as the limits see it (empty when unknown).
+    pub fn client(&self, req: &HttpRequest) -> Option<std::net::IpAddr> {
+        let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
+        self.limiter.client(req.peer_addr().map(|a| a.ip()), forwarded)
+    }
+
+    /// Takes one request of `class` from the client's bucket.
+    ///
+    /// # Errors
+    ///
+    /// A 429 with `Retry-After` past the limit.
+    pub fn limit(&self, class: Class, req: &HttpRequest) -> Result<(), ApiError> {
+        let Some(client) = self.client(req) else { return Ok(()) };
+        self.limiter.take(class, client, std::time::Instant::now()).map_err(|e| ApiError::TooManyRequests {
+            detail: e.to_string(),
+            retry_after: Some(e.retry_after),
+        })
+    }
+
+    /// Who creates a game with this request.
+    pub fn creator(&self, req: &HttpRequest) -> Creator {
+        Creator {
+            client: self.client(req).map(|ip| ip.to_string()).unwrap_or_default(),
+            max_unfinished: self.max_unfinished,
+        }
+    }
+}
+
+/// File descriptors kept back from event streams: the database's
+/// connections, the listener, and room for other requests (`/healthz`
+/// among them) when the streams are at their limit.
+pub const RESERVED_FILES: u64 = 256;
+
+/// Raises the open-file soft limit to the hard limit, and returns the
+/// limit in force (`None` where the platform has none to read).
+fn raise_open_files() -> Option<u64> {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => Some(limit),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read or raise the open-file limit");
+            rlimit::getrlimit(rlimit::Resource::NOFILE).ok().map(|(soft, _)| soft)
+        }
+    }
+}
+
+/// The stream limits: as configured, within the open files less the
+/// reserve.
+fn stream_limits(limits: &LimitArgs, open_files: Option<u64>) -> StreamLimits {
+    let room = open_files
+        .map_or(usize::MAX, |n| usize::try_from(n.saturating_sub(RESERVED_FILES)).unwrap_or(usize::MAX));
+    StreamLimits { total: limits.max_streams.min(room).max(1), per_game: limits.max_streams_per_game.max(1) }
+}
+
+/// Sweeps old idempotency keys and abandoned games every so often, for as
+/// long as the process runs.
+async fn sweep(store: Store, limits: LimitArgs) {
+    let ms = |d: std::time::Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+    let mut every = tokio::time::interval(limits.sweep_every.max(std::time::Duration::from_secs(1)));
+    loop {
+        every.tick().await;
+        let now = crate::game::now_ms();
+        let keys_before = now.saturating_sub(ms(limits.idempotency_ttl));
+        let idle_before = now.saturating_sub(ms(limits.abandon_after));
+        match store.sweep(now, keys_before, idle_before).await {
+            Ok(swept) if swept.keys > 0 || swept.abandoned > 0 => {
+                tracing::info!(
+                    keys = swept.keys,
+                    abandoned = swept.abandoned,
+                    "swept old idempotency keys and idle games"
+                );
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "the sweep failed; it runs again later"),
+        }
+    }
 }
 
 /// Why the server could not start.
@@ -63,7 +149,7 @@ pub struct Application {
     server: Server,
     port: u16,
     store: Store,
-    listener: Option<actix_web::rt::task::JoinHandle<()>>,
+    background: Vec<actix_web::rt::task::JoinHandle<()>>,
 }
 
 impl std::fmt::Debug for Application {
@@ -97,14 +183,30 @@ impl Application {
         let bind_error = |source| StartupError::Bind { bind: config.bind.clone(), source };
         let listener = TcpListener::bind(&config.bind).map_err(bind_error)?;
         let port = listener.local_addr().map_err(bind_error)?.port();
-        let store = Store::open(&config.database.url)
+        let store = Store::open(&config.database.url, config.database.durability)
             .await
             .map_err(|source| StartupError::Database { url: redact(&config.database.url), source })?;
-        let hub = Hub::default();
-        let notifications = (store.backend() == Backend::Postgres).then(|| {
-            actix_web::rt::spawn(crate::events::forward_postgres(store.url().to_string(), hub.clone()))
-        });
-        let state = AppState { store: store.clone(), hub };
+        let open_files = raise_open_files();
+        let streams = stream_limits(&config.limits, open_files);
+        tracing::info!(
+            open_files,
+            streams = streams.total,
+            streams_per_game = streams.per_game,
+            durability = ?config.database.durability,
+            rate_limits = !config.limits.no_rate_limits,
+            "limits"
+        );
+        let hub = Hub::new(store.clone(), streams);
+        let mut background = vec![actix_web::rt::spawn(sweep(store.clone(), config.limits.clone()))];
+        if store.backend() == Backend::Postgres {
+            background.push(actix_web::rt::spawn(crate::events::forward_postgres(
+                store.url().to_string(),
+                hub.clone(),
+            )));
+        }
+        let limiter = Arc::new(Limiter::new(config.limits.rates(), config.limits.trusted_proxies.clone()));
+        let state =
+            AppState { store: store.clone(), hub, limiter, max_unfinished: config.limits.max_unfinished() };
         let limit = config.body_limit;
         let origins = config.cors_origins.clone();
         let server = HttpServer::new(move || {
@@ -139,7 +241,7 @@ impl Application {
         .listen(listener)
         .map_err(bind_error)?
         .run();
-        Ok(Application { server, port, store, listener: notifications })
+        Ok(Application { server, port, store, background })
     }
 
     /// The port the server listens on.
@@ -155,10 +257,10 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let result = self.server.await;
         // Tear down the database side while the runtime still runs: the
-        // notification listener and the pool's connections.
-        if let Some(listener) = self.listener {
-            listener.abort();
-            let _ = listener.await;
+        // sweep, the notification listener and the pool's connections.
+        for task in self.background {
+            task.abort();
+            let _ = task.await;
         }
         self.store.close().await;
         result

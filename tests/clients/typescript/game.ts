@@ -20,8 +20,9 @@ const api = createClient<paths>({ baseUrl: base });
 
 // Stateless: deal, list, apply, and a typed refusal.
 const rules: components["schemas"]["Rules"] = { preset: "murray", rows: 5, cols: 5 };
-const setup = await api.POST("/v1/setups", { body: { rules, players: 2, seed: 2 } });
+const setup = await api.POST("/v1/setups", { body: { rules, players: 2, seed: "2" } });
 check(setup.data !== undefined, "a setup");
+check(setup.data.seed === "2", "seeds travel as decimal strings");
 const position = { board: setup.data.position.board, ply: setup.data.position.ply, scores: setup.data.position.scores };
 const page = await api.POST("/v1/legal-moves", { body: { rules, position, limit: 10 } });
 check(page.data?.count === 25, "25 opening removals");

@@ -23,6 +23,13 @@ pub fn spawn_app() -> TestApp {
     spawn_with(ServeConfig::for_tests())
 }
 
+/// Starts the app with the rate limits and the cap on games off.
+pub fn spawn_unlimited() -> TestApp {
+    let mut config = ServeConfig::for_tests();
+    config.limits.no_rate_limits = true;
+    spawn_with(config)
+}
+
 /// Starts the app with the given settings (the bind address is replaced by
 /// a free loopback port).
 pub fn spawn_with(mut config: ServeConfig) -> TestApp {
@@ -174,9 +181,24 @@ impl ServerProcess {
     /// Starts `leapfrog serve` with extra arguments and waits until it
     /// listens (it logs its port).
     pub fn start(extra: &[&str], env: &[(&str, &str)]) -> ServerProcess {
+        ServerProcess::start_under(&[], extra, env)
+    }
+
+    /// Starts `leapfrog serve` as [`ServerProcess::start`] does, run by
+    /// `wrapper` (a command and its arguments, such as `prlimit …`).
+    pub fn start_under(wrapper: &[&str], extra: &[&str], env: &[(&str, &str)]) -> ServerProcess {
         let db = format!("sqlite://{}", temp_db().display());
         let has_db = extra.contains(&"--database-url");
-        let mut child = std::process::Command::new(leapfrog_binary())
+        let binary = leapfrog_binary();
+        let mut command = match wrapper.split_first() {
+            Some((program, args)) => {
+                let mut c = std::process::Command::new(program);
+                c.args(args).arg(&binary);
+                c
+            }
+            None => std::process::Command::new(&binary),
+        };
+        let mut child = command
             .args(["serve", "--bind", "127.0.0.1:0"])
             .args(if has_db { vec![] } else { vec!["--database-url", db.as_str()] })
             .args(extra)
@@ -289,12 +311,21 @@ impl EventStream {
     /// Opens `path` as an event stream, optionally resuming after
     /// `last_event_id`.
     pub fn open(app: &TestApp, path: &str, last_event_id: Option<&str>) -> EventStream {
+        let header = last_event_id.map(|id| format!("Last-Event-ID: {id}\r\n"));
+        EventStream::open_with(app, path, header.as_deref().unwrap_or(""))
+    }
+
+    /// Opens `path` as an event stream for `client` (sent as
+    /// `X-Forwarded-For`).
+    pub fn open_as(app: &TestApp, path: &str, client: &str) -> EventStream {
+        EventStream::open_with(app, path, &format!("X-Forwarded-For: {client}\r\n"))
+    }
+
+    fn open_with(app: &TestApp, path: &str, headers: &str) -> EventStream {
         let mut stream = TcpStream::connect(("127.0.0.1", app.port)).expect("connect");
         stream.set_read_timeout(Some(Duration::from_secs(20))).expect("timeout");
         let mut head = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n");
-        if let Some(id) = last_event_id {
-            head.push_str(&format!("Last-Event-ID: {id}\r\n"));
-        }
+        head.push_str(headers);
         head.push_str("\r\n");
         stream.write_all(head.as_bytes()).expect("write");
         let mut reader = BufReader::new(stream);

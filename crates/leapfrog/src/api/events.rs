@@ -1,35 +1,102 @@
 //! A game's live updates as server-sent events.
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, web};
+use tokio::sync::broadcast::error::RecvError;
 
 use super::games::GameErrors;
-use super::problem::ApiError;
-use crate::game::Game;
+use super::problem::{ApiError, Problem};
+use crate::events::{Event, Follower};
+use crate::game::{Game, GameError};
+use crate::limits::Class;
 use crate::startup::AppState;
-use crate::wire::game::{GameOverEvent, MoveRecord};
+use crate::store::Store;
 
-/// How often an idle event stream gets a keep-alive comment.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// How often a stream gets a comment line when nothing happens. Writing is
+/// the only way to notice a client that has gone (actix-web drops a
+/// response stream only when a write to its connection fails), so this is
+/// how long a closed stream may hold its place: one or two of these.
+pub const HEARTBEAT: Duration = Duration::from_secs(1);
 
-/// One event of the stream, in its wire form.
-fn sse_event(event: &str, id: Option<u32>, data: &impl serde::Serialize) -> web::Bytes {
-    let id = id.map(|id| format!("id: {id}\n")).unwrap_or_default();
-    // Plain serde values: this cannot fail.
-    let data = serde_json::to_string(data).unwrap_or_default();
-    web::Bytes::from(format!("event: {event}\n{id}data: {data}\n\n"))
+/// Seconds a client is told to wait when the streams are at their limit.
+const FULL_RETRY_AFTER: u64 = 5;
+
+/// One follower's stream: what it still has to send, and from which ply.
+struct Stream {
+    follower: Follower,
+    store: Store,
+    id: String,
+    /// Events read from the database, to send before anything else.
+    pending: VecDeque<Event>,
+    /// The first ply not yet sent.
+    next: u32,
+    /// The `over` event is queued or sent: nothing follows it.
+    ended: bool,
+    heartbeat: tokio::time::Interval,
+}
+
+impl Stream {
+    /// Queues the moves from `next` on as the database has them, and
+    /// `over` if the game has ended.
+    async fn catch_up(&mut self) -> Result<(), GameError> {
+        let game = Game::load(&self.store, &self.id).await?;
+        for m in Game::moves_since(&self.store, &self.id, self.next).await? {
+            self.next = m.ply + 1;
+            self.pending.push_back(Event::of_move(&m));
+        }
+        if game.position().is_over() && game.position().ply() <= self.next {
+            self.pending.push_back(Event::over(&game));
+            self.ended = true;
+        }
+        Ok(())
+    }
+
+    /// The next bytes to write, or `None` at the end.
+    async fn next_bytes(&mut self) -> Option<web::Bytes> {
+        loop {
+            if let Some(event) = self.pending.pop_front() {
+                return Some(event.bytes);
+            }
+            if self.ended {
+                return None;
+            }
+            tokio::select! {
+                event = self.follower.rx.recv() => match event {
+                    // Already sent from the catch-up.
+                    Ok(Event { ply: Some(ply), .. }) if ply < self.next => {}
+                    Ok(event) => {
+                        match event.ply {
+                            Some(ply) => self.next = ply + 1,
+                            None => self.ended = true,
+                        }
+                        return Some(event.bytes);
+                    }
+                    Err(RecvError::Lagged(_)) => {
+                        if let Err(e) = self.catch_up().await {
+                            tracing::warn!(error = %e, game = %self.id, "event stream: catching up failed");
+                            return None;
+                        }
+                    }
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = self.heartbeat.tick() => return Some(web::Bytes::from_static(b":\n\n")),
+            }
+        }
+    }
 }
 
 /// Follow a game live
 ///
 /// Server-sent events: a `move` event per move, its `id` the ply and its
 /// data a `MoveRecord`, from the first move (or after the ply in
-/// `Last-Event-ID` on a reconnect); comments as keep-alives every 15 s; and
-/// a last `over` event, its data a `GameOverEvent`, when the game ends.
-/// Moves made through other server processes sharing the PostgreSQL
-/// database arrive too.
+/// `Last-Event-ID` on a reconnect); a comment line every second while
+/// nothing happens; and a last `over` event, its data a `GameOverEvent`,
+/// when the game ends. Moves made through other server processes sharing
+/// the PostgreSQL database arrive too. Streams are limited per game and
+/// per server (503 with `Retry-After` past either) and per client (429).
 #[utoipa::path(
     tag = "games",
     operation_id = "followGame",
@@ -39,6 +106,10 @@ fn sse_event(event: &str, id: Option<u32>, data: &impl serde::Serialize) -> web:
     ),
     responses(
         (status = 200, description = "An event stream: `move` events (data: `MoveRecord`), then an `over` event (data: `GameOverEvent`)", content_type = "text/event-stream", body = String),
+        (status = 429, description = "This client opened too many streams lately; see `Retry-After`", body = Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u64, description = "Seconds to wait"))),
+        (status = 503, description = "The game or the server has its most streams open; see `Retry-After`", body = Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u64, description = "Seconds to wait"))),
         GameErrors
     )
 )]
@@ -48,63 +119,41 @@ pub async fn events(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Stream, &req)?;
     let game = Game::load(&state.store, &id).await?;
     let id = game.id().to_string();
-    let mut next = req
+    let next = req
         .headers()
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u32>().ok())
         .map_or(0, |last| last.saturating_add(1));
-    let (tx, rx) = tokio::sync::mpsc::channel::<web::Bytes>(64);
-    let mut wake = state.hub.subscribe();
-    let state = state.into_inner();
-    actix_web::rt::spawn(async move {
-        loop {
-            let moves = match Game::moves_since(&state.store, &id, next).await {
-                Ok(m) => m,
-                Err(e) => {
-                    tracing::warn!(error = %e, game = %id, "event stream: reading moves failed");
-                    break;
-                }
-            };
-            for m in moves {
-                if tx.send(sse_event("move", Some(m.ply), &MoveRecord::of(&m))).await.is_err() {
-                    return;
-                }
-                next = m.ply + 1;
-            }
-            if let Ok(game) = Game::load(&state.store, &id).await
-                && game.position().is_over()
-                && game.position().ply() <= next
-            {
-                let _ = tx.send(sse_event("over", None, &GameOverEvent::of(&game))).await;
-                return;
-            }
-            // Wait for a move on this game, sending keep-alives meanwhile.
-            let deadline = tokio::time::Instant::now() + KEEP_ALIVE;
-            loop {
-                match tokio::time::timeout_at(deadline, wake.recv()).await {
-                    Ok(Ok(game)) if game == id => break,
-                    Ok(Ok(_)) => continue,
-                    Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => break,
-                    Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) => return,
-                    Err(_) => {
-                        if tx.send(web::Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
-                            return;
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-    });
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|b| (Ok::<_, actix_web::Error>(b), rx))
+    // Follow first, then catch up: a move is either in the catch-up or
+    // sent to the follower (or both; the stream skips what it has sent).
+    let follower = state
+        .hub
+        .follow(&id)
+        .map_err(|e| ApiError::Unavailable { detail: e.to_string(), retry_after: FULL_RETRY_AFTER })?;
+    let start = tokio::time::Instant::now() + HEARTBEAT;
+    let mut heartbeat = tokio::time::interval_at(start, HEARTBEAT);
+    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut stream = Stream {
+        follower,
+        store: state.store.clone(),
+        id: id.clone(),
+        pending: VecDeque::new(),
+        next,
+        ended: false,
+        heartbeat,
+    };
+    stream.catch_up().await?;
+    state.hub.caught_up(&id, stream.next);
+    let body = futures_util::stream::unfold(stream, |mut s| async move {
+        s.next_bytes().await.map(|bytes| (Ok::<_, actix_web::Error>(bytes), s))
     });
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(stream))
+        .streaming(body))
 }

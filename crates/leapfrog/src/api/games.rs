@@ -10,6 +10,7 @@ use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
 use super::stateless::BodyErrors;
 use crate::game::{Game, GameCursor, MAX_SEATS, PlayerName};
+use crate::limits::Class;
 use crate::startup::AppState;
 use crate::wire::game::{CreateGameRequest, GameList, GameView};
 use crate::wire::{Refusal, Status};
@@ -42,14 +43,17 @@ pub fn etag(version: i64) -> String {
     responses(
         (status = 201, description = "The game, with one token per seat (shown only here)", body = GameView,
          headers(("Location" = String, description = "The game's URL"), ("ETag" = String, description = "Its version"))),
+        (status = 429, description = "This client created too many games lately (with `Retry-After`), or has its most unfinished games", body = Problem, content_type = "application/problem+json"),
         BodyErrors
     )
 )]
 #[post("/v1/games")]
 pub async fn create_game(
     state: web::Data<AppState>,
+    http: HttpRequest,
     JsonBody(req): JsonBody<CreateGameRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Create, &http)?;
     if req.players.is_empty() || req.players.len() > MAX_SEATS {
         return Err(ApiError::refuse(
             Refusal::InvalidValue,
@@ -66,7 +70,8 @@ pub async fn create_game(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let rules = req.rules.resolve_cached(None)?;
-    let (game, tokens) = Game::create(&state.store, rules, names, req.seed).await?;
+    let seed = req.seed.map(|s| s.0);
+    let (game, tokens) = Game::create(&state.store, rules, names, seed, &state.creator(&http)).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id())))
         .insert_header((header::ETAG, etag(game.version())))

@@ -29,22 +29,38 @@ pub async fn docs_redirect() -> HttpResponse {
     HttpResponse::PermanentRedirect().insert_header(("Location", "/docs/")).finish()
 }
 
+/// The readiness answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Readiness {
+    /// `ok`, or what is wrong.
+    pub status: String,
+    /// Event streams open on this process.
+    pub streams_open: usize,
+    /// The most event streams this process takes.
+    pub streams_limit: usize,
+}
+
 /// Readiness
 ///
-/// 200 only while the database answers.
+/// 200 only while the database answers; with the event streams open.
 #[utoipa::path(
     tag = "meta",
     operation_id = "getReadiness",
     responses(
-        (status = 200, description = "Ready: the database answers", body = Health),
-        (status = 503, description = "The database does not answer", body = Health)
+        (status = 200, description = "Ready: the database answers", body = Readiness),
+        (status = 503, description = "The database does not answer", body = Readiness)
     )
 )]
 #[get("/readyz")]
 pub async fn readyz(state: actix_web::web::Data<crate::startup::AppState>) -> HttpResponse {
+    let (streams_open, streams_limit) = state.hub.streams();
     if state.store.ping().await {
-        HttpResponse::Ok().json(Health { status: "ok".into() })
+        HttpResponse::Ok().json(Readiness { status: "ok".into(), streams_open, streams_limit })
     } else {
-        HttpResponse::ServiceUnavailable().json(Health { status: "database unavailable".into() })
+        HttpResponse::ServiceUnavailable().json(Readiness {
+            status: "database unavailable".into(),
+            streams_open,
+            streams_limit,
+        })
     }
 }

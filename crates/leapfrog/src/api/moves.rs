@@ -11,7 +11,8 @@ use super::json::JsonBody;
 use super::move_page::{LegalMovesResponse, write_page};
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
-use crate::game::{Expected, Game, IdempotencyKey, MoveOutcome, MoveRequest, Receipt, SeatToken};
+use crate::game::{Expected, Game, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken};
+use crate::limits::Class;
 use crate::startup::AppState;
 use crate::wire::game::{GameView, History, MoveRecord};
 use crate::wire::{MoveInput, PositionView};
@@ -32,6 +33,9 @@ pub enum MoveErrors {
     /// Another request moved the game first; read it again and retry.
     #[response(status = 409, content_type = "application/problem+json")]
     Conflict(Problem),
+    /// This client sent too many moves lately; see `Retry-After`.
+    #[response(status = 429, content_type = "application/problem+json")]
+    TooManyRequests(Problem),
     /// `If-Match` names a version the game no longer has.
     #[response(status = 412, content_type = "application/problem+json")]
     PreconditionFailed(Problem),
@@ -81,8 +85,12 @@ fn expected(req: &HttpRequest) -> Result<Option<Expected>, ApiError> {
 ///
 /// Plays for the seat whose bearer token is given. A move is one
 /// transaction: of concurrent moves on one game exactly one wins, the
-/// others get 409 (or 412 with a stale `If-Match`). A retry with the same
-/// `Idempotency-Key` gets the first answer again and changes nothing.
+/// others get 409 (or 412 with a stale `If-Match`). Without `If-Match`, a
+/// seat whose own move was just played — its request crossed that move —
+/// also gets 409, not 403. Every request with the same `Idempotency-Key`
+/// and the same move gets the first answer, concurrent ones included, and
+/// changes nothing; the key with another move is a 422. Keys are
+/// remembered for 24 hours (configurable).
 #[utoipa::path(
     tag = "games",
     operation_id = "playMove",
@@ -99,7 +107,7 @@ fn expected(req: &HttpRequest) -> Result<Option<Expected>, ApiError> {
         (status = 201, description = "The game after the move", body = GameView, headers(("ETag" = String, description = "The new version"))),
         (status = 400, description = "Malformed JSON, a wrong type, or a malformed `If-Match` or `Idempotency-Key`", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An illegal move (with the reason) or the game is over", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An illegal move (with the reason), the game is over, or an `Idempotency-Key` sent before with another move", body = Problem, content_type = "application/problem+json"),
         MoveErrors
     )
 )]
@@ -110,6 +118,7 @@ pub async fn play_move(
     req: HttpRequest,
     JsonBody(mv): JsonBody<MoveInput>,
 ) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Move, &req)?;
     let token = bearer(&req)?;
     let key = match req.headers().get("idempotency-key") {
         Some(v) => Some(
@@ -121,26 +130,17 @@ pub async fn play_move(
         None => None,
     };
     let request = MoveRequest { token, expected: expected(&req)?, key, mv };
-    let answer = |game: &Game| Receipt {
-        status: 201,
-        // A plain serde value: this cannot fail.
-        body: serde_json::to_string(&GameView::of(game)).unwrap_or_default(),
-    };
-    match Game::play(&state.store, &id, request, answer).await? {
-        MoveOutcome::Played { game, receipt } => {
+    let game = match Game::play(&state.store, &id, request).await? {
+        MoveOutcome::Played(game) => {
             state.hub.notify(game.id());
-            Ok(HttpResponse::Created()
-                .insert_header((header::ETAG, etag(game.version())))
-                .insert_header((header::LOCATION, format!("/v1/games/{id}")))
-                .content_type("application/json")
-                .body(receipt.body))
+            game
         }
-        MoveOutcome::Replayed(receipt) => {
-            let status = actix_web::http::StatusCode::from_u16(receipt.status)
-                .map_err(|e| ApiError::Internal(format!("stored status: {e}")))?;
-            Ok(HttpResponse::build(status).content_type("application/json").body(receipt.body))
-        }
-    }
+        MoveOutcome::Replayed(game) => game,
+    };
+    Ok(HttpResponse::Created()
+        .insert_header((header::ETAG, etag(game.version())))
+        .insert_header((header::LOCATION, format!("/v1/games/{}", game.id())))
+        .json(GameView::of(&game)))
 }
 
 /// List a game's moves

@@ -93,6 +93,24 @@ pub enum ApiError {
         /// The methods the path takes, comma-separated.
         allow: String,
     },
+    /// Over a rate limit or a quota: 429, with `Retry-After` when waiting
+    /// helps.
+    #[error("{detail}")]
+    TooManyRequests {
+        /// Which limit, and what to do.
+        detail: String,
+        /// Seconds until a retry can succeed.
+        retry_after: Option<u64>,
+    },
+    /// The server is at a limit of its own (streams, database): 503 with
+    /// `Retry-After`.
+    #[error("{detail}")]
+    Unavailable {
+        /// Which limit.
+        detail: String,
+        /// Seconds to wait before retrying.
+        retry_after: u64,
+    },
     /// A bug or an outage. Logged; the client sees no detail.
     #[error("internal error")]
     Internal(String),
@@ -112,7 +130,9 @@ impl From<GameError> for ApiError {
             GameError::NotASeat => ApiError::Unauthorized(detail),
             GameError::NotYourTurn { .. } => ApiError::Forbidden(detail),
             GameError::StaleVersion { .. } => ApiError::PreconditionFailed(detail),
-            GameError::Conflict => ApiError::Conflict(detail),
+            GameError::Conflict | GameError::Moved { .. } => ApiError::Conflict(detail),
+            GameError::KeyReused { .. } => ApiError::refuse(Refusal::KeyReused, detail, "Idempotency-Key"),
+            GameError::TooManyGames { .. } => ApiError::TooManyRequests { detail, retry_after: None },
             GameError::Over => ApiError::refuse(Refusal::GameOver, detail, "path"),
             GameError::Invalid(invalid) => invalid.into(),
             GameError::Illegal(_) => ApiError::refuse(Refusal::IllegalMove, detail, "path"),
@@ -145,6 +165,7 @@ impl Refusal {
             Refusal::IllegalMove => ("illegal-move", "Illegal move"),
             Refusal::InvalidValue => ("invalid-value", "Value out of range"),
             Refusal::GameOver => ("game-over", "Game over"),
+            Refusal::KeyReused => ("idempotency-key-reused", "Idempotency key reused"),
         }
     }
 }
@@ -170,6 +191,8 @@ impl ApiError {
             ApiError::Conflict(_) => ("conflict", "Conflict", None),
             ApiError::PreconditionFailed(_) => ("precondition-failed", "Precondition failed", None),
             ApiError::MethodNotAllowed { .. } => ("method-not-allowed", "Method not allowed", None),
+            ApiError::TooManyRequests { .. } => ("too-many-requests", "Too many requests", None),
+            ApiError::Unavailable { .. } => ("unavailable", "Service unavailable", None),
             ApiError::Internal(_) => ("internal", "Internal error", None),
         };
         Problem {
@@ -194,6 +217,8 @@ impl ResponseError for ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -209,6 +234,11 @@ impl ResponseError for ApiError {
         }
         if let ApiError::Unauthorized(_) = self {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
+        if let ApiError::TooManyRequests { retry_after: Some(secs), .. }
+        | ApiError::Unavailable { retry_after: secs, .. } = self
+        {
+            response.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
         response.body(serde_json::to_string(&self.problem()).unwrap_or_else(|_| "{}".to_string()))
     }

@@ -11,7 +11,7 @@ use super::move_page::{LegalMovesResponse, write_page};
 use super::problem::{ApiError, Problem};
 use crate::wire::{
     Invalid, MoveInput, MoveView, Outcome, PositionInput, PositionView, PresetId, Refusal, RuleSet, Rules,
-    Status,
+    SeedInput, Status, seed_string,
 };
 
 /// The error answers of the endpoints that take a JSON body.
@@ -78,10 +78,11 @@ pub struct SetupRequest {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 64)]
     pub players: Option<usize>,
-    /// Seed of the deal; drawn and returned when omitted.
+    /// Seed of the deal (a decimal string or a number); drawn and returned
+    /// when omitted.
     #[serde(default)]
-    #[schema(format = "uint64", minimum = 0, maximum = 18446744073709551615_u64)]
-    pub seed: Option<u64>,
+    #[schema(nullable = false)]
+    pub seed: Option<SeedInput>,
 }
 
 /// A new game's starting position.
@@ -89,9 +90,10 @@ pub struct SetupRequest {
 pub struct SetupResponse {
     /// The complete rule set.
     pub rules: RuleSet,
-    /// The seed used: send it again for the same board.
-    #[schema(format = "uint64")]
-    pub seed: u64,
+    /// The seed used, as a decimal string (seeds go past what JavaScript
+    /// numbers hold exactly): send it again for the same board.
+    #[schema(pattern = "^[0-9]{1,20}$", example = "13202136478012763868")]
+    pub seed: String,
     /// The starting position.
     pub position: PositionView,
 }
@@ -110,8 +112,9 @@ pub struct SetupResponse {
 pub async fn setups(JsonBody(req): JsonBody<SetupRequest>) -> Result<HttpResponse, ApiError> {
     let rules = req.rules.resolve(None)?;
     let full = RuleSet::from_rules(&rules);
-    let (pos, seed) = jc::Position::start(rules, req.players.unwrap_or(2), req.seed)
+    let (pos, seed) = jc::Position::start(rules, req.players.unwrap_or(2), req.seed.map(|s| s.0))
         .map_err(|e| Invalid::new(Refusal::InvalidValue, e, "players"))?;
+    let seed = seed_string(seed);
     Ok(HttpResponse::Ok().json(SetupResponse { rules: full, seed, position: PositionView::of(&pos) }))
 }
 

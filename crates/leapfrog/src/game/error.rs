@@ -22,6 +22,38 @@ pub enum GameError {
         /// The seat that asked.
         seat: usize,
     },
+    /// The seat is no longer to move because its own move at `ply` was
+    /// just played: a request without an expected version that crossed
+    /// that move (a lost race, not a turn out of order).
+    #[error(
+        "the game moved on while this request was on its way: player {player}'s move at ply {ply} was \
+         played first, and it is now player {to_move}'s turn; read the game again"
+    )]
+    Moved {
+        /// The ply of the move it crossed.
+        ply: u32,
+        /// The seat that asked (and made that move).
+        player: usize,
+        /// The player to move now.
+        to_move: usize,
+    },
+    /// An idempotency key that made another move.
+    #[error("the Idempotency-Key '{key}' was used for the move {first}; a different request needs a new key")]
+    KeyReused {
+        /// The key.
+        key: String,
+        /// The move it made, in notation.
+        first: String,
+    },
+    /// The creator has as many unfinished games as they may.
+    #[error(
+        "this client has {limit} games that are neither over nor abandoned, the most it may have; \
+         finish some first"
+    )]
+    TooManyGames {
+        /// The cap.
+        limit: u32,
+    },
     /// The client's expected version is not the game's.
     #[error("the game is at version {version}, not {expected}; read it again")]
     StaleVersion {

@@ -19,7 +19,7 @@ pub use input::{
     GameCursor, IdempotencyKey, InputError, MAX_KEY, MAX_NAME, PlayerName, SeatToken, TokenHash,
 };
 
-use crate::store::{Commit, GameRow, MoveRow, SeatRow, Store, StoredAnswer};
+use crate::store::{Commit, GameRow, KeyRecord, MoveRow, SeatRow, Store};
 use crate::wire::{self, MoveInput, Outcome, RuleSet};
 
 /// Most players in a persisted game.
@@ -54,6 +54,18 @@ pub struct Game {
     position: jc::Position,
     created_at: i64,
     updated_at: i64,
+    client: String,
+    abandoned_at: Option<i64>,
+}
+
+/// Who creates a game, and how many unfinished games they may have.
+#[derive(Debug, Clone)]
+pub struct Creator {
+    /// The client's address as the server sees it (or empty).
+    pub client: String,
+    /// Most games this client may have that are neither over nor
+    /// abandoned; 0 for no limit.
+    pub max_unfinished: u32,
 }
 
 /// The versions a move may be played at (from `If-Match`).
@@ -83,28 +95,14 @@ pub struct MoveRequest {
     pub mv: MoveInput,
 }
 
-/// The answer given to a keyed move, replayed to its retries.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Receipt {
-    /// Its status.
-    pub status: u16,
-    /// Its body.
-    pub body: String,
-}
-
-/// What came of a move request.
+/// What came of a move request: the game just after the move.
 #[derive(Debug)]
 pub enum MoveOutcome {
-    /// The move is played and stored: the game after it, and the answer
-    /// to give.
-    Played {
-        /// The game after the move (boxed: a game is large).
-        game: Box<Game>,
-        /// The answer.
-        receipt: Receipt,
-    },
-    /// A retry of a keyed request: its first answer.
-    Replayed(Receipt),
+    /// The move is played and stored (boxed: a game is large).
+    Played(Box<Game>),
+    /// A retry of a keyed request: the game as the first request left it,
+    /// the same answer again.
+    Replayed(Box<Game>),
 }
 
 /// A move of a game's history.
@@ -137,14 +135,22 @@ impl Game {
     /// # Errors
     ///
     /// [`GameError::Players`] for a number of players the rules refuse;
-    /// store failures.
+    /// [`GameError::TooManyGames`] when the creator has their most
+    /// unfinished games (concurrent creations may pass the cap by a few:
+    /// it stops floods, it is not a ledger); store failures.
     pub async fn create(
         store: &Store,
         rules: Arc<jc::Rules>,
         names: Vec<PlayerName>,
         seed: Option<u64>,
+        creator: &Creator,
     ) -> Result<(Game, Vec<SeatToken>), GameError> {
         let (position, seed) = jc::Position::start(rules.clone(), names.len(), seed)?;
+        if creator.max_unfinished > 0
+            && store.unfinished_games_of(&creator.client).await? >= i64::from(creator.max_unfinished)
+        {
+            return Err(GameError::TooManyGames { limit: creator.max_unfinished });
+        }
         let now = now_ms();
         let seats =
             names.into_iter().enumerate().map(|(player, name)| Seat { player, name, holder: Holder::Person });
@@ -157,6 +163,8 @@ impl Game {
             position,
             created_at: now,
             updated_at: now,
+            client: creator.client.clone(),
+            abandoned_at: None,
         };
         let tokens = game.seats.iter().map(|_| SeatToken::generate()).collect::<Result<Vec<_>, _>>()?;
         let rows: Vec<SeatRow> = game
@@ -225,19 +233,27 @@ impl Game {
         if ply > self.position.ply() {
             return Err(GameError::NoSuchPly { id: self.id.clone(), ply: self.position.ply(), asked: ply });
         }
+        let moves = Game::moves_since(store, &self.id, 0).await?;
+        self.replay(&moves[..moves.len().min(ply as usize)])
+    }
+
+    /// The deal with `moves` played on it.
+    fn replay(&self, moves: &[HistoryMove]) -> Result<jc::Position, GameError> {
         let replay = |e: &dyn std::fmt::Display| GameError::corrupt(&self.id, "history", e);
         let (mut pos, _) = jc::Position::start(self.rules.clone(), self.seats.len(), Some(self.seed))
             .map_err(|e| replay(&e))?;
-        for m in Game::moves_since(store, &self.id, 0).await?.into_iter().take(ply as usize) {
+        for m in moves {
             pos.play(&m.mv).map_err(|e| replay(&e))?;
         }
         Ok(pos)
     }
 
     /// Plays a move for the seat whose token `request` carries, on the
-    /// game as stored, and stores it with `answer`'s receipt for retries —
-    /// all in one transaction: of concurrent moves on a game exactly one is
-    /// stored. A keyed retry gets its first receipt and changes nothing.
+    /// game as stored, and stores it — with the idempotency key's record,
+    /// if any — in one transaction: of concurrent moves on a game exactly
+    /// one is stored. Every request with the key of a stored move gets the
+    /// game as that move left it, whenever it arrives, concurrent ones
+    /// included, and changes nothing.
     ///
     /// The checks, in order: the game exists, the token is one of its
     /// seats, a retry is replayed, the version is expected, the game is not
@@ -245,25 +261,24 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// The first check that fails; [`GameError::Conflict`] when another
-    /// move was stored first.
-    pub async fn play(
-        store: &Store,
-        id: &str,
-        request: MoveRequest,
-        answer: impl FnOnce(&Game) -> Receipt,
-    ) -> Result<MoveOutcome, GameError> {
+    /// The first check that fails. Lost races: [`GameError::Conflict`]
+    /// when another move was stored between reading the game and writing,
+    /// and [`GameError::Moved`] when, without `If-Match`, the seat is no
+    /// longer to move because its own move was just played (the request
+    /// crossed that move). [`GameError::KeyReused`] for a key that made a
+    /// different move.
+    pub async fn play(store: &Store, id: &str, request: MoveRequest) -> Result<MoveOutcome, GameError> {
         let (row, seat) = store
             .game_and_seat(id, request.token.hash().as_str())
             .await?
             .ok_or_else(|| GameError::NotFound(id.to_string()))?;
         let mut game = Game::from_row(row)?;
         let seat = seat.ok_or(GameError::NotASeat)?;
+        let asked = request.mv.to_move("path");
         if let Some(key) = &request.key
-            && let Some(first) = store.answer(&game.id, seat, key.as_str()).await?
+            && let Some(first) = store.key_record(&game.id, seat, key.as_str()).await?
         {
-            let status = u16::try_from(first.status).map_err(|e| GameError::corrupt(id, "answer", e))?;
-            return Ok(MoveOutcome::Replayed(Receipt { status, body: first.body }));
+            return game.replay_key(store, &first, asked.as_ref().ok()).await;
         }
         let version = game.version;
         if let Some(Expected::OneOf { versions, sent }) = &request.expected
@@ -274,18 +289,17 @@ impl Game {
         if game.position.is_over() {
             return Err(GameError::Over);
         }
-        let to_move = game.position.to_move();
         let player = seat as usize;
-        if player != to_move {
-            return Err(GameError::NotYourTurn { to_move, seat: player });
+        if player != game.position.to_move() {
+            return Err(game.not_to_move(store, player, request.expected.is_none()).await?);
         }
-        let mv = request.mv.to_move("path").map_err(GameError::Invalid)?;
+        let mv = asked.map_err(GameError::Invalid)?;
         let ply = game.position.ply();
         let played = game.position.play(&mv)?;
         let now = now_ms();
         game.version = version + 1;
         game.updated_at = now;
-        let receipt = answer(&game);
+        game.abandoned_at = None;
         let row = MoveRow {
             ply: i64::from(ply),
             player: seat,
@@ -298,15 +312,70 @@ impl Game {
             gain: i64::from(played.gain),
             at: now,
         };
-        // The receipt is kept for retries only when the request has a key.
-        let stored = request.key.as_ref().map(|k| {
-            (k.as_str(), StoredAnswer { status: i64::from(receipt.status), body: receipt.body.clone() })
+        let record = request.key.as_ref().map(|k| KeyRecord {
+            key: k.as_str().to_string(),
+            ply: i64::from(ply),
+            version: game.version,
+            request: mv.to_string(),
+            created_at: now,
         });
-        let key = stored.as_ref().map(|(k, answer)| (*k, answer));
-        match store.commit_move(&game.to_row(), version, &row, key).await? {
-            Commit::Done => Ok(MoveOutcome::Played { game: Box::new(game), receipt }),
-            Commit::Conflict => Err(GameError::Conflict),
+        match store.commit_move(&game.to_row(), version, &row, record.as_ref()).await? {
+            Commit::Done => Ok(MoveOutcome::Played(Box::new(game))),
+            // A concurrent request with the same key may be the one that
+            // won: then this one is its retry.
+            Commit::Conflict => match &request.key {
+                Some(key) => match store.key_record(&game.id, seat, key.as_str()).await? {
+                    Some(first) => game.replay_key(store, &first, Some(&mv)).await,
+                    None => Err(GameError::Conflict),
+                },
+                None => Err(GameError::Conflict),
+            },
         }
+    }
+
+    /// The refusal for `player`, who is not to move: a lost race when,
+    /// without an expected version, the latest move is the player's own
+    /// (the request crossed it), otherwise "not your turn".
+    async fn not_to_move(
+        &self,
+        store: &Store,
+        player: usize,
+        unversioned: bool,
+    ) -> Result<GameError, GameError> {
+        let to_move = self.position.to_move();
+        let ply = self.position.ply();
+        if unversioned && ply > 0 {
+            let last = Game::moves_since(store, &self.id, ply - 1).await?;
+            if last.first().is_some_and(|m| m.player == player) {
+                return Ok(GameError::Moved { ply: ply - 1, player, to_move });
+            }
+        }
+        Ok(GameError::NotYourTurn { to_move, seat: player })
+    }
+
+    /// The answer to a retry of the keyed request that made `first`: the
+    /// game as that move left it, if the retry asks for the same move.
+    async fn replay_key(
+        &self,
+        store: &Store,
+        first: &KeyRecord,
+        asked: Option<&jc::Move>,
+    ) -> Result<MoveOutcome, GameError> {
+        if asked.map(ToString::to_string).as_deref() != Some(first.request.as_str()) {
+            return Err(GameError::KeyReused { key: first.key.clone(), first: first.request.clone() });
+        }
+        let corrupt = |e: &dyn std::fmt::Display| GameError::corrupt(&self.id, "idempotency record", e);
+        let ply = usize::try_from(first.ply).map_err(|e| corrupt(&e))?;
+        let moves = Game::moves_since(store, &self.id, 0).await?;
+        let made = moves.get(ply).ok_or_else(|| corrupt(&"its move is not in the history"))?;
+        let position = self.replay(&moves[..=ply])?;
+        Ok(MoveOutcome::Replayed(Box::new(Game {
+            version: first.version,
+            position,
+            updated_at: made.at,
+            abandoned_at: None,
+            ..self.clone()
+        })))
     }
 
     /// Its id.
@@ -359,6 +428,12 @@ impl Game {
         self.updated_at
     }
 
+    /// When the sweep found it abandoned (no move for the configured
+    /// time), in Unix milliseconds; a move ends that.
+    pub fn abandoned_at(&self) -> Option<i64> {
+        self.abandoned_at
+    }
+
     /// A stored game made live again.
     fn from_row(row: GameRow) -> Result<Game, GameError> {
         let id = row.id;
@@ -385,6 +460,8 @@ impl Game {
             position,
             created_at: row.created_at,
             updated_at: row.updated_at,
+            client: row.client,
+            abandoned_at: row.abandoned_at,
             id,
         })
     }
@@ -404,6 +481,8 @@ impl Game {
             result: self.outcome().map(|o| serde_json::to_string(&Outcome::of(&o)).unwrap_or_default()),
             created_at: self.created_at,
             updated_at: self.updated_at,
+            client: self.client.clone(),
+            abandoned_at: self.abandoned_at,
         }
     }
 }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{Outcome, PositionView, RuleSet, Rules, Status};
+use super::{Outcome, PositionView, RuleSet, Rules, SeedInput, Status, seed_string};
 use crate::game::{self, Game, HistoryMove, MAX_NAME, MAX_SEATS};
 
 /// A player joining a new game.
@@ -27,10 +27,10 @@ pub struct CreateGameRequest {
     /// within the rule set's range).
     #[schema(min_items = 1, max_items = 64)]
     pub players: Vec<PlayerInput>,
-    /// Seed of the deal; drawn when omitted.
+    /// Seed of the deal (a decimal string or a number); drawn when omitted.
     #[serde(default)]
-    #[schema(format = "uint64", minimum = 0, maximum = 18446744073709551615_u64)]
-    pub seed: Option<u64>,
+    #[schema(nullable = false)]
+    pub seed: Option<SeedInput>,
 }
 
 const _: () = assert!(MAX_SEATS == 64 && MAX_NAME == 64, "the schema's limits above say 64");
@@ -66,9 +66,10 @@ pub struct GameView {
     pub version: i64,
     /// The complete rule set.
     pub rules: RuleSet,
-    /// The seed of the deal.
-    #[schema(format = "uint64", minimum = 0)]
-    pub seed: u64,
+    /// The seed of the deal, as a decimal string (seeds go past what
+    /// JavaScript numbers hold exactly); send it back as it is.
+    #[schema(pattern = "^[0-9]{1,20}$", example = "13202136478012763868")]
+    pub seed: String,
     /// The players in turn order.
     pub players: Vec<PlayerView>,
     /// The current position.
@@ -82,6 +83,11 @@ pub struct GameView {
     pub created_at: String,
     /// When it last changed (RFC 3339).
     pub updated_at: String,
+    /// When the server marked it abandoned (RFC 3339): it had no move for
+    /// the configured time (30 days by default) and no longer counts
+    /// against its creator's cap. A move ends that; null otherwise.
+    #[schema(required = true)]
+    pub abandoned_at: Option<String>,
     /// Only in the answer that creates the game: one seat per player, with
     /// its secret token.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,7 +109,7 @@ impl GameView {
             id: game.id().to_string(),
             version: game.version(),
             rules: RuleSet::from_rules(game.rules()),
-            seed: game.seed(),
+            seed: seed_string(game.seed()),
             players: game
                 .seats()
                 .iter()
@@ -114,6 +120,7 @@ impl GameView {
             result: game.outcome().as_ref().map(Outcome::of),
             created_at: rfc3339(game.created_at()),
             updated_at: rfc3339(game.updated_at()),
+            abandoned_at: game.abandoned_at().map(rfc3339),
             seats: None,
         }
     }

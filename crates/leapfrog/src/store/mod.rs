@@ -6,6 +6,16 @@
 //! was computed from), and the idempotency record commit together or not
 //! at all, its statements sent as one query. Concurrent moves on one game
 //! are decided by the database.
+//!
+//! Durability: by default an answered move survives a power loss, as
+//! PostgreSQL promises by default. On SQLite every commit syncs the WAL
+//! (`synchronous = FULL`), and moves of concurrent games are committed in
+//! groups, one transaction and one sync for all the moves waiting
+//! ([`group`]). [`Durability::Fast`] trades the last commits before an
+//! OS crash for speed (SQLite `synchronous = NORMAL`, PostgreSQL
+//! `synchronous_commit = off`); a killed process loses nothing either way.
+
+mod group;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -22,6 +32,9 @@ pub enum StoreError {
     /// A migration failed.
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A group commit failed: none of its moves is stored.
+    #[error("group commit: {0}")]
+    Group(String),
     /// A URL that is neither SQLite nor PostgreSQL.
     #[error("unsupported database URL '{0}': use sqlite://FILE or postgres://…")]
     Url(String),
@@ -34,6 +47,17 @@ pub enum Backend {
     Sqlite,
     /// PostgreSQL.
     Postgres,
+}
+
+/// What an answered move survives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Durability {
+    /// A power loss or OS crash: the commit is synced before the answer.
+    #[default]
+    Full,
+    /// A killed process, but not a power loss: the last commits may be
+    /// lost then.
+    Fast,
 }
 
 /// A game as stored.
@@ -59,6 +83,10 @@ pub struct GameRow {
     pub created_at: i64,
     /// Unix milliseconds.
     pub updated_at: i64,
+    /// Who created it: the client's address, or empty.
+    pub client: String,
+    /// When the sweep found it abandoned (Unix milliseconds), if it did.
+    pub abandoned_at: Option<i64>,
 }
 
 /// A seat: a player's name and the hash of their token.
@@ -89,13 +117,28 @@ pub struct MoveRow {
     pub at: i64,
 }
 
-/// A stored answer to replay for a retried request.
-#[derive(Debug, Clone)]
-pub struct StoredAnswer {
-    /// HTTP status.
-    pub status: i64,
-    /// The body.
-    pub body: String,
+/// What an idempotency key made: enough to answer a retry again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRecord {
+    /// The key, as the client sent it.
+    pub key: String,
+    /// The ply of the move it made.
+    pub ply: i64,
+    /// The game's version after that move.
+    pub version: i64,
+    /// The move asked for, in notation: a retry must ask for the same.
+    pub request: String,
+    /// When, in Unix milliseconds: stored as the move's time.
+    pub created_at: i64,
+}
+
+/// What a sweep removed or marked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Swept {
+    /// Idempotency records past their time.
+    pub keys: u64,
+    /// Games newly marked abandoned.
+    pub abandoned: u64,
 }
 
 /// The outcome of trying to commit a move.
@@ -114,7 +157,10 @@ pub struct Store {
     /// SQLite only: one connection for all writes, so writers queue in the
     /// pool instead of sleeping in SQLite's busy handler.
     writer: Option<AnyPool>,
+    /// SQLite only: the queue of moves the group committer writes.
+    group: Option<group::Committer>,
     backend: Backend,
+    durability: Durability,
     url: String,
 }
 
@@ -122,8 +168,8 @@ pub struct Store {
 /// arguments shared among them: the move's row (`$1` game, `$2` ply, `$3`
 /// player, `$4` notation, `$5` captures, `$6` gain, `$7` time), the game's
 /// new state if its version is still `$13` (`$8` version, `$9` position,
-/// `$10` status, `$11` result, `$12` time), the answer to replay for an
-/// idempotency key (`$14` key, `$15` status, `$16` body).
+/// `$10` status, `$11` result, `$12` time; a move ends any abandonment),
+/// the idempotency key's record (`$14` key, `$15` the move asked for).
 macro_rules! insert_move {
     () => {
         "INSERT INTO moves (game_id, ply, player, notation, captures, gain, at) VALUES ($1, $2, $3, $4, $5, $6, $7)"
@@ -131,13 +177,14 @@ macro_rules! insert_move {
 }
 macro_rules! update_game {
     () => {
-        "UPDATE games SET version = $8, position = $9, status = $10, result = $11, updated_at = $12 \
-         WHERE id = $1 AND version = $13"
+        "UPDATE games SET version = $8, position = $9, status = $10, result = $11, updated_at = $12, \
+         abandoned_at = NULL WHERE id = $1 AND version = $13"
     };
 }
-macro_rules! insert_answer {
+macro_rules! insert_key {
     () => {
-        "INSERT INTO idempotency (game_id, key, player, status, body) VALUES ($1, $14, $3, $15, $16)"
+        "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
+         VALUES ($1, $3, $14, $2, $8, $15, $7)"
     };
 }
 /// PostgreSQL: tells the other processes that game `$1` moved (on the
@@ -153,7 +200,7 @@ macro_rules! notify_move {
 /// The columns of `games`, in `GameRow` order.
 macro_rules! game_columns {
     () => {
-        "id, version, rules, seed, players, position, status, result, created_at, updated_at"
+        "id, version, rules, seed, players, position, status, result, created_at, updated_at, client, abandoned_at"
     };
 }
 
@@ -169,14 +216,46 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }
 
+/// The listing's four query shapes, one per filter, so that each uses its
+/// index: games newest first (`games_listing`) or of one status
+/// (`games_status_listing`), from the start or after a cursor
+/// (`created_at`, `id`), at most so many rows. The arguments, numbered in
+/// this order: the status if filtered, the cursor if given, the limit. An
+/// `OR` of "no filter" and "this status" in one shape made SQLite scan
+/// every game.
+fn listing_query(status: bool, after: bool) -> &'static str {
+    macro_rules! listing {
+        ($where:literal, $limit:literal) => {
+            concat!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games ",
+                $where,
+                " ORDER BY created_at DESC, id DESC LIMIT ",
+                $limit
+            )
+        };
+    }
+    // `created_at <= c AND (created_at < c OR id < i)`: the keyset
+    // condition as a range on the index's leading time column.
+    match (status, after) {
+        (false, false) => listing!("", "$1"),
+        (true, false) => listing!("WHERE status = $1", "$2"),
+        (false, true) => listing!("WHERE created_at <= $1 AND (created_at < $1 OR id < $2)", "$3"),
+        (true, true) => {
+            listing!("WHERE status = $1 AND created_at <= $2 AND (created_at < $2 OR id < $3)", "$4")
+        }
+    }
+}
+
 impl Store {
     /// Connects to `url` (`sqlite://FILE`, created if missing, or
-    /// `postgres://…`) and runs the migrations.
+    /// `postgres://…`) with the given durability, and runs the migrations.
     ///
     /// # Errors
     ///
     /// When the database cannot be reached or migrated.
-    pub async fn open(url: &str) -> Result<Store, StoreError> {
+    pub async fn open(url: &str, durability: Durability) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -190,30 +269,41 @@ impl Store {
             _ => url.to_string(),
         };
         let options = AnyConnectOptions::from_str(&url)?;
-        let pool = Self::pool_options(backend, if backend == Backend::Sqlite { 8 } else { 32 })
-            .connect_with(options.clone())
-            .await?;
+        let size = if backend == Backend::Sqlite { 8 } else { 32 };
+        let pool = Self::pool_options(backend, durability, size).connect_with(options.clone()).await?;
         let writer = match backend {
-            Backend::Sqlite => Some(Self::pool_options(backend, 1).connect_with(options).await?),
+            Backend::Sqlite => Some(Self::pool_options(backend, durability, 1).connect_with(options).await?),
             Backend::Postgres => None,
         };
-        let store = Store { pool, writer, backend, url };
+        let group = writer.clone().map(group::Committer::start);
+        let store = Store { pool, writer, group, backend, durability, url };
         store.migrate().await?;
         Ok(store)
     }
 
-    fn pool_options(backend: Backend, size: u32) -> AnyPoolOptions {
+    fn pool_options(backend: Backend, durability: Durability, size: u32) -> AnyPoolOptions {
         AnyPoolOptions::new().max_connections(size).acquire_timeout(Duration::from_secs(10)).after_connect(
             move |conn, _| {
                 Box::pin(async move {
-                    if backend == Backend::Sqlite {
+                    match (backend, durability) {
                         // WAL: readers never wait for the writer; a writer
-                        // waits up to 5 s for another. NORMAL sync in WAL
+                        // waits up to 5 s for another. FULL syncs the WAL at
+                        // every commit; NORMAL only at checkpoints, which
                         // loses nothing when the process is killed.
-                        conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute("PRAGMA synchronous = NORMAL").await?;
-                        conn.execute("PRAGMA busy_timeout = 5000").await?;
-                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                        (Backend::Sqlite, _) => {
+                            conn.execute("PRAGMA journal_mode = WAL").await?;
+                            conn.execute(match durability {
+                                Durability::Full => "PRAGMA synchronous = FULL",
+                                Durability::Fast => "PRAGMA synchronous = NORMAL",
+                            })
+                            .await?;
+                            conn.execute("PRAGMA busy_timeout = 5000").await?;
+                            conn.execute("PRAGMA foreign_keys = ON").await?;
+                        }
+                        (Backend::Postgres, Durability::Fast) => {
+                            conn.execute("SET synchronous_commit = off").await?;
+                        }
+                        (Backend::Postgres, Durability::Full) => {}
                     }
                     Ok(())
                 })
@@ -249,6 +339,11 @@ impl Store {
         self.backend
     }
 
+    /// What an answered move survives.
+    pub fn durability(&self) -> Durability {
+        self.durability
+    }
+
     /// The URL it was opened with.
     pub fn url(&self) -> &str {
         &self.url
@@ -266,10 +361,11 @@ impl Store {
     /// On a database failure; nothing is stored then.
     pub async fn insert_game(&self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
         let mut tx = self.writes().begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, version, rules, seed, players, position, status, result, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-        )
+        sqlx::query(concat!(
+            "INSERT INTO games (",
+            game_columns!(),
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+        ))
         .bind(&g.id)
         .bind(g.version)
         .bind(&g.rules)
@@ -280,6 +376,8 @@ impl Store {
         .bind(&g.result)
         .bind(g.created_at)
         .bind(g.updated_at)
+        .bind(&g.client)
+        .bind(g.abandoned_at)
         .execute(&mut *tx)
         .await?;
         for s in seats {
@@ -317,21 +415,56 @@ impl Store {
         limit: i64,
         after: Option<(i64, String)>,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let (at, id) = after.unwrap_or((i64::MAX, String::new()));
-        let q = concat!(
-            "SELECT ",
-            game_columns!(),
-            " FROM games WHERE ($1 = '' OR status = $1) \
-             AND (created_at < $2 OR (created_at = $2 AND ($3 = '' OR id < $3))) \
-             ORDER BY created_at DESC, id DESC LIMIT $4"
-        );
-        Ok(sqlx::query_as(q)
-            .bind(status.unwrap_or(""))
-            .bind(at)
-            .bind(id)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?)
+        let mut query = sqlx::query_as(listing_query(status.is_some(), after.is_some()));
+        if let Some(status) = status {
+            query = query.bind(status);
+        }
+        if let Some((at, id)) = after {
+            query = query.bind(at).bind(id);
+        }
+        Ok(query.bind(limit).fetch_all(&self.pool).await?)
+    }
+
+    /// How the database would run the listing with these filters: SQLite's
+    /// `EXPLAIN QUERY PLAN` or PostgreSQL's `EXPLAIN`, one line per step.
+    /// For checking that each filter uses its index.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn listing_plan(&self, status: Option<&str>, after: bool) -> Result<String, StoreError> {
+        let explain = match self.backend {
+            Backend::Sqlite => "EXPLAIN QUERY PLAN ",
+            Backend::Postgres => "EXPLAIN ",
+        };
+        let q = format!("{explain}{}", listing_query(status.is_some(), after));
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(q));
+        if let Some(status) = status {
+            query = query.bind(status);
+        }
+        if after {
+            query = query.bind(i64::MAX).bind("~");
+        }
+        let rows = query.bind(50_i64).fetch_all(&self.pool).await?;
+        let column = if self.backend == Backend::Sqlite { 3 } else { 0 };
+        let lines = rows.iter().map(|r| r.try_get::<String, _>(column)).collect::<Result<Vec<_>, _>>()?;
+        Ok(lines.join("\n"))
+    }
+
+    /// The games `client` created that are neither over nor abandoned.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn unfinished_games_of(&self, client: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT count(*) FROM games WHERE client = $1 AND status IN ('opening', 'playing') \
+             AND abandoned_at IS NULL",
+        )
+        .bind(client)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get(0)?)
     }
 
     /// The moves of a game with ply at least `from`, in order.
@@ -371,14 +504,19 @@ impl Store {
         Ok(row.map(|r| (r.game, r.seat)))
     }
 
-    /// The stored answer to an earlier request with this idempotency key.
+    /// What an earlier request of `player` with this idempotency key made.
     ///
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn answer(&self, id: &str, player: i64, key: &str) -> Result<Option<StoredAnswer>, StoreError> {
+    pub async fn key_record(
+        &self,
+        id: &str,
+        player: i64,
+        key: &str,
+    ) -> Result<Option<KeyRecord>, StoreError> {
         let row = sqlx::query(
-            "SELECT status, body FROM idempotency WHERE game_id = $1 AND player = $2 AND key = $3",
+            "SELECT ply, version, request, created_at FROM move_keys WHERE game_id = $1 AND player = $2 AND key = $3",
         )
         .bind(id)
         .bind(player)
@@ -387,14 +525,20 @@ impl Store {
         .await?;
         Ok(row
             .map(|r| {
-                Ok::<_, sqlx::Error>(StoredAnswer { status: r.try_get("status")?, body: r.try_get("body")? })
+                Ok::<_, sqlx::Error>(KeyRecord {
+                    key: key.to_string(),
+                    ply: r.try_get(0)?,
+                    version: r.try_get(1)?,
+                    request: r.try_get(2)?,
+                    created_at: r.try_get(3)?,
+                })
             })
             .transpose()?)
     }
 
     /// Commits a move computed from the game at `version`: the move row,
-    /// the game's new state, and the answer to replay for `idempotency`,
-    /// together or not at all.
+    /// the game's new state, and the idempotency key's record, together or
+    /// not at all. On SQLite it joins the next group commit.
     ///
     /// # Errors
     ///
@@ -404,40 +548,65 @@ impl Store {
         game: &GameRow,
         version: i64,
         mv: &MoveRow,
-        idempotency: Option<(&str, &StoredAnswer)>,
+        key: Option<&KeyRecord>,
     ) -> Result<Commit, StoreError> {
-        let mut tx = self.writes().begin().await?;
-        match Self::write_move(self.backend, &mut tx, game, version, mv, idempotency).await {
-            Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
-            Err(e) => return Err(e.into()),
-            // The transaction is rolled back as it is dropped.
-            Ok(false) => return Ok(Commit::Conflict),
-            Ok(true) => {}
+        if let Some(group) = &self.group {
+            let write = group::MoveWrite { game: game.clone(), version, mv: mv.clone(), key: key.cloned() };
+            return group.commit(write).await;
         }
-        tx.commit().await?;
-        Ok(Commit::Done)
+        let mut tx = self.writes().begin().await?;
+        let commit = Self::write_move(self.backend, &mut tx, game, version, mv, key).await?;
+        if commit == Commit::Done {
+            tx.commit().await?;
+        }
+        Ok(commit)
     }
 
-    /// Writes a move's statements in one round trip: every statement is
-    /// one to the database (on SQLite, to the connection's worker thread),
-    /// with the transaction, and on SQLite the one writer connection, held
-    /// all along. SQLite runs the statements of a query in turn, numbered
-    /// arguments keeping their numbers across them; PostgreSQL runs them as
-    /// data-modifying `WITH` clauses of one statement, which counts what
-    /// they wrote and also notifies the other processes. Each writes one
-    /// row: `Ok(false)` when one did not (the game's version moved); a
-    /// taken ply or key is an error.
+    /// Removes idempotency records older than `keys_before` and marks the
+    /// games with no move since `idle_before` (and not over) abandoned, at
+    /// `now` (all Unix milliseconds).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn sweep(&self, now: i64, keys_before: i64, idle_before: i64) -> Result<Swept, StoreError> {
+        let keys = sqlx::query("DELETE FROM move_keys WHERE created_at < $1")
+            .bind(keys_before)
+            .execute(self.writes())
+            .await?
+            .rows_affected();
+        let abandoned = sqlx::query(
+            "UPDATE games SET abandoned_at = $1 WHERE status IN ('opening', 'playing') \
+             AND abandoned_at IS NULL AND updated_at < $2",
+        )
+        .bind(now)
+        .bind(idle_before)
+        .execute(self.writes())
+        .await?
+        .rows_affected();
+        Ok(Swept { keys, abandoned })
+    }
+
+    /// Writes a move's statements in one round trip, within `tx`, which the
+    /// caller commits on [`Commit::Done`] and rolls back otherwise: every
+    /// statement is one to the database (on SQLite, to the connection's
+    /// worker thread). SQLite runs the statements of a query in turn,
+    /// numbered arguments keeping their numbers across them; PostgreSQL
+    /// runs them as data-modifying `WITH` clauses of one statement, which
+    /// counts what they wrote and also notifies the other processes. Each
+    /// writes one row: a conflict when one did not (the game's version
+    /// moved) or when the ply or key is taken.
     async fn write_move(
         backend: Backend,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         game: &GameRow,
         version: i64,
         mv: &MoveRow,
-        idempotency: Option<(&str, &StoredAnswer)>,
-    ) -> Result<bool, sqlx::Error> {
-        let sql = match (backend, idempotency.is_some()) {
+        key: Option<&KeyRecord>,
+    ) -> Result<Commit, sqlx::Error> {
+        let sql = match (backend, key.is_some()) {
             (Backend::Sqlite, false) => concat!(insert_move!(), "; ", update_game!()),
-            (Backend::Sqlite, true) => concat!(insert_move!(), "; ", update_game!(), "; ", insert_answer!()),
+            (Backend::Sqlite, true) => concat!(insert_move!(), "; ", update_game!(), "; ", insert_key!()),
             (Backend::Postgres, false) => concat!(
                 "WITH m AS (",
                 insert_move!(),
@@ -453,7 +622,7 @@ impl Store {
                 " RETURNING 1), g AS (",
                 update_game!(),
                 " RETURNING 1), k AS (",
-                insert_answer!(),
+                insert_key!(),
                 " RETURNING 1), ",
                 notify_move!(),
                 " SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM g) + (SELECT count(*) FROM k) FROM n"
@@ -473,14 +642,21 @@ impl Store {
             .bind(&game.result)
             .bind(game.updated_at)
             .bind(version);
-        if let Some((key, answer)) = idempotency {
-            query = query.bind(key).bind(answer.status).bind(&answer.body);
+        if let Some(key) = key {
+            query = query.bind(&key.key).bind(&key.request);
         }
-        let rows = if idempotency.is_some() { 3 } else { 2 };
+        let rows = if key.is_some() { 3 } else { 2 };
         let written = match backend {
-            Backend::Sqlite => query.execute(&mut **tx).await?.rows_affected(),
-            Backend::Postgres => query.fetch_one(&mut **tx).await?.try_get::<i64, _>(0)? as u64,
+            Backend::Sqlite => query.execute(&mut **tx).await.map(|r| r.rows_affected()),
+            Backend::Postgres => {
+                query.fetch_one(&mut **tx).await.and_then(|r| r.try_get::<i64, _>(0)).map(|n| n as u64)
+            }
         };
-        Ok(written == rows)
+        match written {
+            Ok(n) if n == rows => Ok(Commit::Done),
+            Ok(_) => Ok(Commit::Conflict),
+            Err(e) if is_unique_violation(&e) => Ok(Commit::Conflict),
+            Err(e) => Err(e),
+        }
     }
 }
