@@ -442,3 +442,47 @@ fn readyz_answers_while_the_database_does() {
     assert_eq!((&ready["status"], &ready["streams_open"]), (&json!("ok"), &json!(0)), "{ready}");
     assert!(ready["streams_limit"].as_u64().unwrap() >= 1, "{ready}");
 }
+
+/// Plays one move under `strace` and returns the trace between the
+/// creation's answer and the move's: the syncs and writes the move made.
+fn syscalls_of_one_move(durability: &str) -> Option<Vec<String>> {
+    if std::process::Command::new("strace").arg("-V").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "strace is needed under CI");
+        eprintln!("SKIPPED: the sync-before-answer test needs strace");
+        return None;
+    }
+    let log = crate::common::temp_db().with_extension("strace");
+    let log_path = log.display().to_string();
+    let tracer =
+        ["strace", "-f", "-y", "-s", "400", "-e", "trace=fsync,fdatasync,write,writev,sendto,sendmsg", "-o"];
+    let wrapper: Vec<&str> = tracer.iter().copied().chain([log_path.as_str(), "--"]).collect();
+    let server = ServerProcess::start_under(&wrapper, &["--durability", durability], &[]);
+    let game = create(&server.app, json!({"preset": "old", "rows": 4, "cols": 4}), 2, 1);
+    assert_eq!(play(&server.app, &game, 0, &json!(["a1"]), &[]).status, 201);
+    drop(server);
+    let trace = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    let lines: Vec<String> = trace.lines().map(str::to_string).collect();
+    // The answers: the game at version 1, then after the move at 2.
+    let answer = |version: &str| {
+        let etag = format!(r#"etag: \"{version}\""#);
+        lines.iter().position(|l| l.contains("201 Created") && l.contains(&etag))
+    };
+    let (created, moved) =
+        (answer("1").expect("the creation's answer"), answer("2").expect("the move's answer"));
+    Some(lines[created + 1..moved].to_vec())
+}
+
+#[test]
+fn an_answered_move_is_synced_to_disk_before_its_answer_sqlite() {
+    let Some(full) = syscalls_of_one_move("full") else { return };
+    let synced_wal = |l: &String| (l.contains("fdatasync(") || l.contains("fsync(")) && l.contains("-wal>");
+    assert!(
+        full.iter().any(synced_wal),
+        "no sync of the WAL between the move's request and its answer:\n{}",
+        full.join("\n")
+    );
+    // The weaker mode answers before any sync: this test can tell.
+    let fast = syscalls_of_one_move("fast").unwrap();
+    assert!(!fast.iter().any(synced_wal), "durability fast synced:\n{}", fast.join("\n"));
+}

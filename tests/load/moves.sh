@@ -6,10 +6,13 @@
 # PostgreSQL.
 #
 # Usage: tests/load/moves.sh [GAMES] [SECONDS]
+# DURABILITY=fast measures the weaker mode (default: full, every answered
+# move synced to disk). Rate limits are off: this is a flood on purpose.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 games=${1:-64}
 secs=${2:-10}
+durability="--durability ${DURABILITY:-full}"
 cargo build --release -q -p leapfrog --bin leapfrog --example load_moves
 bin=target/release/leapfrog
 load=target/release/examples/load_moves
@@ -23,7 +26,7 @@ cleanup() {
 trap cleanup EXIT
 
 run() { # name, database url, port
-  RUST_LOG=warn "$bin" serve --bind "127.0.0.1:$3" --database-url "$2" &
+  RUST_LOG=warn "$bin" serve --no-rate-limits --bind "127.0.0.1:$3" --database-url "$2" $durability &
   server=$!
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$3/readyz" >/dev/null && break; sleep 0.1; done
   printf '%-10s ' "$1"

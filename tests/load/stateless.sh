@@ -23,7 +23,7 @@ if [ -z "$bin" ]; then
   cargo build --release -q -p leapfrog
   bin=target/release/leapfrog
 fi
-RUST_LOG=warn "$bin" serve --bind "127.0.0.1:$port" &
+RUST_LOG=warn "$bin" serve --no-rate-limits --bind "127.0.0.1:$port" &
 server=$!
 trap 'kill $server 2>/dev/null; rm -f "$body"' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done

@@ -6,6 +6,11 @@
 //! Run a server first, then:
 //! `cargo run --release -p leapfrog --example load_moves -- http://127.0.0.1:8080 [GAMES] [SECONDS]`
 //! (`tests/load/moves.sh` does both, on SQLite and on PostgreSQL).
+//!
+//! Players as people would be (`tests/load/soak.sh`): `LOAD_PACE_MS=N`
+//! waits N ms between a game's moves, and `LOAD_FORWARDED=1` sends each
+//! game as its own client (`X-Forwarded-For: 10.77.x.y`, for a server that
+//! trusts this machine as a proxy).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -19,6 +24,8 @@ use rand::rngs::ChaCha8Rng;
 struct Conn {
     reader: BufReader<TcpStream>,
     host: String,
+    /// Extra header lines.
+    extra: String,
 }
 
 impl Conn {
@@ -26,14 +33,15 @@ impl Conn {
         let stream = TcpStream::connect(host)?;
         stream.set_nodelay(true)?;
         stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-        Ok(Conn { reader: BufReader::new(stream), host: host.to_string() })
+        Ok(Conn { reader: BufReader::new(stream), host: host.to_string(), extra: String::new() })
     }
 
     fn post(&mut self, path: &str, token: Option<&str>, body: &str) -> std::io::Result<(u16, String)> {
         let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
         let req = format!(
-            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n{body}",
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n{auth}{}Content-Length: {}\r\n\r\n{body}",
             self.host,
+            self.extra,
             body.len()
         );
         self.reader.get_mut().write_all(req.as_bytes())?;
@@ -87,6 +95,8 @@ fn main() {
     let games: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(64);
     let seconds: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10);
     let host = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let pace = std::env::var("LOAD_PACE_MS").ok().and_then(|s| s.parse().ok()).map(Duration::from_millis);
+    let forwarded = std::env::var("LOAD_FORWARDED").is_ok_and(|v| v == "1");
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();
     let workers: Vec<_> = (0..games)
@@ -96,6 +106,9 @@ fn main() {
                 let mut latencies = Vec::new();
                 let mut refused = 0u64;
                 let Ok(mut conn) = Conn::open(&host) else { return (latencies, refused) };
+                if forwarded {
+                    conn.extra = format!("X-Forwarded-For: 10.77.{}.{}\r\n", g / 256, g % 256);
+                }
                 let mut rng = ChaCha8Rng::seed_from_u64(g);
                 let mut seed = g * 1_000_003;
                 let Some(mut game) = new_game(&mut conn, seed) else { return (latencies, refused) };
@@ -111,6 +124,9 @@ fn main() {
                     };
                     let path: Vec<String> = mv.path().iter().map(|c| format!("\"{c}\"")).collect();
                     let body = format!("{{\"path\":[{}]}}", path.join(","));
+                    if let Some(pace) = pace {
+                        std::thread::sleep(pace);
+                    }
                     let t = Instant::now();
                     match conn.post(&format!("/v1/games/{id}/moves"), Some(&tokens[pos.to_move()]), &body) {
                         Ok((201, _)) => {

@@ -248,3 +248,65 @@ pub async fn forward_postgres(url: String, hub: Hub) {
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::game::{Creator, MoveRequest, PlayerName};
+    use crate::store::Durability;
+    use crate::wire::MoveInput;
+
+    async fn game_with_a_move(store: &Store) -> String {
+        let rules = std::sync::Arc::new(jump_capture::Preset::Old.rules());
+        let names = vec![PlayerName::parse("A").unwrap(), PlayerName::parse("B").unwrap()];
+        let creator = Creator { client: String::new(), max_unfinished: 0 };
+        let (game, tokens) = Game::create(store, rules, names, Some(1), &creator).await.unwrap();
+        let mv = MoveInput { path: vec!["h8".into()] };
+        let request = MoveRequest { token: tokens[0].clone(), expected: None, key: None, mv };
+        Game::play(store, game.id(), request).await.unwrap();
+        game.id().to_string()
+    }
+
+    async fn next(rx: &mut broadcast::Receiver<Event>) -> Event {
+        tokio::time::timeout(Duration::from_secs(5), rx.recv()).await.unwrap().unwrap()
+    }
+
+    #[actix_rt::test]
+    async fn a_move_is_encoded_once_and_sent_to_every_follower_of_its_game_only() {
+        let db = std::env::temp_dir().join(format!("leapfrog-hub-{}.db", uuid::Uuid::new_v4()));
+        let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
+        let (a, b) = (game_with_a_move(&store).await, game_with_a_move(&store).await);
+        let hub = Hub::new(store, StreamLimits { total: 10, per_game: 10 });
+        let (mut one, mut two, mut other) =
+            (hub.follow(&a).unwrap(), hub.follow(&a).unwrap(), hub.follow(&b).unwrap());
+        assert_eq!(hub.streams().0, 3);
+        hub.notify(&a);
+        let (first, second) = (next(&mut one.rx).await, next(&mut two.rx).await);
+        assert_eq!(first.ply, Some(0));
+        // One encoding, shared: the same bytes in memory, not a copy each.
+        assert_eq!(first.bytes.as_ptr(), second.bytes.as_ptr());
+        assert!(std::str::from_utf8(&first.bytes).unwrap().starts_with("event: move\nid: 0\n"));
+        // The other game's follower is not woken.
+        assert!(matches!(other.rx.try_recv(), Err(broadcast::error::TryRecvError::Empty)));
+        // A follower's place is given back when it goes, and a game with
+        // none left is forgotten.
+        drop((one, two));
+        assert_eq!(hub.streams().0, 1);
+        assert!(!hub.lock().games.contains_key(&a));
+        drop(other);
+        assert_eq!(hub.streams().0, 0);
+    }
+
+    #[actix_rt::test]
+    async fn streams_past_a_limit_are_refused() {
+        let db = std::env::temp_dir().join(format!("leapfrog-hub-{}.db", uuid::Uuid::new_v4()));
+        let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
+        let hub = Hub::new(store, StreamLimits { total: 3, per_game: 2 });
+        let _kept = [hub.follow("a").unwrap(), hub.follow("a").unwrap()];
+        assert_eq!(hub.follow("a").unwrap_err(), Full::Game(2));
+        let _b = hub.follow("b").unwrap();
+        assert_eq!(hub.follow("c").unwrap_err(), Full::Server(3));
+    }
+}

@@ -303,7 +303,7 @@ impl Read for Chunked {
 /// A server-sent event stream being read.
 pub struct EventStream {
     reader: BufReader<Chunked>,
-    /// Comments read so far (the server's keep-alives).
+    /// Comments read so far (the server's heartbeats).
     pub comments: usize,
 }
 

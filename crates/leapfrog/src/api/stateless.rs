@@ -79,9 +79,8 @@ pub struct SetupRequest {
     #[schema(minimum = 1, maximum = 64)]
     pub players: Option<usize>,
     /// Seed of the deal (a decimal string or a number); drawn and returned
-    /// when omitted.
+    /// when omitted or null.
     #[serde(default)]
-    #[schema(nullable = false)]
     pub seed: Option<SeedInput>,
 }
 

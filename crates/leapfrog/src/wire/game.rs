@@ -27,9 +27,9 @@ pub struct CreateGameRequest {
     /// within the rule set's range).
     #[schema(min_items = 1, max_items = 64)]
     pub players: Vec<PlayerInput>,
-    /// Seed of the deal (a decimal string or a number); drawn when omitted.
+    /// Seed of the deal (a decimal string or a number); drawn when omitted
+    /// or null.
     #[serde(default)]
-    #[schema(nullable = false)]
     pub seed: Option<SeedInput>,
 }
 
