@@ -85,6 +85,8 @@ pub struct StreamLimits {
 struct Followers {
     games: HashMap<String, Channel>,
     open: usize,
+    /// Streams closed since the process started.
+    closed: u64,
 }
 
 /// The fan-out of every followed game.
@@ -119,6 +121,7 @@ impl Drop for Follower {
     fn drop(&mut self) {
         let mut f = self.hub.lock();
         f.open -= 1;
+        f.closed += 1;
         if let Some(channel) = f.games.get_mut(&self.game) {
             channel.followers -= 1;
             if channel.followers == 0 {
@@ -141,6 +144,11 @@ impl Hub {
     /// Streams open now, and the most there may be.
     pub fn streams(&self) -> (usize, usize) {
         (self.lock().open, self.limits.total)
+    }
+
+    /// Streams closed since the process started.
+    pub fn closed(&self) -> u64 {
+        self.lock().closed
     }
 
     /// Joins `game`'s followers; `next` is the first ply the follower
@@ -306,7 +314,10 @@ mod tests {
         let hub = Hub::new(store, StreamLimits { total: 3, per_game: 2 });
         let _kept = [hub.follow("a").unwrap(), hub.follow("a").unwrap()];
         assert_eq!(hub.follow("a").unwrap_err(), Full::Game(2));
-        let _b = hub.follow("b").unwrap();
+        let b = hub.follow("b").unwrap();
         assert_eq!(hub.follow("c").unwrap_err(), Full::Server(3));
+        drop(b);
+        assert_eq!((hub.streams(), hub.closed()), ((2, 3), 1), "a closed stream gives its place back");
+        assert!(hub.follow("c").is_ok());
     }
 }

@@ -111,6 +111,37 @@ async fn sweep(store: Store, limits: LimitArgs) {
     }
 }
 
+/// Gives the memory of closed event streams back to the system once
+/// enough of them have closed: glibc keeps freed pages in its per-thread
+/// arenas otherwise (2,000 streams opened and closed three times left the
+/// server at 68 MB instead of 15).
+async fn give_back_memory(hub: Hub) {
+    const EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+    const CLOSED: u64 = 256;
+    let mut every = tokio::time::interval(EVERY);
+    let mut trimmed_at = 0;
+    loop {
+        every.tick().await;
+        let closed = hub.closed();
+        if closed.saturating_sub(trimmed_at) >= CLOSED {
+            trimmed_at = closed;
+            trim_heap();
+        }
+    }
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code, reason = "one call into the C library, which has no safe wrapper")]
+fn trim_heap() {
+    // SAFETY: malloc_trim only returns free pages of the heap to the system.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn trim_heap() {}
+
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
@@ -197,7 +228,10 @@ impl Application {
             "limits"
         );
         let hub = Hub::new(store.clone(), streams);
-        let mut background = vec![actix_web::rt::spawn(sweep(store.clone(), config.limits.clone()))];
+        let mut background = vec![
+            actix_web::rt::spawn(sweep(store.clone(), config.limits.clone())),
+            actix_web::rt::spawn(give_back_memory(hub.clone())),
+        ];
         if store.backend() == Backend::Postgres {
             background.push(actix_web::rt::spawn(crate::events::forward_postgres(
                 store.url().to_string(),
