@@ -1,0 +1,165 @@
+//! Named strengths, and the search as a player.
+
+use std::fmt;
+use std::str::FromStr;
+
+use jump_capture::{Move, Position};
+
+use crate::{Budget, GreedyPlayer, LookaheadPlayer, Player, RandomPlayer, analyse};
+
+/// A strength a person can ask for, weakest first.
+///
+/// | level | plays |
+/// |---|---|
+/// | `random` | a uniformly random legal move |
+/// | `greedy` | a move of the largest immediate gain |
+/// | `lookahead` | the largest "my gain minus the best gain it leaves the next player" |
+/// | `easy` | search, 300 iterations a move |
+/// | `medium` | search, 3,000 iterations a move |
+/// | `hard` | search, 2 seconds a move (one core) |
+/// | `mcts-N` / `mcts-Nms` | search, N iterations / N milliseconds a move |
+///
+/// Every search level plays exactly near the end (see [`analyse`]). The
+/// levels counted in iterations play the same moves on every machine for
+/// the same seed; `hard` and `mcts-Nms` depend on the machine's speed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// Uniformly random.
+    Random,
+    /// Largest immediate gain.
+    Greedy,
+    /// One-reply lookahead.
+    Lookahead,
+    /// Search, 300 iterations.
+    Easy,
+    /// Search, 3,000 iterations.
+    Medium,
+    /// Search, 2 seconds.
+    Hard,
+    /// Search within a given budget.
+    Search(Budget),
+}
+
+impl Level {
+    /// The named levels, weakest first.
+    pub const NAMED: [Level; 6] =
+        [Level::Random, Level::Greedy, Level::Lookahead, Level::Easy, Level::Medium, Level::Hard];
+
+    /// The search budget of a search level.
+    pub fn budget(self) -> Option<Budget> {
+        match self {
+            Level::Random | Level::Greedy | Level::Lookahead => None,
+            Level::Easy => Some(Budget::Iterations(300)),
+            Level::Medium => Some(Budget::Iterations(3_000)),
+            Level::Hard => Some(Budget::Millis(2_000)),
+            Level::Search(budget) => Some(budget),
+        }
+    }
+
+    /// A player of this level drawing from `seed`.
+    pub fn player(self, seed: u64) -> Box<dyn Player> {
+        match self {
+            Level::Random => Box::new(RandomPlayer::new(seed)),
+            Level::Greedy => Box::new(GreedyPlayer::new(seed)),
+            Level::Lookahead => Box::new(LookaheadPlayer::new(seed)),
+            level => Box::new(SearchPlayer {
+                name: level.to_string(),
+                budget: level.budget().unwrap_or(Budget::Iterations(1)),
+                seed,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Level::Random => f.write_str("random"),
+            Level::Greedy => f.write_str("greedy"),
+            Level::Lookahead => f.write_str("lookahead"),
+            Level::Easy => f.write_str("easy"),
+            Level::Medium => f.write_str("medium"),
+            Level::Hard => f.write_str("hard"),
+            Level::Search(Budget::Iterations(n)) => write!(f, "mcts-{n}"),
+            Level::Search(Budget::Millis(ms)) => write!(f, "mcts-{ms}ms"),
+        }
+    }
+}
+
+/// A level name that is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "no level {0:?}: say random, greedy, lookahead, easy, medium, hard, mcts-N (iterations, 1 to 10000000) or mcts-Nms (milliseconds, 1 to 60000)"
+)]
+pub struct ParseLevelError(pub String);
+
+impl FromStr for Level {
+    type Err = ParseLevelError;
+
+    fn from_str(s: &str) -> Result<Level, ParseLevelError> {
+        let err = || ParseLevelError(s.to_string());
+        if let Some(level) = Level::NAMED.into_iter().find(|l| l.to_string() == s) {
+            return Ok(level);
+        }
+        let budget = s.strip_prefix("mcts-").ok_or_else(err)?;
+        let (digits, ms) = match budget.strip_suffix("ms") {
+            Some(d) => (d, true),
+            None => (budget, false),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err());
+        }
+        let n: u64 = digits.parse().map_err(|_| err())?;
+        match (ms, n) {
+            (true, 1..=60_000) => Ok(Level::Search(Budget::Millis(n))),
+            (false, 1..=10_000_000) => Ok(Level::Search(Budget::Iterations(n))),
+            _ => Err(err()),
+        }
+    }
+}
+
+/// The search as a player: [`analyse`] within a budget, each move from a
+/// seed made of the player's seed and the ply.
+#[derive(Debug, Clone)]
+pub struct SearchPlayer {
+    name: String,
+    budget: Budget,
+    seed: u64,
+}
+
+impl SearchPlayer {
+    /// A search player within `budget`, drawing from `seed`.
+    pub fn new(budget: Budget, seed: u64) -> SearchPlayer {
+        SearchPlayer { name: Level::Search(budget).to_string(), budget, seed }
+    }
+}
+
+impl Player for SearchPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, pos: &Position) -> Option<Move> {
+        // A different stream for each ply, the same for the same game.
+        let seed = self.seed ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        analyse(pos, self.budget, seed).map(|a| a.best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_names_round_trip() {
+        for level in Level::NAMED
+            .into_iter()
+            .chain([Level::Search(Budget::Iterations(5000)), Level::Search(Budget::Millis(250))])
+        {
+            assert_eq!(level.to_string().parse::<Level>(), Ok(level));
+        }
+        for bad in ["", "Hard", "mcts-", "mcts-0", "mcts-x", "mcts-10000001", "mcts-60001ms", "mcts--5"] {
+            assert!(bad.parse::<Level>().is_err(), "{bad}");
+        }
+    }
+}

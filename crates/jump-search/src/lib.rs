@@ -1,0 +1,137 @@
+//! Computer players for the jump-capture games of [`jump_capture`]: Leap
+//! Frog, Froglet, Konane and any rule set that crate describes.
+//!
+//! - [`analyse`]: Monte Carlo tree search for any number of players (each
+//!   node keeps one value per player; each player picks for itself), with
+//!   exact play to the end when few moves are left.
+//! - [`Player`]: anything that picks a move. [`Level`] names the players a
+//!   person can ask for, from `random` to `hard`; [`RandomPlayer`],
+//!   [`GreedyPlayer`] and [`LookaheadPlayer`] are the baselines search is
+//!   measured against.
+//!
+//! ```
+//! use jump_capture::{Position, Preset, Rules};
+//! use jump_search::{Budget, Level, analyse};
+//!
+//! let rules = Rules::new(Preset::Froglet.spec())?;
+//! let (mut pos, _) = Position::start(rules, 2, Some(7))?;
+//! // Play through the opening removals.
+//! while pos.is_opening() {
+//!     let mv = Level::Greedy.player(1).choose(&pos).expect("a removal");
+//!     pos.play(&mv)?;
+//! }
+//!
+//! // A move from a player of a named level.
+//! let mut player = Level::Easy.player(42);
+//! let mv = player.choose(&pos).expect("the game goes on");
+//! assert!(pos.check(&mv).is_ok());
+//!
+//! // An analysis: the best move, each candidate's visits and expected
+//! // result for every player, and the principal line. With a number of
+//! // iterations and a seed, the same every time.
+//! let a = analyse(&pos, Budget::Iterations(500), 42).expect("the game goes on");
+//! assert_eq!(a.iterations, 500);
+//! assert_eq!(a.best, a.candidates[0].mv);
+//! assert_eq!(a.line[0], a.best);
+//! assert_eq!(a.candidates[0].expected.len(), 2);
+//! assert_eq!(analyse(&pos, Budget::Iterations(500), 42).unwrap().best, a.best);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod baseline;
+mod exact;
+mod level;
+mod mcts;
+mod reward;
+
+use std::time::{Duration, Instant};
+
+use jump_capture::{Move, Position};
+
+pub use baseline::{GreedyPlayer, LookaheadPlayer, RandomPlayer, best_gains, scored_moves, top_gain};
+pub use level::{Level, ParseLevelError, SearchPlayer};
+pub use reward::{SCORE_WEIGHT, rewards, win_shares};
+
+/// Anything that picks a move: a baseline, a search, a level.
+pub trait Player: Send {
+    /// What it is, for people: `greedy`, `medium`, `mcts-5000`.
+    fn name(&self) -> String;
+
+    /// A legal move of `pos`, or `None` when the game is over.
+    fn choose(&mut self, pos: &Position) -> Option<Move>;
+}
+
+/// How much a search may think.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// This many iterations: the result depends only on the position and
+    /// the seed.
+    Iterations(u64),
+    /// About this many milliseconds: the result depends on the machine.
+    Millis(u64),
+}
+
+/// A move the search considered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// The move.
+    pub mv: Move,
+    /// How many iterations went through it (0 when solved exactly).
+    pub visits: u64,
+    /// Each player's expected reward after it (0 to 1, see [`rewards`]),
+    /// in player order.
+    pub expected: Vec<f64>,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysis {
+    /// The move to play.
+    pub best: Move,
+    /// The moves considered, best first.
+    pub candidates: Vec<Candidate>,
+    /// The principal line: the best move and the best replies after it.
+    pub line: Vec<Move>,
+    /// Iterations done (positions solved, when exact).
+    pub iterations: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// Whether the game was searched to its end: then the best move is
+    /// perfect play and the expected results are exact.
+    pub exact: bool,
+}
+
+/// Positions with at most this many legal moves are tried for an exact
+/// solution first.
+pub const EXACT_MOVES: u64 = 16;
+
+/// Searches `pos` within `budget`, from `seed`; `None` when the game is
+/// over.
+///
+/// When few moves are left ([`EXACT_MOVES`]), the game is first searched
+/// to its end, within a number of positions that grows with the budget;
+/// if that finishes, the analysis is exact. Otherwise Monte Carlo tree
+/// search runs for the budget.
+pub fn analyse(pos: &Position, budget: Budget, seed: u64) -> Option<Analysis> {
+    let started = Instant::now();
+    let moves = pos.count_moves();
+    if moves == 0 {
+        return None;
+    }
+    if moves <= EXACT_MOVES {
+        let (limit, deadline) = match budget {
+            Budget::Iterations(n) => {
+                (usize::try_from(n.saturating_mul(4)).unwrap_or(usize::MAX).max(20_000), None)
+            }
+            Budget::Millis(ms) => (usize::MAX, Some(started + Duration::from_millis(ms) / 2)),
+        };
+        if let Some(exact) = exact::Solver::new(limit, deadline).analyse(pos, started) {
+            return Some(exact);
+        }
+    }
+    let mut tree = mcts::Tree::new(pos, seed);
+    let iterations = tree.run(budget, started);
+    tree.analysis(iterations, started)
+}
