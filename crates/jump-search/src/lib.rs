@@ -40,6 +40,7 @@
 
 #![warn(missing_docs)]
 
+pub mod arena;
 mod baseline;
 mod exact;
 mod level;

@@ -5,12 +5,14 @@
 //! lazily, best immediate gain first, and a node may have only as many
 //! children as its visits allow (progressive widening): the 225 removals
 //! that open a 15×15 game are never all expanded, while a node visited
-//! often considers more and more of its moves. Playouts are the engine's
-//! uniformly random ones, which keep its fast move selection.
+//! often considers more and more of its moves. A new node is valued by a
+//! short greedy rollout and the scores where points decide (see
+//! [`Tree::rollout`]), by the engine's random playouts to the end where the
+//! player who cannot move loses.
 
 use std::time::Instant;
 
-use jump_capture::{Move, Position};
+use jump_capture::{EndRule, Move, Position};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
@@ -27,6 +29,57 @@ const WIDEN: f64 = 2.0;
 
 /// How often (in iterations) a time budget looks at the clock.
 const CLOCK_EVERY: u64 = 32;
+
+/// Greedy plies played after a new node before the scores are read.
+const ROLLOUT_PLIES: usize = 4;
+
+/// A move of the largest gain, drawn uniformly among equals; `None` when
+/// the game is over.
+fn greedy_move(pos: &Position, rng: &mut ChaCha8Rng) -> Option<Move> {
+    let mut top = 0;
+    let mut ties = 0u32;
+    let mut chosen: Vec<jump_capture::Cell> = Vec::new();
+    pos.for_each_move(None, |m| {
+        if m.gain > top || ties == 0 {
+            top = m.gain;
+            ties = 0;
+        }
+        if m.gain == top {
+            // Reservoir sampling: the k-th equal replaces the choice with
+            // probability 1/k, so each is kept with the same chance.
+            ties += 1;
+            if rand::RngExt::random_range(rng, 0..ties) == 0 {
+                chosen.clear();
+                chosen.extend_from_slice(m.path);
+            }
+        }
+        std::ops::ControlFlow::Continue(())
+    });
+    Move::new(chosen).ok()
+}
+
+/// What a game not yet over is worth to each player, from the scores: the
+/// softmax of the scores (in units of [`SCORE_SCALE`] points) as the
+/// chance to win, mixed with the share of points as in [`rewards`].
+fn estimate(pos: &Position) -> Vec<f64> {
+    let scores = pos.scores();
+    let top = scores.iter().copied().max().unwrap_or(0);
+    let weights: Vec<f64> = scores.iter().map(|&s| (-(f64::from(top - s)) / SCORE_SCALE).exp()).collect();
+    let sum: f64 = weights.iter().sum();
+    let total: u64 = scores.iter().map(|&s| u64::from(s)).sum();
+    let n = scores.len() as f64;
+    weights
+        .iter()
+        .zip(scores)
+        .map(|(w, &s)| {
+            let points = if total == 0 { 1.0 / n } else { f64::from(s) / total as f64 };
+            (1.0 - crate::SCORE_WEIGHT) * w / sum + crate::SCORE_WEIGHT * points
+        })
+        .collect()
+}
+
+/// Points of lead that make a player about e times likelier to win.
+const SCORE_SCALE: f64 = 4.0;
 
 /// A node of the tree.
 #[derive(Debug)]
@@ -127,10 +180,7 @@ impl Tree {
             path.push(child);
             node = child as usize;
         }
-        if !pos.is_over() {
-            pos.playout(&mut self.rng);
-        }
-        let reward = rewards(&pos).unwrap_or_else(|| vec![0.0; self.players]);
+        let reward = self.rollout(&mut pos);
         for &n in &path {
             let n = n as usize;
             self.nodes[n].visits += 1;
@@ -138,6 +188,27 @@ impl Tree {
                 *sum += r;
             }
         }
+    }
+
+    /// Plays on from `pos` and returns what the end is worth to each
+    /// player. Where players are ranked by score: greedy moves (ties drawn
+    /// at random) for [`ROLLOUT_PLIES`], then the [`estimate`] from the
+    /// scores — random moves to the end measured far weaker, as random
+    /// captures share the points out evenly whatever the position. Where
+    /// the player who cannot move loses: random moves to the end, with the
+    /// engine's fast selection.
+    fn rollout(&mut self, pos: &mut Position) -> Vec<f64> {
+        if pos.rules().spec().end == EndRule::NoMoveLoses {
+            pos.playout(&mut self.rng);
+        } else {
+            for _ in 0..ROLLOUT_PLIES {
+                let Some(mv) = greedy_move(pos, &mut self.rng) else { break };
+                if pos.play(&mv).is_err() {
+                    break;
+                }
+            }
+        }
+        rewards(pos).unwrap_or_else(|| estimate(pos))
     }
 
     /// The position's moves, worst first: ordered by gain, equal gains in

@@ -1,4 +1,5 @@
-//! Command-line parsing and the `setup`, `moves` and `perft` subcommands.
+//! Command-line parsing and the `setup`, `moves`, `perft`, `analyse` and
+//! `arena` subcommands.
 //!
 //! Output goes to stdout; every error is one line on stderr and exit code 2.
 
@@ -44,6 +45,9 @@ pub enum CliError {
         /// Why.
         source: StoreError,
     },
+    /// A game that an arena cannot play.
+    #[error("arena: {0}")]
+    Arena(String),
     /// An output file could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -62,6 +66,8 @@ pub enum CliError {
     leapfrog setup --preset murray --players 3 --seed 42\n  \
     leapfrog moves --preset old --position '1OO/1OO/1OO 2 1,1'\n  \
     leapfrog perft --preset old --position '1OO/1OO/1OO 2 1,1' --depth 2 --divide\n  \
+    leapfrog analyse --preset murray --position \"$(leapfrog setup --preset murray --seed 1 --random-plies 40)\" --iterations 20000\n  \
+    leapfrog arena --preset froglet --players medium,greedy --games 100 --seed 1\n  \
     leapfrog serve --bind 0.0.0.0:8080          (then open http://localhost:8080/docs)\n  \
     leapfrog serve --database-url postgres://leapfrog@db/leapfrog\n  \
     leapfrog openapi --output openapi/openapi.json")]
@@ -78,6 +84,11 @@ enum Command {
     Moves(PositionArgs),
     /// Count move sequences of a given depth (the total is the last line).
     Perft(PerftArgs),
+    /// Search a position: the best move first on the first line, then the candidates.
+    #[command(alias = "analyze")]
+    Analyse(AnalyseArgs),
+    /// Play seeded games between computer players, seats rotated, and tally them.
+    Arena(ArenaArgs),
     /// Run the REST service (interactive docs at /docs, spec at /openapi.json).
     Serve(ServeConfig),
     /// Create or update the database schema (serve does this at start too).
@@ -148,6 +159,46 @@ struct PerftArgs {
     /// Also print '<move> <count>' for each legal move.
     #[arg(long)]
     divide: bool,
+}
+
+#[derive(Debug, Args)]
+struct AnalyseArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Think for this many iterations (reproducible with --seed); the default is 20000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000), conflicts_with = "millis")]
+    iterations: Option<u64>,
+    /// Think for about this many milliseconds instead.
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    millis: Option<u64>,
+    /// Seed of the search.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// How many candidates to list.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    top: usize,
+}
+
+#[derive(Debug, Args)]
+struct ArenaArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Square board of N×N cells (3 to 26); default: the preset's size.
+    #[arg(long, value_name = "N", value_parser = parse_side)]
+    size: Option<u8>,
+    /// One player per seat, comma-separated: random, greedy, lookahead, easy,
+    /// medium, hard, mcts-N (iterations) or mcts-Nms (milliseconds).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', required = true, num_args = 1..)]
+    players: Vec<jump_search::Level>,
+    /// Number of games (seats rotate every game; a deal is played once per rotation).
+    #[arg(long, value_name = "G", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Seed of the deals and of the players' choices.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Games played at once; default: the number of cores.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
 }
 
 fn parse_preset(s: &str) -> Result<Preset, String> {
@@ -229,6 +280,8 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
             }
             Ok(out)
         }
+        Command::Analyse(args) => analyse(&args),
+        Command::Arena(args) => arena(&args),
         Command::Perft(args) => {
             let pos = position(&args.position)?;
             let mut out = String::new();
@@ -270,6 +323,123 @@ fn setup(args: SetupArgs) -> Result<String, CliError> {
         pos.play(&mv)?;
     }
     Ok(format!("{pos}\n"))
+}
+
+fn analyse(args: &AnalyseArgs) -> Result<String, CliError> {
+    use jump_search::Budget;
+    let pos = position(&args.position)?;
+    let budget = match (args.iterations, args.millis) {
+        (_, Some(ms)) => Budget::Millis(ms),
+        (n, None) => Budget::Iterations(n.unwrap_or(20_000)),
+    };
+    let Some(a) = jump_search::analyse(&pos, budget, args.seed) else {
+        return Ok(format!("none: the game is over\n"));
+    };
+    let mut out = String::new();
+    let how = if a.exact {
+        format!("exact: searched to the end ({} positions)", a.iterations)
+    } else {
+        format!("{} iterations", a.iterations)
+    };
+    let _ = writeln!(out, "{}  {how} in {} ms", a.best, a.elapsed.as_millis());
+    let players: Vec<String> = (1..=pos.players()).map(|p| format!("p{p}")).collect();
+    let _ = writeln!(out, "{:<24} {:>9}  expected result {}", "move", "visits", players.join(" "));
+    for c in a.candidates.iter().take(args.top) {
+        let expected: Vec<String> = c.expected.iter().map(|e| format!("{e:.3}")).collect();
+        let _ = writeln!(out, "{:<24} {:>9}  {}", c.mv.to_string(), c.visits, expected.join(" "));
+    }
+    let line: Vec<String> = a.line.iter().map(ToString::to_string).collect();
+    let _ = writeln!(out, "line: {}", line.join(" "));
+    Ok(out)
+}
+
+fn arena(args: &ArenaArgs) -> Result<String, CliError> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::mpsc;
+
+    use jump_search::arena::{Tally, play_game};
+
+    let mut spec = args.rules.preset.spec();
+    if let Some(n) = args.size {
+        spec = spec.with_size(n, n);
+    }
+    if let Some(d) = args.rules.directions {
+        spec = spec.with_directions(d);
+    }
+    let rules = Rules::new(spec)?;
+    rules.check_players(args.players.len()).map_err(|e| CliError::Arena(e.to_string()))?;
+    let threads = args
+        .threads
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get() as u64))
+        .unwrap_or(1)
+        .min(args.games);
+    let progress = indicatif::ProgressBar::new(args.games).with_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (about {eta} left)")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let next = AtomicU64::new(0);
+    let (tx, rx) = mpsc::channel();
+    let mut tally = Tally::new(&args.players);
+    let mut failed = None;
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, rules) = (&next, &rules);
+            scope.spawn(move || {
+                loop {
+                    let game = next.fetch_add(1, Ordering::Relaxed);
+                    if game >= args.games {
+                        break;
+                    }
+                    if tx.send(play_game(rules, &args.players, game, args.seed)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for record in rx {
+            match record {
+                Ok(r) => tally.add(&r),
+                Err(e) => failed = Some(e),
+            }
+            progress.inc(1);
+        }
+    });
+    progress.finish_and_clear();
+    if let Some(e) = failed {
+        return Err(CliError::Arena(e.to_string()));
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} games of {} {}×{} ({}), seed {}, seats rotated",
+        args.games,
+        rules.name(),
+        rules.rows(),
+        rules.cols(),
+        rules.directions(),
+        args.seed
+    );
+    let _ = writeln!(
+        out,
+        "{:<3} {:<14} {:>8} {:>9}  {:<15} {:>10}",
+        "#", "player", "wins", "win rate", "95% interval", "mean score"
+    );
+    for (i, s) in tally.standings().iter().enumerate() {
+        let interval = format!("{:.1}%–{:.1}%", 100.0 * s.interval.0, 100.0 * s.interval.1);
+        let _ = writeln!(
+            out,
+            "{:<3} {:<14} {:>8.1} {:>8.1}%  {:<15} {:>10.1}",
+            i + 1,
+            s.name,
+            s.wins,
+            100.0 * s.rate,
+            interval,
+            s.mean_score
+        );
+    }
+    Ok(out)
 }
 
 fn position(args: &PositionArgs) -> Result<Position, CliError> {

@@ -1,0 +1,159 @@
+//! Players measured against each other: seeded games with seats rotated,
+//! and the tally of wins and scores.
+
+use jump_capture::{Position, PositionError, Rules};
+
+use crate::{Level, win_shares};
+
+/// The result of one arena game, by entrant (the order the levels were
+/// given in), not by seat.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameRecord {
+    /// Each entrant's score.
+    pub scores: Vec<u32>,
+    /// Each entrant's share of the win (1, 1/k for a win shared by k, 0).
+    pub shares: Vec<f64>,
+    /// Plies played.
+    pub plies: u32,
+}
+
+/// Plays arena game number `game` (from 0) between `entrants` to the end.
+///
+/// Seats rotate: in game `g`, seat `s` is played by entrant
+/// `(s + g) % n`, and the `n` games of one rotation share one deal (seed
+/// `seed + g / n`), so each entrant plays every seat of every deal. Each
+/// entrant's own choices are seeded from `seed`, `game` and its seat.
+///
+/// # Errors
+///
+/// When the rules do not allow this many players.
+pub fn play_game(
+    rules: &Rules,
+    entrants: &[Level],
+    game: u64,
+    seed: u64,
+) -> Result<GameRecord, PositionError> {
+    let n = entrants.len();
+    let deal = seed.wrapping_add(game / n as u64);
+    let (mut pos, _) = Position::start(rules.clone(), n, Some(deal))?;
+    let entrant_of = |seat: usize| (seat + (game % n as u64) as usize) % n;
+    let mut players: Vec<_> = (0..n)
+        .map(|seat| {
+            let own = seed
+                ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ (seat as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+            entrants[entrant_of(seat)].player(own)
+        })
+        .collect();
+    while let Some(mv) = players[pos.to_move()].choose(&pos) {
+        if pos.play(&mv).is_err() {
+            break;
+        }
+    }
+    let shares = win_shares(&pos).unwrap_or_else(|| vec![0.0; n]);
+    let mut record = GameRecord { scores: vec![0; n], shares: vec![0.0; n], plies: pos.ply() };
+    for seat in 0..n {
+        record.scores[entrant_of(seat)] = pos.scores()[seat];
+        record.shares[entrant_of(seat)] = shares[seat];
+    }
+    Ok(record)
+}
+
+/// One entrant's figures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standing {
+    /// Its name.
+    pub name: String,
+    /// Games played.
+    pub games: u64,
+    /// Wins, a shared win counted as its share.
+    pub wins: f64,
+    /// Wins per game.
+    pub rate: f64,
+    /// The 95% confidence interval of the rate (normal approximation over
+    /// the games' win shares).
+    pub interval: (f64, f64),
+    /// Mean score.
+    pub mean_score: f64,
+}
+
+/// The tally of an arena.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    names: Vec<String>,
+    games: u64,
+    shares: Vec<f64>,
+    squares: Vec<f64>,
+    scores: Vec<f64>,
+}
+
+impl Tally {
+    /// An empty tally for these entrants.
+    pub fn new(entrants: &[Level]) -> Tally {
+        let n = entrants.len();
+        Tally {
+            names: entrants.iter().map(ToString::to_string).collect(),
+            games: 0,
+            shares: vec![0.0; n],
+            squares: vec![0.0; n],
+            scores: vec![0.0; n],
+        }
+    }
+
+    /// Adds a game.
+    pub fn add(&mut self, game: &GameRecord) {
+        self.games += 1;
+        for i in 0..self.names.len() {
+            self.shares[i] += game.shares[i];
+            self.squares[i] += game.shares[i] * game.shares[i];
+            self.scores[i] += f64::from(game.scores[i]);
+        }
+    }
+
+    /// Each entrant's figures, in entrant order.
+    pub fn standings(&self) -> Vec<Standing> {
+        let g = self.games.max(1) as f64;
+        (0..self.names.len())
+            .map(|i| {
+                let rate = self.shares[i] / g;
+                let variance = (self.squares[i] / g - rate * rate).max(0.0);
+                let half = 1.96 * (variance / g).sqrt();
+                Standing {
+                    name: self.names[i].clone(),
+                    games: self.games,
+                    wins: self.shares[i],
+                    rate,
+                    interval: ((rate - half).max(0.0), (rate + half).min(1.0)),
+                    mean_score: self.scores[i] / g,
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jump_capture::Preset;
+
+    #[test]
+    fn seats_rotate_over_one_deal_and_wins_add_up_to_the_games() {
+        let rules = Rules::new(Preset::Murray.spec().with_size(5, 5)).unwrap();
+        let entrants = [Level::Greedy, Level::Random, Level::Lookahead];
+        let mut tally = Tally::new(&entrants);
+        for g in 0..6 {
+            let game = play_game(&rules, &entrants, g, 11).unwrap();
+            assert!((game.shares.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+            tally.add(&game);
+        }
+        let standings = tally.standings();
+        let wins: f64 = standings.iter().map(|s| s.wins).sum();
+        assert!((wins - 6.0).abs() < 1e-9);
+        assert!(standings.iter().all(|s| s.interval.0 <= s.rate && s.rate <= s.interval.1));
+        // The same game number and seed: the same game.
+        assert_eq!(
+            play_game(&rules, &entrants, 4, 11).unwrap(),
+            play_game(&rules, &entrants, 4, 11).unwrap()
+        );
+    }
+}
