@@ -2,7 +2,8 @@
 //! binary (one link of the whole service, not one per file): the real
 //! server on a random port with a fresh database, driven over HTTP.
 //!
-//! - `api`: the stateless endpoints; `abuse`: races, retries, floods and
+//! - `api`: the stateless endpoints; `computer`: analyses and computer
+//!   seats; `abuse`: races, retries, floods and
 //!   stream limits; `games`: persisted games on SQLite and
 //!   PostgreSQL; `domain`: the game domain without HTTP; `store`: the
 //!   store's transactions on both databases;
@@ -19,6 +20,7 @@ mod abuse;
 mod api;
 mod bad_input;
 mod common;
+mod computer;
 mod domain;
 mod engine;
 mod games;

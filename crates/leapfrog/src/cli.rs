@@ -333,7 +333,7 @@ fn analyse(args: &AnalyseArgs) -> Result<String, CliError> {
         (n, None) => Budget::Iterations(n.unwrap_or(20_000)),
     };
     let Some(a) = jump_search::analyse(&pos, budget, args.seed) else {
-        return Ok(format!("none: the game is over\n"));
+        return Ok("none: the game is over\n".to_string());
     };
     let mut out = String::new();
     let how = if a.exact {

@@ -26,6 +26,30 @@ pub struct ServeConfig {
     pub database: DatabaseArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub thinking: ThinkingArgs,
+}
+
+/// Where the computer thinks.
+#[derive(Debug, Clone, Args)]
+pub struct ThinkingArgs {
+    /// Threads that search (for analyses and computer seats), apart from
+    /// the request threads; 0: the number of cores.
+    #[arg(long, env = "LEAPFROG_THINK_THREADS", default_value_t = 0)]
+    pub think_threads: usize,
+    /// Searches that may wait for a thread; past them, an analysis gets 503.
+    #[arg(long, env = "LEAPFROG_THINK_QUEUE", default_value_t = 64)]
+    pub think_queue: usize,
+}
+
+impl ThinkingArgs {
+    /// The number of threads: as asked, or one per core.
+    pub fn threads(&self) -> usize {
+        match self.think_threads {
+            0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            n => n,
+        }
+    }
 }
 
 /// Where games are stored.
@@ -58,6 +82,9 @@ pub struct LimitArgs {
     /// Event streams one client may open: BURST at once, then RATE a second.
     #[arg(long, env = "LEAPFROG_STREAM_RATE", value_name = "BURST/RATE", default_value = "30/1", value_parser = parse_rate)]
     pub stream_rate: Rate,
+    /// Analyses one client may ask for: BURST at once, then RATE a second.
+    #[arg(long, env = "LEAPFROG_ANALYSIS_RATE", value_name = "BURST/RATE", default_value = "10/1", value_parser = parse_rate)]
+    pub analysis_rate: Rate,
     /// Games one client may have that are neither over nor abandoned (0: no cap).
     #[arg(long, env = "LEAPFROG_MAX_UNFINISHED_GAMES", default_value_t = 100)]
     pub max_unfinished_games: u32,
@@ -94,6 +121,7 @@ impl LimitArgs {
             (Class::Create, self.create_rate),
             (Class::Move, self.move_rate),
             (Class::Stream, self.stream_rate),
+            (Class::Analysis, self.analysis_rate),
         ]
     }
 

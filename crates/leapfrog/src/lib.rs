@@ -23,4 +23,5 @@ pub mod limits;
 pub mod startup;
 pub mod store;
 pub mod telemetry;
+pub mod thinking;
 pub mod wire;

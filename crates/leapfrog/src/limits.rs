@@ -24,6 +24,8 @@ pub enum Class {
     Move,
     /// `GET /v1/games/{id}/events`.
     Stream,
+    /// `POST /v1/analysis`.
+    Analysis,
 }
 
 impl Class {
@@ -32,6 +34,7 @@ impl Class {
             Class::Create => "games created",
             Class::Move => "moves",
             Class::Stream => "event streams opened",
+            Class::Analysis => "analyses asked for",
         }
     }
 }

@@ -31,6 +31,8 @@ pub struct AppState {
     pub limiter: Arc<Limiter>,
     /// Most unfinished games per client (0: no cap).
     pub max_unfinished: u32,
+    /// Where the computer thinks.
+    pub thinkers: crate::thinking::Thinkers,
 }
 
 impl AppState {
@@ -239,8 +241,14 @@ impl Application {
             )));
         }
         let limiter = Arc::new(Limiter::new(config.limits.rates(), config.limits.trusted_proxies.clone()));
-        let state =
-            AppState { store: store.clone(), hub, limiter, max_unfinished: config.limits.max_unfinished() };
+        let thinkers = crate::thinking::Thinkers::new(config.thinking.threads(), config.thinking.think_queue);
+        let state = AppState {
+            store: store.clone(),
+            hub,
+            limiter,
+            max_unfinished: config.limits.max_unfinished(),
+            thinkers,
+        };
         let limit = config.body_limit;
         let origins = config.cors_origins.clone();
         let server = HttpServer::new(move || {

@@ -4,11 +4,13 @@
 //! Handlers only translate: a request into calls of the rules crate (the
 //! stateless endpoints) or of the game domain (`crate::game`), and their
 //! results or errors into answers. One module per resource: `stateless`
-//! (presets, setups, legal moves, apply), `games` (create, read, list),
+//! (presets, setups, legal moves, apply), `analysis` (the computer's
+//! view of a position), `games` (create, read, list),
 //! `moves` (play, history, legal moves, past positions), `events` (the live
 //! stream), `meta` (health). `move_page` owns the fast JSON path of a page
 //! of legal moves; `problem` the one error type.
 
+pub mod analysis;
 pub mod events;
 pub mod games;
 pub mod json;
@@ -114,6 +116,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
     // Then those, the busiest first.
     cfg.service(stateless::legal_moves)
         .service(stateless::apply)
+        .service(analysis::analysis)
         .service(stateless::setups)
         .service(stateless::presets)
         .service(games::create_game)
