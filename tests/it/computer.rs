@@ -1,9 +1,12 @@
-//! The computer through the API: `POST /v1/analysis`.
+//! The computer through the API: `POST /v1/analysis`, and the seats the
+//! server plays in persisted games, on SQLite and PostgreSQL, across a
+//! `kill -9` and with two processes.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
-use crate::common::{TestApp, spawn_unlimited, spawn_with};
+use crate::common::{EventStream, ServerProcess, TestApp, pg, spawn_unlimited, spawn_with};
 use leapfrog::config::ServeConfig;
 use serde_json::{Value, json};
 
@@ -106,4 +109,169 @@ fn a_full_queue_answers_503_at_once_and_health_answers_while_the_computer_thinks
     assert_eq!(done.load(Ordering::SeqCst), 0, "the refusal and healthz came while both searches ran");
     let statuses: Vec<u16> = thinking.into_iter().map(|t| t.join().unwrap()).collect();
     assert_eq!(statuses, [200, 200]);
+}
+
+/// Creates a game of these seats on 8×8 Murray and returns its id.
+fn create_seated(app: &TestApp, players: Value) -> Value {
+    let r = app.post_json(
+        "/v1/games",
+        &json!({"rules": {"preset": "murray", "rows": 8, "cols": 8}, "players": players, "seed": "3"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()
+}
+
+/// Waits until game `id` is over (at most a minute) and returns it.
+fn until_over(app: &TestApp, id: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let game = app.get(&format!("/v1/games/{id}")).json();
+        if game["status"] == "over" {
+            return game;
+        }
+        assert!(Instant::now() < deadline, "game {id} is still {} after a minute", game["status"]);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Checks that the history of a finished game has each ply once, in
+/// order, all of it the computer's where `all_computer`.
+fn check_history(app: &TestApp, game: &Value, all_computer: bool) -> usize {
+    let id = game["id"].as_str().unwrap();
+    let history = app.get(&format!("/v1/games/{id}/moves?limit=1000")).json();
+    let moves = history["moves"].as_array().unwrap();
+    let plies: Vec<u64> = moves.iter().map(|m| m["ply"].as_u64().unwrap()).collect();
+    assert_eq!(plies, (0..moves.len() as u64).collect::<Vec<_>>(), "each ply once, in order");
+    assert_eq!(game["position"]["ply"].as_u64().unwrap() as usize, moves.len());
+    assert_eq!(game["version"].as_u64().unwrap() as usize, moves.len() + 1, "one version per move");
+    if all_computer {
+        assert!(moves.iter().all(|m| m["computer"] == true), "every move marked as the computer's");
+    }
+    moves.len()
+}
+
+fn computer_seats_play_to_the_end(app: &TestApp) {
+    let game = create_seated(app, json!([{"computer": "greedy"}, {"computer": "easy", "name": "Frog"}]));
+    assert_eq!(game["seats"], json!([]), "the computer's seats have no token");
+    assert_eq!(game["players"][0], json!({"player": 0, "name": "Computer (greedy)", "computer": "greedy"}));
+    assert_eq!(game["players"][1]["name"], "Frog");
+    let id = game["id"].as_str().unwrap();
+    let mut stream = EventStream::open(app, &format!("/v1/games/{id}/events"), None);
+    // The request threads answer while the computer thinks.
+    assert_eq!(app.get("/healthz").status, 200);
+    let over = until_over(app, id);
+    let plies = check_history(app, &over, true);
+    assert!(plies > 10);
+    // The event stream carries the same moves, marked, then the end.
+    let mut seen = 0;
+    while let Some(event) = stream.next() {
+        if event.event == "over" {
+            break;
+        }
+        let record: Value = serde_json::from_str(&event.data).unwrap();
+        assert_eq!((record["ply"].as_u64(), &record["computer"]), (Some(seen as u64), &json!(true)));
+        seen += 1;
+    }
+    assert_eq!(seen, plies);
+}
+
+#[test]
+fn a_game_of_computer_seats_plays_itself_to_the_end_sqlite() {
+    computer_seats_play_to_the_end(&spawn_unlimited());
+}
+
+#[test]
+fn a_game_of_computer_seats_plays_itself_to_the_end_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    let mut config = ServeConfig::for_tests();
+    config.database.url = url;
+    computer_seats_play_to_the_end(&spawn_with(config));
+}
+
+#[test]
+fn a_person_plays_the_computer_and_it_answers_each_move() {
+    let app = spawn_unlimited();
+    let game = create_seated(&app, json!([{"name": "Ann"}, {"computer": "medium"}]));
+    let id = game["id"].as_str().unwrap().to_string();
+    let token = game["seats"][0]["token"].as_str().unwrap().to_string();
+    assert_eq!(game["seats"].as_array().unwrap().len(), 1);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let g = app.get(&format!("/v1/games/{id}")).json();
+        if g["status"] == "over" {
+            check_history(&app, &g, false);
+            break;
+        }
+        assert!(Instant::now() < deadline);
+        if g["position"]["to_move"] != 0 {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        let moves = app.get(&format!("/v1/games/{id}/legal-moves")).json();
+        let path = moves["moves"][0]["path"].clone();
+        let auth = format!("Bearer {token}");
+        let r = app.request(
+            "POST",
+            &format!("/v1/games/{id}/moves"),
+            &[("Authorization", &auth), ("Content-Type", "application/json")],
+            json!({"path": path}).to_string().as_bytes(),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+    let history = app.get(&format!("/v1/games/{id}/moves?limit=1000")).json();
+    for m in history["moves"].as_array().unwrap() {
+        assert_eq!(m["computer"], m["player"] == 1, "{m}");
+    }
+}
+
+#[test]
+fn a_computer_turn_left_pending_by_a_kill_is_played_after_the_restart() {
+    let db = format!("sqlite://{}", crate::common::temp_db().display());
+    let first = ServerProcess::start(&["--database-url", &db], &[]);
+    // `hard` thinks two seconds on its first removal: the kill comes first.
+    let game = create_seated(&first.app, json!([{"computer": "hard"}, {"name": "Ann"}]));
+    first.signal("KILL");
+    drop(first);
+    let id = game["id"].as_str().unwrap();
+    let stored = actix_web::rt::System::new().block_on(async {
+        let store = leapfrog::store::Store::open(&db, leapfrog::store::Durability::Full).await.unwrap();
+        store.moves(id, 0).await.unwrap().len()
+    });
+    assert_eq!(stored, 0, "the killed process had not moved");
+    let second = ServerProcess::start(&["--database-url", &db], &[]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let g = second.app.get(&format!("/v1/games/{id}")).json();
+        if g["version"] == 2 {
+            assert_eq!(g["position"]["to_move"], 1, "Ann is to move");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the computer's move was not picked up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let history = second.app.get(&format!("/v1/games/{id}/moves")).json();
+    assert_eq!(history["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(history["moves"][0]["computer"], true);
+}
+
+#[test]
+fn two_processes_on_one_postgres_never_both_move_for_the_computer() {
+    let Some(url) = pg::fresh_database() else { return };
+    let a = ServerProcess::start(&["--database-url", &url], &[]);
+    let games: Vec<Value> = (0..4)
+        .map(|_| {
+            create_seated(
+                &a.app,
+                json!([{"computer": "medium"}, {"computer": "easy"}, {"computer": "medium"}]),
+            )
+        })
+        .collect();
+    // The second process picks up every unfinished game as it starts:
+    // both now think for the same games.
+    let b = ServerProcess::start(&["--database-url", &url], &[]);
+    for game in &games {
+        let id = game["id"].as_str().unwrap();
+        let over = until_over(&b.app, id);
+        check_history(&a.app, &over, true);
+    }
 }

@@ -3,7 +3,7 @@
 //! handlers (and, later, the computer's seats) use it.
 
 use leapfrog::game::{
-    Creator, Expected, Game, GameError, IdempotencyKey, MoveOutcome, MoveRequest, PlayerName,
+    Creator, Expected, Game, GameError, Holder, IdempotencyKey, MoveOutcome, MoveRequest, NewSeat, PlayerName,
 };
 use leapfrog::store::{Durability, Store};
 use leapfrog::wire::MoveInput;
@@ -24,7 +24,10 @@ fn a_game_is_played_refused_and_replayed_through_the_domain() {
         let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Full).await.unwrap();
         let rules = jump_capture::Rules::new(jump_capture::Preset::Old.spec().with_size(4, 4)).unwrap();
         let rules = std::sync::Arc::new(rules);
-        let names = vec![PlayerName::parse("Ann").unwrap(), PlayerName::parse(" Bo ").unwrap()];
+        let names = vec![
+            NewSeat::Person(PlayerName::parse("Ann").unwrap()),
+            NewSeat::Person(PlayerName::parse(" Bo ").unwrap()),
+        ];
         let creator = Creator { client: "192.0.2.1".into(), max_unfinished: 1 };
         let (game, tokens) =
             Game::create(&store, rules.clone(), names.clone(), Some(5), &creator).await.unwrap();
@@ -37,16 +40,16 @@ fn a_game_is_played_refused_and_replayed_through_the_domain() {
         assert!(matches!(refused, GameError::TooManyGames { limit: 1 }), "{refused:?}");
 
         // The seat not to move is refused, and so is a stale version.
-        let refused = Game::play(&store, &id, request(&tokens[1], &["a1"])).await.unwrap_err();
+        let refused = Game::play(&store, &id, request(&tokens[1].1, &["a1"])).await.unwrap_err();
         assert!(matches!(refused, GameError::NotYourTurn { to_move: 0, seat: 1 }), "{refused:?}");
-        let mut stale = request(&tokens[0], &["a1"]);
+        let mut stale = request(&tokens[0].1, &["a1"]);
         stale.expected = Some(Expected::OneOf { versions: vec![7], sent: "\"7\"".into() });
         let refused = Game::play(&store, &id, stale).await.unwrap_err();
         assert!(matches!(refused, GameError::StaleVersion { version: 1, .. }), "{refused:?}");
 
         // A keyed move is played once; its retry gets the game as it left
         // it, and the key with another move is refused.
-        let mut keyed = request(&tokens[0], &["a1"]);
+        let mut keyed = request(&tokens[0].1, &["a1"]);
         keyed.key = Some(IdempotencyKey::parse("first").unwrap());
         let MoveOutcome::Played(first) = Game::play(&store, &id, keyed.clone()).await.unwrap() else {
             panic!("the first send plays")
@@ -65,11 +68,11 @@ fn a_game_is_played_refused_and_replayed_through_the_domain() {
         assert!(matches!(&refused, GameError::KeyReused { first, .. } if first == "a1"), "{refused:?}");
 
         // Player 0, whose move was just played, is told it lost a race.
-        let refused = Game::play(&store, &id, request(&tokens[0], &["b1"])).await.unwrap_err();
+        let refused = Game::play(&store, &id, request(&tokens[0].1, &["b1"])).await.unwrap_err();
         assert!(matches!(refused, GameError::Moved { ply: 0, player: 0, to_move: 1 }), "{refused:?}");
 
         // An illegal move and a token of no seat change nothing.
-        let refused = Game::play(&store, &id, request(&tokens[1], &["a1"])).await.unwrap_err();
+        let refused = Game::play(&store, &id, request(&tokens[1].1, &["a1"])).await.unwrap_err();
         assert!(matches!(refused, GameError::Illegal(_)), "{refused:?}");
         let stranger = leapfrog::game::SeatToken::generate().unwrap();
         let refused = Game::play(&store, &id, request(&stranger, &["b1"])).await.unwrap_err();
@@ -85,5 +88,42 @@ fn a_game_is_played_refused_and_replayed_through_the_domain() {
         let refused = loaded.position_at(&store, 2).await.unwrap_err();
         assert!(matches!(refused, GameError::NoSuchPly { ply: 1, asked: 2, .. }), "{refused:?}");
         assert!(matches!(Game::load(&store, "nope").await.unwrap_err(), GameError::NotFound(_)));
+    });
+}
+
+#[test]
+fn the_computer_moves_only_on_its_turn_and_each_of_its_moves_is_stored_once() {
+    let db = crate::common::temp_db();
+    actix_web::rt::System::new().block_on(async move {
+        let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Full).await.unwrap();
+        let rules = jump_capture::Rules::new(jump_capture::Preset::Old.spec().with_size(4, 4)).unwrap();
+        let seats = vec![
+            NewSeat::Person(PlayerName::parse("Ann").unwrap()),
+            NewSeat::Computer(jump_search::Level::Greedy, PlayerName::parse("Computer").unwrap()),
+        ];
+        let creator = Creator { client: String::new(), max_unfinished: 0 };
+        let (game, tokens) =
+            Game::create(&store, std::sync::Arc::new(rules), seats, Some(5), &creator).await.unwrap();
+        let id = game.id().to_string();
+        assert_eq!(tokens.len(), 1, "only the person gets a token");
+        assert_eq!(game.seats()[1].holder, Holder::Computer(jump_search::Level::Greedy));
+        assert_eq!(game.computer_to_move(), None, "Ann is to move");
+        let refused = game.clone().play_for_computer(&store, "a1".parse().unwrap()).await.unwrap_err();
+        assert!(matches!(refused, GameError::NotYourTurn { .. }), "{refused:?}");
+
+        Game::play(&store, &id, request(&tokens[0].1, &["a1"])).await.unwrap();
+        let game = Game::load(&store, &id).await.unwrap();
+        assert_eq!(game.computer_to_move(), Some(jump_search::Level::Greedy));
+        // Two thinkers read the same version: the first to store wins.
+        let (first, second) = (game.clone(), game);
+        first.play_for_computer(&store, "a2".parse().unwrap()).await.unwrap();
+        let refused = second.play_for_computer(&store, "b1".parse().unwrap()).await.unwrap_err();
+        assert!(matches!(refused, GameError::Conflict), "{refused:?}");
+        let history = Game::moves_since(&store, &id, 0).await.unwrap();
+        let made: Vec<(String, bool)> = history.iter().map(|m| (m.mv.to_string(), m.computer)).collect();
+        assert_eq!(made, [("a1".to_string(), false), ("a2".to_string(), true)]);
+        // The seats survive a reload.
+        let loaded = Game::load(&store, &id).await.unwrap();
+        assert_eq!(loaded.seats()[1].holder, Holder::Computer(jump_search::Level::Greedy));
     });
 }

@@ -20,11 +20,20 @@ fn game(version: i64, position: &str) -> GameRow {
         updated_at: version,
         client: "192.0.2.1".into(),
         abandoned_at: None,
+        computers: None,
     }
 }
 
 fn a_move(ply: i64, notation: &str) -> MoveRow {
-    MoveRow { ply, player: ply % 2, notation: notation.into(), captures: "[]".into(), gain: 0, at: ply }
+    MoveRow {
+        ply,
+        player: ply % 2,
+        notation: notation.into(),
+        captures: "[]".into(),
+        gain: 0,
+        at: ply,
+        computer: 0,
+    }
 }
 
 /// The game's version and position, and the notations of its moves.

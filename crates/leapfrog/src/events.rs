@@ -262,17 +262,20 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::game::{Creator, MoveRequest, PlayerName};
+    use crate::game::{Creator, MoveRequest, NewSeat, PlayerName};
     use crate::store::Durability;
     use crate::wire::MoveInput;
 
     async fn game_with_a_move(store: &Store) -> String {
         let rules = std::sync::Arc::new(jump_capture::Preset::Old.rules());
-        let names = vec![PlayerName::parse("A").unwrap(), PlayerName::parse("B").unwrap()];
+        let names = vec![
+            NewSeat::Person(PlayerName::parse("A").unwrap()),
+            NewSeat::Person(PlayerName::parse("B").unwrap()),
+        ];
         let creator = Creator { client: String::new(), max_unfinished: 0 };
         let (game, tokens) = Game::create(store, rules, names, Some(1), &creator).await.unwrap();
         let mv = MoveInput { path: vec!["h8".into()] };
-        let request = MoveRequest { token: tokens[0].clone(), expected: None, key: None, mv };
+        let request = MoveRequest { token: tokens[0].1.clone(), expected: None, key: None, mv };
         Game::play(store, game.id(), request).await.unwrap();
         game.id().to_string()
     }

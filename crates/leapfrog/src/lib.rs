@@ -16,6 +16,7 @@
 
 pub mod api;
 pub mod cli;
+pub mod computer;
 pub mod config;
 pub mod events;
 pub mod game;

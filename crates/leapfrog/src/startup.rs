@@ -33,6 +33,8 @@ pub struct AppState {
     pub max_unfinished: u32,
     /// Where the computer thinks.
     pub thinkers: crate::thinking::Thinkers,
+    /// Plays the computer's seats.
+    pub computer: crate::computer::Computer,
 }
 
 impl AppState {
@@ -242,12 +244,15 @@ impl Application {
         }
         let limiter = Arc::new(Limiter::new(config.limits.rates(), config.limits.trusted_proxies.clone()));
         let thinkers = crate::thinking::Thinkers::new(config.thinking.threads(), config.thinking.think_queue);
+        let computer = crate::computer::Computer::new(store.clone(), hub.clone(), thinkers.clone());
+        background.push(actix_web::rt::spawn(computer.clone().scan()));
         let state = AppState {
             store: store.clone(),
             hub,
             limiter,
             max_unfinished: config.limits.max_unfinished(),
             thinkers,
+            computer,
         };
         let limit = config.body_limit;
         let origins = config.cors_origins.clone();

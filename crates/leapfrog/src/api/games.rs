@@ -9,7 +9,7 @@ use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
 use super::stateless::BodyErrors;
-use crate::game::{Game, GameCursor, MAX_SEATS, PlayerName};
+use crate::game::{Game, GameCursor, MAX_SEATS, NewSeat, PlayerName};
 use crate::limits::Class;
 use crate::startup::AppState;
 use crate::wire::game::{CreateGameRequest, GameList, GameView};
@@ -61,17 +61,36 @@ pub async fn create_game(
             "players",
         ));
     }
-    let names = req
+    let seats = req
         .players
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            PlayerName::parse(&p.name).map_err(|e| ApiError::input(e, &format!("players[{i}].name")))
+            let name =
+                |text: &str, field: &str| PlayerName::parse(text).map_err(|e| ApiError::input(e, field));
+            match (&p.name, p.computer) {
+                (Some(text), None) => Ok(NewSeat::Person(name(text, &format!("players[{i}].name"))?)),
+                (text, Some(level)) => {
+                    let default = format!("Computer ({})", level.level());
+                    Ok(NewSeat::Computer(
+                        level.level(),
+                        name(text.as_deref().unwrap_or(&default), &format!("players[{i}].name"))?,
+                    ))
+                }
+                (None, None) => Err(ApiError::refuse(
+                    Refusal::InvalidValue,
+                    "a seat needs a name (a person) or a computer level",
+                    &format!("players[{i}]"),
+                )),
+            }
         })
         .collect::<Result<Vec<_>, _>>()?;
     let rules = req.rules.resolve_cached(None)?;
     let seed = req.seed.map(|s| s.0);
-    let (game, tokens) = Game::create(&state.store, rules, names, seed, &state.creator(&http)).await?;
+    let (game, tokens) = Game::create(&state.store, rules, seats, seed, &state.creator(&http)).await?;
+    if game.computer_to_move().is_some() {
+        state.computer.wake(game.id());
+    }
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id())))
         .insert_header((header::ETAG, etag(game.version())))

@@ -133,6 +133,9 @@ pub async fn play_move(
     let game = match Game::play(&state.store, &id, request).await? {
         MoveOutcome::Played(game) => {
             state.hub.notify(game.id());
+            if game.computer_to_move().is_some() {
+                state.computer.wake(game.id());
+            }
             game
         }
         MoveOutcome::Replayed(game) => game,

@@ -13,6 +13,7 @@ mod input;
 use std::sync::Arc;
 
 use jump_capture as jc;
+use jump_search::Level;
 
 pub use error::GameError;
 pub use input::{
@@ -30,6 +31,17 @@ pub const MAX_SEATS: usize = 64;
 pub enum Holder {
     /// A person, who proves it with the seat's token.
     Person,
+    /// The computer at a level: it has no token, the server plays it.
+    Computer(Level),
+}
+
+/// A seat of a game being created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NewSeat {
+    /// A person of this name; their token is returned.
+    Person(PlayerName),
+    /// The computer at a level, under this name.
+    Computer(Level, PlayerName),
 }
 
 /// One player's place in a game.
@@ -120,6 +132,8 @@ pub struct HistoryMove {
     pub gain: u32,
     /// When, in Unix milliseconds.
     pub at: i64,
+    /// Whether the computer made it.
+    pub computer: bool,
 }
 
 /// The time now, in Unix milliseconds.
@@ -141,19 +155,21 @@ impl Game {
     pub async fn create(
         store: &Store,
         rules: Arc<jc::Rules>,
-        names: Vec<PlayerName>,
+        new_seats: Vec<NewSeat>,
         seed: Option<u64>,
         creator: &Creator,
-    ) -> Result<(Game, Vec<SeatToken>), GameError> {
-        let (position, seed) = jc::Position::start(rules.clone(), names.len(), seed)?;
+    ) -> Result<(Game, Vec<(usize, SeatToken)>), GameError> {
+        let (position, seed) = jc::Position::start(rules.clone(), new_seats.len(), seed)?;
         if creator.max_unfinished > 0
             && store.unfinished_games_of(&creator.client).await? >= i64::from(creator.max_unfinished)
         {
             return Err(GameError::TooManyGames { limit: creator.max_unfinished });
         }
         let now = now_ms();
-        let seats =
-            names.into_iter().enumerate().map(|(player, name)| Seat { player, name, holder: Holder::Person });
+        let seats = new_seats.into_iter().enumerate().map(|(player, seat)| match seat {
+            NewSeat::Person(name) => Seat { player, name, holder: Holder::Person },
+            NewSeat::Computer(level, name) => Seat { player, name, holder: Holder::Computer(level) },
+        });
         let game = Game {
             id: uuid::Uuid::new_v4().to_string(),
             version: 1,
@@ -166,15 +182,23 @@ impl Game {
             client: creator.client.clone(),
             abandoned_at: None,
         };
-        let tokens = game.seats.iter().map(|_| SeatToken::generate()).collect::<Result<Vec<_>, _>>()?;
+        let tokens = game
+            .seats
+            .iter()
+            .filter(|s| s.holder == Holder::Person)
+            .map(|s| Ok((s.player, SeatToken::generate()?)))
+            .collect::<Result<Vec<_>, GameError>>()?;
         let rows: Vec<SeatRow> = game
             .seats
             .iter()
-            .zip(&tokens)
-            .map(|(seat, token)| SeatRow {
+            .map(|seat| SeatRow {
                 player: seat.player as i64,
                 name: seat.name.as_str().to_string(),
-                token_hash: token.hash().as_str().to_string(),
+                token_hash: match tokens.iter().find(|(p, _)| *p == seat.player) {
+                    Some((_, token)) => token.hash().as_str().to_string(),
+                    // Never a SHA-256 in hex: no token opens a computer's seat.
+                    None => format!("computer:{}:{}", game.id, seat.player),
+                },
             })
             .collect();
         store.insert_game(&game.to_row(), &rows).await?;
@@ -294,12 +318,73 @@ impl Game {
             return Err(game.not_to_move(store, player, request.expected.is_none()).await?);
         }
         let mv = asked.map_err(GameError::Invalid)?;
-        let ply = game.position.ply();
-        let played = game.position.play(&mv)?;
+        let key = request.key.as_ref();
+        match game.commit(store, mv.clone(), key, false).await? {
+            Commit::Done => Ok(MoveOutcome::Played(Box::new(game))),
+            // A concurrent request with the same key may be the one that
+            // won: then this one is its retry.
+            Commit::Conflict => match key {
+                Some(key) => match store.key_record(&game.id, seat, key.as_str()).await? {
+                    Some(first) => game.replay_key(store, &first, Some(&mv)).await,
+                    None => Err(GameError::Conflict),
+                },
+                None => Err(GameError::Conflict),
+            },
+        }
+    }
+
+    /// Plays `mv` for the computer's seat, which is to move, on the game as
+    /// this value holds it; stored only if the game is still at this
+    /// version (several processes may think for one game: the first to
+    /// store wins, the others get [`GameError::Conflict`]).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NotYourTurn`] when the seat to move is not the
+    /// computer's, [`GameError::Over`], an illegal move, a lost race, store
+    /// failures.
+    pub async fn play_for_computer(mut self, store: &Store, mv: jc::Move) -> Result<Game, GameError> {
+        if self.position.is_over() {
+            return Err(GameError::Over);
+        }
+        let to_move = self.position.to_move();
+        if self.computer_to_move().is_none() {
+            return Err(GameError::NotYourTurn { to_move, seat: to_move });
+        }
+        match self.commit(store, mv, None, true).await? {
+            Commit::Done => Ok(self),
+            Commit::Conflict => Err(GameError::Conflict),
+        }
+    }
+
+    /// The level of the computer if it is to move in this game.
+    pub fn computer_to_move(&self) -> Option<Level> {
+        if self.position.is_over() {
+            return None;
+        }
+        match self.seats.get(self.position.to_move())?.holder {
+            Holder::Computer(level) => Some(level),
+            Holder::Person => None,
+        }
+    }
+
+    /// Plays `mv` for the seat to move and stores it, with the key's record
+    /// if any, if the stored game is still at this one's version.
+    async fn commit(
+        &mut self,
+        store: &Store,
+        mv: jc::Move,
+        key: Option<&IdempotencyKey>,
+        computer: bool,
+    ) -> Result<Commit, GameError> {
+        let version = self.version;
+        let seat = self.position.to_move() as i64;
+        let ply = self.position.ply();
+        let played = self.position.play(&mv)?;
         let now = now_ms();
-        game.version = version + 1;
-        game.updated_at = now;
-        game.abandoned_at = None;
+        self.version = version + 1;
+        self.updated_at = now;
+        self.abandoned_at = None;
         let row = MoveRow {
             ply: i64::from(ply),
             player: seat,
@@ -311,26 +396,16 @@ impl Game {
             .unwrap_or_default(),
             gain: i64::from(played.gain),
             at: now,
+            computer: i64::from(computer),
         };
-        let record = request.key.as_ref().map(|k| KeyRecord {
+        let record = key.map(|k| KeyRecord {
             key: k.as_str().to_string(),
             ply: i64::from(ply),
-            version: game.version,
+            version: self.version,
             request: mv.to_string(),
             created_at: now,
         });
-        match store.commit_move(&game.to_row(), version, &row, record.as_ref()).await? {
-            Commit::Done => Ok(MoveOutcome::Played(Box::new(game))),
-            // A concurrent request with the same key may be the one that
-            // won: then this one is its retry.
-            Commit::Conflict => match &request.key {
-                Some(key) => match store.key_record(&game.id, seat, key.as_str()).await? {
-                    Some(first) => game.replay_key(store, &first, Some(&mv)).await,
-                    None => Err(GameError::Conflict),
-                },
-                None => Err(GameError::Conflict),
-            },
-        }
+        Ok(store.commit_move(&self.to_row(), version, &row, record.as_ref()).await?)
     }
 
     /// The refusal for `player`, who is not to move: a lost race when,
@@ -443,12 +518,20 @@ impl Game {
         let position =
             jc::Position::from_setup(rules.clone(), &setup).map_err(|e| corrupt("position", &e))?;
         let names: Vec<String> = serde_json::from_str(&row.players).map_err(|e| corrupt("players", &e))?;
+        let levels: Vec<Option<String>> = match &row.computers {
+            Some(json) => serde_json::from_str(json).map_err(|e| corrupt("computers", &e))?,
+            None => Vec::new(),
+        };
         let seats = names
             .iter()
             .enumerate()
             .map(|(player, name)| {
                 let name = PlayerName::parse(name).map_err(|e| corrupt("players", &e))?;
-                Ok(Seat { player, name, holder: Holder::Person })
+                let holder = match levels.get(player).and_then(Option::as_deref) {
+                    Some(level) => Holder::Computer(level.parse().map_err(|e| corrupt("computers", &e))?),
+                    None => Holder::Person,
+                };
+                Ok(Seat { player, name, holder })
             })
             .collect::<Result<_, GameError>>()?;
         let seed = row.seed.parse().map_err(|e| corrupt("seed", &e))?;
@@ -483,7 +566,23 @@ impl Game {
             updated_at: self.updated_at,
             client: self.client.clone(),
             abandoned_at: self.abandoned_at,
+            computers: self.computers_json(),
         }
+    }
+
+    /// Each seat's level or null, as JSON; `None` when every seat is a
+    /// person's.
+    fn computers_json(&self) -> Option<String> {
+        let levels: Vec<Option<String>> = self
+            .seats
+            .iter()
+            .map(|s| match s.holder {
+                Holder::Computer(level) => Some(level.to_string()),
+                Holder::Person => None,
+            })
+            .collect();
+        // A plain serde value of strings: this cannot fail.
+        levels.iter().any(Option::is_some).then(|| serde_json::to_string(&levels).unwrap_or_default())
     }
 }
 
@@ -497,6 +596,7 @@ impl HistoryMove {
             captures: serde_json::from_str(&m.captures).map_err(|e| corrupt(&e))?,
             gain: u32::try_from(m.gain).map_err(|e| corrupt(&e))?,
             at: m.at,
+            computer: m.computer != 0,
         })
     }
 }

@@ -87,6 +87,8 @@ pub struct GameRow {
     pub client: String,
     /// When the sweep found it abandoned (Unix milliseconds), if it did.
     pub abandoned_at: Option<i64>,
+    /// For a game with computer seats: JSON, each seat's level or null.
+    pub computers: Option<String>,
 }
 
 /// A seat: a player's name and the hash of their token.
@@ -115,6 +117,8 @@ pub struct MoveRow {
     pub gain: i64,
     /// Unix milliseconds.
     pub at: i64,
+    /// 1 when the computer made it, 0 when a person did.
+    pub computer: i64,
 }
 
 /// What an idempotency key made: enough to answer a retry again.
@@ -166,25 +170,27 @@ pub struct Store {
 
 /// The statements that store a move (macros, for `concat!`), numbered
 /// arguments shared among them: the move's row (`$1` game, `$2` ply, `$3`
-/// player, `$4` notation, `$5` captures, `$6` gain, `$7` time), the game's
-/// new state if its version is still `$13` (`$8` version, `$9` position,
-/// `$10` status, `$11` result, `$12` time; a move ends any abandonment),
-/// the idempotency key's record (`$14` key, `$15` the move asked for).
+/// player, `$4` notation, `$5` captures, `$6` gain, `$7` time, `$8` 1 when
+/// the computer made it), the game's new state if its version is still
+/// `$14` (`$9` version, `$10` position, `$11` status, `$12` result, `$13`
+/// time; a move ends any abandonment), the idempotency key's record (`$15`
+/// key, `$16` the move asked for).
 macro_rules! insert_move {
     () => {
-        "INSERT INTO moves (game_id, ply, player, notation, captures, gain, at) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+        "INSERT INTO moves (game_id, ply, player, notation, captures, gain, at, computer) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
     };
 }
 macro_rules! update_game {
     () => {
-        "UPDATE games SET version = $8, position = $9, status = $10, result = $11, updated_at = $12, \
-         abandoned_at = NULL WHERE id = $1 AND version = $13"
+        "UPDATE games SET version = $9, position = $10, status = $11, result = $12, updated_at = $13, \
+         abandoned_at = NULL WHERE id = $1 AND version = $14"
     };
 }
 macro_rules! insert_key {
     () => {
         "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
-         VALUES ($1, $3, $14, $2, $8, $15, $7)"
+         VALUES ($1, $3, $15, $2, $9, $16, $7)"
     };
 }
 /// PostgreSQL: tells the other processes that game `$1` moved (on the
@@ -200,7 +206,8 @@ macro_rules! notify_move {
 /// The columns of `games`, in `GameRow` order.
 macro_rules! game_columns {
     () => {
-        "id, version, rules, seed, players, position, status, result, created_at, updated_at, client, abandoned_at"
+        "id, version, rules, seed, players, position, status, result, created_at, updated_at, client, abandoned_at, \
+         computers"
     };
 }
 
@@ -364,7 +371,7 @@ impl Store {
         sqlx::query(concat!(
             "INSERT INTO games (",
             game_columns!(),
-            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
         ))
         .bind(&g.id)
         .bind(g.version)
@@ -378,6 +385,7 @@ impl Store {
         .bind(g.updated_at)
         .bind(&g.client)
         .bind(g.abandoned_at)
+        .bind(&g.computers)
         .execute(&mut *tx)
         .await?;
         for s in seats {
@@ -474,12 +482,31 @@ impl Store {
     /// On a database failure.
     pub async fn moves(&self, id: &str, from: i64) -> Result<Vec<MoveRow>, StoreError> {
         Ok(sqlx::query_as(
-            "SELECT ply, player, notation, captures, gain, at FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply",
+            "SELECT ply, player, notation, captures, gain, at, computer FROM moves WHERE game_id = $1 AND ply >= $2 \
+             ORDER BY ply",
         )
         .bind(id)
         .bind(from)
         .fetch_all(&self.pool)
         .await?)
+    }
+
+    /// The games with computer seats that are not over and have not
+    /// changed since `updated_before` (Unix milliseconds), stillest first
+    /// (at most 1000).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn games_with_computers(&self, updated_before: i64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE computers IS NOT NULL AND status <> 'over' AND updated_at < $1 \
+             ORDER BY updated_at LIMIT 1000",
+        )
+        .bind(updated_before)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
     }
 
     /// One game, with the player whose seat has this token hash (if any),
@@ -636,6 +663,7 @@ impl Store {
             .bind(&mv.captures)
             .bind(mv.gain)
             .bind(mv.at)
+            .bind(mv.computer)
             .bind(game.version)
             .bind(&game.position)
             .bind(&game.status)

@@ -7,13 +7,73 @@ use utoipa::ToSchema;
 use super::{Outcome, PositionView, RuleSet, Rules, SeedInput, Status, seed_string};
 use crate::game::{self, Game, HistoryMove, MAX_NAME, MAX_SEATS};
 
-/// A player joining a new game.
+/// A seat of a new game: a person (`name`) or the computer (`computer`,
+/// and a name if wanted).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerInput {
-    /// Their name: 1 to 64 characters once surrounding spaces are trimmed.
-    #[schema(min_length = 1, max_length = 64, pattern = r"\S")]
-    pub name: String,
+    /// The player's name: 1 to 64 characters once surrounding spaces are
+    /// trimmed. Required for a person; for the computer, it defaults to
+    /// "Computer (LEVEL)".
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 64, pattern = r"\S", nullable = false)]
+    pub name: Option<String>,
+    /// The computer plays this seat at this level: the server makes its
+    /// moves, and the seat has no token.
+    #[serde(default)]
+    #[schema(nullable = false)]
+    pub computer: Option<ComputerLevel>,
+}
+
+/// How strongly the computer plays a seat, weakest first: `random`
+/// (uniformly random moves), `greedy` (the largest immediate gain),
+/// `lookahead` (gain less the best reply), `easy` (search, 300
+/// iterations), `medium` (search, 3000 iterations), `hard` (search, 2
+/// seconds a move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ComputerLevel {
+    /// Uniformly random moves.
+    Random,
+    /// The largest immediate gain.
+    Greedy,
+    /// Gain less the best reply.
+    Lookahead,
+    /// Search, 300 iterations a move.
+    Easy,
+    /// Search, 3000 iterations a move.
+    Medium,
+    /// Search, 2 seconds a move.
+    Hard,
+}
+
+impl ComputerLevel {
+    /// The search crate's level.
+    pub fn level(self) -> jump_search::Level {
+        use jump_search::Level;
+        match self {
+            ComputerLevel::Random => Level::Random,
+            ComputerLevel::Greedy => Level::Greedy,
+            ComputerLevel::Lookahead => Level::Lookahead,
+            ComputerLevel::Easy => Level::Easy,
+            ComputerLevel::Medium => Level::Medium,
+            ComputerLevel::Hard => Level::Hard,
+        }
+    }
+
+    /// The wire level of one of the search crate's named levels.
+    pub fn of(level: jump_search::Level) -> Option<ComputerLevel> {
+        [
+            ComputerLevel::Random,
+            ComputerLevel::Greedy,
+            ComputerLevel::Lookahead,
+            ComputerLevel::Easy,
+            ComputerLevel::Medium,
+            ComputerLevel::Hard,
+        ]
+        .into_iter()
+        .find(|c| c.level() == level)
+    }
 }
 
 /// A request to create a game.
@@ -42,6 +102,10 @@ pub struct PlayerView {
     pub player: usize,
     /// Their name.
     pub name: String,
+    /// The computer's level when the computer plays this seat; null for a
+    /// person.
+    #[schema(required = true)]
+    pub computer: Option<ComputerLevel>,
 }
 
 /// A seat's secret, shown once.
@@ -88,8 +152,8 @@ pub struct GameView {
     /// against its creator's cap. A move ends that; null otherwise.
     #[schema(required = true)]
     pub abandoned_at: Option<String>,
-    /// Only in the answer that creates the game: one seat per player, with
-    /// its secret token.
+    /// Only in the answer that creates the game: one seat per person (the
+    /// computer's seats have none), with its secret token.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub seats: Option<Vec<SeatView>>,
@@ -113,7 +177,14 @@ impl GameView {
             players: game
                 .seats()
                 .iter()
-                .map(|s| PlayerView { player: s.player, name: s.name.as_str().to_string() })
+                .map(|s| PlayerView {
+                    player: s.player,
+                    name: s.name.as_str().to_string(),
+                    computer: match s.holder {
+                        game::Holder::Computer(level) => ComputerLevel::of(level),
+                        game::Holder::Person => None,
+                    },
+                })
                 .collect(),
             position: PositionView::of(game.position()),
             status: game.phase().into(),
@@ -125,16 +196,17 @@ impl GameView {
         }
     }
 
-    /// The view of a new game with its seats' tokens.
-    pub fn created(game: &Game, tokens: &[game::SeatToken]) -> GameView {
-        let seats = game
-            .seats()
+    /// The view of a new game with its people's seats' tokens.
+    pub fn created(game: &Game, tokens: &[(usize, game::SeatToken)]) -> GameView {
+        let seats = tokens
             .iter()
-            .zip(tokens)
-            .map(|(s, t)| SeatView {
-                player: s.player,
-                name: s.name.as_str().to_string(),
-                token: t.reveal().to_string(),
+            .filter_map(|(player, t)| {
+                let s = game.seats().get(*player)?;
+                Some(SeatView {
+                    player: s.player,
+                    name: s.name.as_str().to_string(),
+                    token: t.reveal().to_string(),
+                })
             })
             .collect();
         GameView { seats: Some(seats), ..GameView::of(game) }
@@ -169,6 +241,8 @@ pub struct MoveRecord {
     pub gain: u32,
     /// When (RFC 3339).
     pub at: String,
+    /// Whether the computer made it.
+    pub computer: bool,
 }
 
 impl MoveRecord {
@@ -182,6 +256,7 @@ impl MoveRecord {
             captures: m.captures.clone(),
             gain: m.gain,
             at: rfc3339(m.at),
+            computer: m.computer,
         }
     }
 }

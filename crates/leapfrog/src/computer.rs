@@ -1,0 +1,140 @@
+//! The computer's seats in persisted games (rule book §11): after every
+//! move, and when the server starts, the games where the computer is to
+//! move are played on the thinking pool until a person is to move or the
+//! game is over.
+//!
+//! Several processes may think for one game (after a restart, or when two
+//! share a PostgreSQL): each stores its move only if the game is still at
+//! the version it read, so each computer move is made exactly once. A
+//! periodic scan picks up any game whose computer move was left undone (a
+//! process killed while thinking), so none is forgotten.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use crate::events::Hub;
+use crate::game::{Game, GameError, now_ms};
+use crate::store::Store;
+use crate::thinking::Thinkers;
+
+/// How often the scan for forgotten computer moves runs, and how long a
+/// game must have been still to be picked up by it.
+pub const SCAN_EVERY: Duration = Duration::from_secs(10);
+
+/// Plays the computer's seats.
+#[derive(Debug, Clone)]
+pub struct Computer {
+    store: Store,
+    hub: Hub,
+    thinkers: Thinkers,
+    /// The games this process is playing for now, each with whether it was
+    /// woken again meanwhile (then it looks once more before it stops).
+    playing: Arc<Mutex<HashMap<String, bool>>>,
+}
+
+impl Computer {
+    /// The computer of this process.
+    pub fn new(store: Store, hub: Hub, thinkers: Thinkers) -> Computer {
+        Computer { store, hub, thinkers, playing: Arc::default() }
+    }
+
+    /// Looks at game `id` (after a move, a creation, a restart) and plays
+    /// for the computer while it is to move there.
+    pub fn wake(&self, id: &str) {
+        {
+            let mut playing = self.lock();
+            if let Some(again) = playing.get_mut(id) {
+                *again = true;
+                return;
+            }
+            playing.insert(id.to_string(), false);
+        }
+        actix_web::rt::spawn(self.clone().play(id.to_string()));
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
+        self.playing.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    async fn play(self, id: String) {
+        loop {
+            if let Err(e) = self.play_while_its_turn(&id).await {
+                tracing::warn!(game = %id, error = %e, "the computer could not move; the scan retries");
+            }
+            let mut playing = self.lock();
+            match playing.get_mut(&id) {
+                Some(again) if *again => *again = false,
+                _ => {
+                    playing.remove(&id);
+                    return;
+                }
+            }
+        }
+    }
+
+    async fn play_while_its_turn(&self, id: &str) -> Result<(), GameError> {
+        loop {
+            let game = Game::load(&self.store, id).await?;
+            let Some(level) = game.computer_to_move() else { return Ok(()) };
+            let pos = game.position().clone();
+            // The same game, ply and level: the same move, where the level
+            // counts iterations.
+            let seed = game.seed() ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let answer = loop {
+                let pos = pos.clone();
+                match self.thinkers.submit(move || level.player(seed).choose(&pos)) {
+                    Ok(answer) => break answer,
+                    // Analyses fill the queue: the game waits its turn.
+                    Err(_) => tokio::time::sleep(Duration::from_millis(250)).await,
+                }
+            };
+            let Ok(Some(mv)) = answer.await else { return Ok(()) };
+            match game.play_for_computer(&self.store, mv).await {
+                Ok(played) => {
+                    tracing::debug!(game = %id, ply = played.position().ply(), %level, "the computer moved");
+                    self.hub.notify(id);
+                }
+                // Another process stored a move first: look again.
+                Err(GameError::Conflict) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Wakes every game with computer seats, not over, unchanged for
+    /// `still` (all of them when zero).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn pick_up(&self, still: Duration) -> Result<usize, GameError> {
+        let before = now_ms().saturating_sub(i64::try_from(still.as_millis()).unwrap_or(i64::MAX));
+        let ids = self.store.games_with_computers(before).await?;
+        for id in &ids {
+            self.wake(id);
+        }
+        Ok(ids.len())
+    }
+
+    /// Picks up games at start, then every [`SCAN_EVERY`] the games left
+    /// still that long, for as long as the process runs.
+    pub async fn scan(self) {
+        let mut every = tokio::time::interval(SCAN_EVERY);
+        let mut first = true;
+        loop {
+            every.tick().await;
+            let still = if first { Duration::ZERO } else { SCAN_EVERY };
+            match self.pick_up(still).await {
+                Ok(n) if n > 0 => {
+                    tracing::info!(games = n, "picked up games where the computer may be to move")
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "the scan for the computer's games failed; it runs again")
+                }
+            }
+            first = false;
+        }
+    }
+}
