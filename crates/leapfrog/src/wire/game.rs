@@ -14,14 +14,13 @@ use crate::game::{self, Game, HistoryMove, MAX_NAME, MAX_SEATS};
 pub struct PlayerInput {
     /// The player's name: 1 to 64 characters once surrounding spaces are
     /// trimmed. Required for a person; for the computer, it defaults to
-    /// "Computer (LEVEL)".
+    /// "Computer (LEVEL)". Null is the same as leaving it out.
     #[serde(default)]
-    #[schema(min_length = 1, max_length = 64, pattern = r"\S", nullable = false)]
+    #[schema(min_length = 1, max_length = 64, pattern = r"\S")]
     pub name: Option<String>,
     /// The computer plays this seat at this level: the server makes its
-    /// moves, and the seat has no token.
+    /// moves, and the seat has no token. Null or left out: a person.
     #[serde(default)]
-    #[schema(nullable = false)]
     pub computer: Option<ComputerLevel>,
 }
 

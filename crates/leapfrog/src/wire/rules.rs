@@ -100,7 +100,9 @@ pub struct KindSpec {
     /// Points for capturing one.
     #[schema(format = "uint32", minimum = 0, maximum = 4294967295_u64)]
     pub value: u32,
-    /// The owning player (from 0), or null for shared pieces.
+    /// The owning player (from 0; a game has at most 64), or null for
+    /// shared pieces.
+    #[schema(minimum = 0, maximum = 63)]
     pub owner: Option<usize>,
 }
 
