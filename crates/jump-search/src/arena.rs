@@ -70,8 +70,9 @@ pub struct Standing {
     pub wins: f64,
     /// Wins per game.
     pub rate: f64,
-    /// The 95% confidence interval of the rate (normal approximation over
-    /// the games' win shares).
+    /// The 95% confidence interval of the rate: Wilson's score interval,
+    /// which stays honest near 0% and 100% (a rate of 100 wins in 100
+    /// games gives 96.3%–100%, not 100%–100%).
     pub interval: (f64, f64),
     /// Mean score.
     pub mean_score: f64,
@@ -83,7 +84,6 @@ pub struct Tally {
     names: Vec<String>,
     games: u64,
     shares: Vec<f64>,
-    squares: Vec<f64>,
     scores: Vec<f64>,
 }
 
@@ -95,7 +95,6 @@ impl Tally {
             names: entrants.iter().map(ToString::to_string).collect(),
             games: 0,
             shares: vec![0.0; n],
-            squares: vec![0.0; n],
             scores: vec![0.0; n],
         }
     }
@@ -105,7 +104,6 @@ impl Tally {
         self.games += 1;
         for i in 0..self.names.len() {
             self.shares[i] += game.shares[i];
-            self.squares[i] += game.shares[i] * game.shares[i];
             self.scores[i] += f64::from(game.scores[i]);
         }
     }
@@ -116,19 +114,28 @@ impl Tally {
         (0..self.names.len())
             .map(|i| {
                 let rate = self.shares[i] / g;
-                let variance = (self.squares[i] / g - rate * rate).max(0.0);
-                let half = 1.96 * (variance / g).sqrt();
                 Standing {
                     name: self.names[i].clone(),
                     games: self.games,
                     wins: self.shares[i],
                     rate,
-                    interval: ((rate - half).max(0.0), (rate + half).min(1.0)),
+                    interval: wilson(rate, g),
                     mean_score: self.scores[i] / g,
                 }
             })
             .collect()
     }
+}
+
+/// Wilson's 95% score interval of a rate over `n` games. Win shares lie
+/// between 0 and 1, so their variance is at most `rate × (1 − rate)`, the
+/// variance the interval assumes: with shared wins it is a little wide.
+fn wilson(rate: f64, n: f64) -> (f64, f64) {
+    const Z: f64 = 1.96;
+    let z2 = Z * Z;
+    let centre = (rate + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z / (1.0 + z2 / n) * (rate * (1.0 - rate) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 #[cfg(test)]
@@ -155,5 +162,14 @@ mod tests {
             play_game(&rules, &entrants, 4, 11).unwrap(),
             play_game(&rules, &entrants, 4, 11).unwrap()
         );
+    }
+
+    #[test]
+    fn a_clean_sweep_still_has_an_interval_below_certainty() {
+        let (low, high) = wilson(1.0, 100.0);
+        assert!((low - 0.963).abs() < 0.001, "{low}");
+        assert!((high - 1.0).abs() < 1e-9, "{high}");
+        let (low, high) = wilson(0.5, 100.0);
+        assert!((low - 0.404).abs() < 0.001 && (high - 0.596).abs() < 0.001, "{low} {high}");
     }
 }

@@ -16,7 +16,6 @@ use jump_capture::{EndRule, Move, Position};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
-use crate::baseline::scored_moves;
 use crate::reward::rewards;
 use crate::{Analysis, Budget, Candidate};
 
@@ -81,6 +80,14 @@ fn estimate(pos: &Position) -> Vec<f64> {
 /// Points of lead that make a player about e times likelier to win.
 const SCORE_SCALE: f64 = 4.0;
 
+/// A 64-bit mixer (SplitMix64's finaliser): equal inputs, equal outputs;
+/// near inputs, unrelated outputs.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
 /// A node of the tree.
 #[derive(Debug)]
 struct Node {
@@ -91,9 +98,11 @@ struct Node {
     visits: u64,
     /// Its children, in the order they were made.
     children: Vec<u32>,
-    /// Moves not yet made into children, worst first (the next one is
-    /// popped from the end); `None` until the node is first expanded.
-    untried: Option<Vec<(Move, u32)>>,
+    /// How many legal moves its position has; `None` until the node is
+    /// first expanded. The moves themselves are not kept (a list per node
+    /// took most of the memory of a long search): each new child is the
+    /// next of them in [`Tree::nth_best`] order, generated again.
+    moves: Option<u32>,
 }
 
 /// A search tree over one root position.
@@ -105,18 +114,21 @@ pub(crate) struct Tree {
     sums: Vec<f64>,
     players: usize,
     rng: ChaCha8Rng,
+    /// Orders moves of equal gain (see [`Tree::nth_best`]).
+    salt: u64,
 }
 
 impl Tree {
     pub(crate) fn new(root: &Position, seed: u64) -> Tree {
         let players = root.players();
-        let root_node = Node { mv: None, mover: usize::MAX, visits: 0, children: Vec::new(), untried: None };
+        let root_node = Node { mv: None, mover: usize::MAX, visits: 0, children: Vec::new(), moves: None };
         Tree {
             root: root.clone(),
             nodes: vec![root_node],
             sums: vec![0.0; players],
             players,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            salt: mix(seed),
         }
     }
 
@@ -151,22 +163,26 @@ impl Tree {
             if pos.is_over() {
                 break;
             }
-            if self.nodes[node].untried.is_none() {
-                self.nodes[node].untried = Some(self.ordered_moves(&pos));
-            }
+            let moves = match self.nodes[node].moves {
+                Some(n) => n,
+                None => {
+                    let n = u32::try_from(pos.count_moves()).unwrap_or(u32::MAX);
+                    self.nodes[node].moves = Some(n);
+                    n
+                }
+            };
             let n = &self.nodes[node];
             let room = 1.0 + WIDEN * (n.visits as f64).sqrt();
-            let can_widen =
-                n.untried.as_ref().is_some_and(|u| !u.is_empty()) && (n.children.len() as f64) < room;
-            if can_widen {
+            let tried = n.children.len();
+            if tried < moves as usize && (tried as f64) < room {
                 let mover = pos.to_move();
-                let (mv, _) = self.nodes[node].untried.as_mut().and_then(Vec::pop).expect("checked above");
+                let Some(mv) = self.nth_best(&pos, node, tried) else { break };
                 if pos.play(&mv).is_err() {
                     // Moves come from the engine: this does not happen.
                     break;
                 }
                 let child = self.nodes.len() as u32;
-                self.nodes.push(Node { mv: Some(mv), mover, visits: 0, children: Vec::new(), untried: None });
+                self.nodes.push(Node { mv: Some(mv), mover, visits: 0, children: Vec::new(), moves: None });
                 self.sums.extend(std::iter::repeat_n(0.0, self.players));
                 self.nodes[node].children.push(child);
                 path.push(child);
@@ -211,17 +227,29 @@ impl Tree {
         rewards(pos).unwrap_or_else(|| estimate(pos))
     }
 
-    /// The position's moves, worst first: ordered by gain, equal gains in
-    /// an order drawn from the search's generator.
-    fn ordered_moves(&mut self, pos: &Position) -> Vec<(Move, u32)> {
-        let mut moves = scored_moves(pos);
-        // Shuffle, then a stable sort by gain: ties stay shuffled.
-        for i in (1..moves.len()).rev() {
-            let j = rand::RngExt::random_range(&mut self.rng, 0..=i);
-            moves.swap(i, j);
+    /// Move `k` (from 0) of `pos`, the position of `node`, in the order
+    /// its children are made: largest gain first, equal gains in an order
+    /// drawn from the search's seed and the node (the same every time it
+    /// is asked, so the list need not be kept).
+    fn nth_best(&self, pos: &Position, node: usize, k: usize) -> Option<Move> {
+        let list = pos.move_list(None);
+        let salt = self.salt ^ (node as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let key = |i: &u32| {
+            let i = *i as usize;
+            let gain = list.gain(i).unwrap_or(0);
+            let tie = list
+                .path(i)
+                .unwrap_or(&[])
+                .iter()
+                .fold(salt, |h, c| mix(h ^ (u64::from(c.file()) << 8) ^ u64::from(c.rank())));
+            (std::cmp::Reverse(gain), tie)
+        };
+        let mut order: Vec<u32> = (0..list.len() as u32).collect();
+        if k >= order.len() {
+            return None;
         }
-        moves.sort_by_key(|&(_, gain)| gain);
-        moves
+        order.select_nth_unstable_by_key(k, key);
+        list.get(order[k] as usize)
     }
 
     /// The child of `node` with the best UCT value for the player to move
