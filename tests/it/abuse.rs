@@ -251,7 +251,12 @@ fn streams_are_limited_per_game_and_in_all_and_a_closed_one_frees_its_place_at_o
         std::thread::sleep(Duration::from_millis(100));
     }
     let mut c = EventStream::open(&app, &path(&games[2]), None);
-    assert_eq!(c.next().unwrap().event, "move", "the move made meanwhile");
+    let first = c.next().unwrap();
+    assert_eq!(
+        (first.event.as_str(), first.id.as_deref()),
+        ("game", Some("0")),
+        "with the move made meanwhile"
+    );
 }
 
 #[test]

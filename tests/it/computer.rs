@@ -153,7 +153,10 @@ fn check_history(app: &TestApp, game: &Value, all_computer: bool) -> usize {
 fn computer_seats_play_to_the_end(app: &TestApp) {
     let game = create_seated(app, json!([{"computer": "greedy"}, {"computer": "easy", "name": "Frog"}]));
     assert_eq!(game["seats"], json!([]), "the computer's seats have no token");
-    assert_eq!(game["players"][0], json!({"player": 0, "name": "Computer (greedy)", "computer": "greedy"}));
+    assert_eq!(
+        game["players"][0],
+        json!({"player": 0, "name": "Computer (greedy)", "computer": "greedy", "open": null, "resigned": null})
+    );
     assert_eq!(game["players"][1]["name"], "Frog");
     let id = game["id"].as_str().unwrap();
     let mut stream = EventStream::open(app, &format!("/v1/games/{id}/events"), None);
@@ -162,8 +165,12 @@ fn computer_seats_play_to_the_end(app: &TestApp) {
     let over = until_over(app, id);
     let plies = check_history(app, &over, true);
     assert!(plies > 10);
-    // The event stream carries the same moves, marked, then the end.
-    let mut seen = 0;
+    // The event stream: the game as it stands when it opened, then the
+    // moves after it, marked, then the end.
+    let first = stream.next().unwrap();
+    assert_eq!(first.event, "game");
+    let mut seen =
+        serde_json::from_str::<Value>(&first.data).unwrap()["position"]["ply"].as_u64().unwrap() as usize;
     while let Some(event) = stream.next() {
         if event.event == "over" {
             break;

@@ -3,7 +3,8 @@
 //! handlers (and, later, the computer's seats) use it.
 
 use leapfrog::game::{
-    Creator, Expected, Game, GameError, Holder, IdempotencyKey, MoveOutcome, MoveRequest, NewSeat, PlayerName,
+    Created, Creator, Expected, Game, GameError, Holder, IdempotencyKey, MoveOutcome, MoveRequest, NewSeat,
+    PlayerName,
 };
 use leapfrog::store::{Durability, Store};
 use leapfrog::wire::MoveInput;
@@ -29,14 +30,14 @@ fn a_game_is_played_refused_and_replayed_through_the_domain() {
             NewSeat::Person(PlayerName::parse(" Bo ").unwrap()),
         ];
         let creator = Creator { client: "192.0.2.1".into(), max_unfinished: 1 };
-        let (game, tokens) =
-            Game::create(&store, rules.clone(), names.clone(), Some(5), &creator).await.unwrap();
+        let (game, Created { tokens, .. }) =
+            Game::create(&store, rules.clone(), names.clone(), Some(5), None, &creator).await.unwrap();
         let id = game.id().to_string();
         assert_eq!(game.seats()[1].name.as_str(), "Bo");
         assert_eq!((game.version(), game.position().ply()), (1, 0));
 
         // The creator's cap of one unfinished game holds.
-        let refused = Game::create(&store, rules, names, None, &creator).await.unwrap_err();
+        let refused = Game::create(&store, rules, names, None, None, &creator).await.unwrap_err();
         assert!(matches!(refused, GameError::TooManyGames { limit: 1 }), "{refused:?}");
 
         // The seat not to move is refused, and so is a stale version.
@@ -102,8 +103,8 @@ fn the_computer_moves_only_on_its_turn_and_each_of_its_moves_is_stored_once() {
             NewSeat::Computer(jump_search::Level::Greedy, PlayerName::parse("Computer").unwrap()),
         ];
         let creator = Creator { client: String::new(), max_unfinished: 0 };
-        let (game, tokens) =
-            Game::create(&store, std::sync::Arc::new(rules), seats, Some(5), &creator).await.unwrap();
+        let (game, Created { tokens, .. }) =
+            Game::create(&store, std::sync::Arc::new(rules), seats, Some(5), None, &creator).await.unwrap();
         let id = game.id().to_string();
         assert_eq!(tokens.len(), 1, "only the person gets a token");
         assert_eq!(game.seats()[1].holder, Holder::Computer(jump_search::Level::Greedy));

@@ -269,10 +269,15 @@ fn bad_query_strings_and_path_segments_are_problems_too() {
     }
 }
 
+/// The next `n` moves of a stream, past the `game` events (the game as it
+/// stands, first on every stream).
 fn moves_seen(stream: &mut EventStream, n: usize) -> Vec<Value> {
     (0..n)
         .map(|_| {
-            let e = stream.next().expect("an event");
+            let mut e = stream.next().expect("an event");
+            while e.event == "game" {
+                e = stream.next().expect("an event");
+            }
             assert_eq!(e.event, "move");
             let v: Value = serde_json::from_str(&e.data).unwrap();
             assert_eq!(e.id.as_deref(), Some(v["ply"].to_string().as_str()));
@@ -286,6 +291,11 @@ fn events_stream_moves_resume_after_last_event_id_and_end_with_over() {
     let app = spawn_app();
     let game = create(&app, json!({"preset": "old", "rows": 3, "cols": 3}), 1, 1);
     let mut stream = EventStream::open(&app, &format!("/v1/games/{}/events", game.id), None);
+    // First the game as it stands: no move yet, so no id to resume from.
+    let first = stream.next().unwrap();
+    assert_eq!((first.event.as_str(), first.id.as_deref()), ("game", None));
+    let snapshot: Value = serde_json::from_str(&first.data).unwrap();
+    assert_eq!((&snapshot["id"], &snapshot["position"]["ply"]), (&json!(game.id), &json!(0)));
     assert_eq!(play_first(&app, &game).unwrap().status, 201);
     let first = moves_seen(&mut stream, 1);
     assert_eq!(first[0]["ply"], 0);
@@ -295,7 +305,10 @@ fn events_stream_moves_resume_after_last_event_id_and_end_with_over() {
     // Moves made while disconnected arrive after a reconnect, none twice.
     assert_eq!(play_first(&app, &game).unwrap().status, 201);
     let mut resumed = EventStream::open(&app, &format!("/v1/games/{}/events", game.id), Some("1"));
+    // The move missed, then the game as it stands, its id the last ply.
     assert_eq!(moves_seen(&mut resumed, 1)[0]["ply"], 2);
+    let now = resumed.next().unwrap();
+    assert_eq!((now.event.as_str(), now.id.as_deref()), ("game", Some("2")));
     while let Some(r) = play_first(&app, &game) {
         assert_eq!(r.status, 201);
     }

@@ -5,7 +5,8 @@
 //! - `api`: the stateless endpoints; `computer`: analyses and computer
 //!   seats; `abuse`: races, retries, floods and
 //!   stream limits; `games`: persisted games on SQLite and
-//!   PostgreSQL; `domain`: the game domain without HTTP; `store`: the
+//!   PostgreSQL; `lobby`: open seats, joins, resignations and time limits;
+//!   `domain`: the game domain without HTTP; `store`: the
 //!   store's transactions on both databases;
 //!   `bad_input`: mutated requests to every endpoint that takes a body;
 //!   `process`: `leapfrog serve` as a process; `engine`: the rules crate
@@ -25,5 +26,6 @@ mod domain;
 mod engine;
 mod games;
 mod generated_client;
+mod lobby;
 mod process;
 mod store;

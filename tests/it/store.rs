@@ -21,6 +21,11 @@ fn game(version: i64, position: &str) -> GameRow {
         client: "192.0.2.1".into(),
         abandoned_at: None,
         computers: None,
+        seating: None,
+        open_seats: 0,
+        public_seats: 0,
+        move_limit: None,
+        turn_at: Some(version),
     }
 }
 
@@ -45,7 +50,12 @@ async fn state(store: &Store) -> (i64, String, Vec<String>) {
 
 async fn a_move_commits_whole_or_not_at_all(store: Store) {
     let seats: Vec<SeatRow> = (0..2)
-        .map(|p| SeatRow { player: p, name: format!("P{p}"), token_hash: format!("hash-{p}") })
+        .map(|p| SeatRow {
+            player: p,
+            name: format!("P{p}"),
+            token_hash: format!("hash-{p}"),
+            invite_hash: None,
+        })
         .collect();
     store.insert_game(&game(1, "start"), &seats).await.unwrap();
 
@@ -105,7 +115,7 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
 /// unfinished games abandoned, which frees their creator's places; a move
 /// on an abandoned game ends that.
 async fn the_sweep_forgets_old_keys_and_marks_idle_games_abandoned(store: Store) {
-    let seats = [SeatRow { player: 0, name: "P0".into(), token_hash: "hash-0".into() }];
+    let seats = [SeatRow { player: 0, name: "P0".into(), token_hash: "hash-0".into(), invite_hash: None }];
     store.insert_game(&game(1, "start"), &seats).await.unwrap();
     let over = GameRow { id: "g2".into(), status: "over".into(), ..game(1, "done") };
     store.insert_game(&over, &[SeatRow { token_hash: "hash-x".into(), ..seats[0].clone() }]).await.unwrap();

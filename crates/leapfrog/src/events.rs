@@ -1,11 +1,13 @@
-//! Live updates: each game's moves fanned out to the event streams that
-//! follow it, within a process and (with PostgreSQL `LISTEN`/`NOTIFY`)
-//! across processes.
+//! Live updates: each game's moves and seat changes fanned out to the
+//! event streams that follow it, within a process and (with PostgreSQL
+//! `LISTEN`/`NOTIFY`) across processes.
 //!
 //! A game with followers in this process has a [`Channel`]; a game without
-//! has nothing, and a move on it costs nothing here. When a game moves (a
-//! notification carries only its id), its channel reads the new moves once
-//! and sends each, already encoded, to every follower. Followers read their
+//! has nothing, and a move on it costs nothing here. When a game changes (a
+//! notification carries only its id), its channel reads the new moves and
+//! the game once, and sends each move, each change of its seats (found by
+//! comparing the seats with those it saw last) and the end, already
+//! encoded, to every follower. Followers read their
 //! own catch-up from the database when they start and after falling
 //! behind, and skip what they have already sent, so that nothing is lost or
 //! sent twice whatever the timing.
@@ -21,9 +23,9 @@ use std::time::Duration;
 use actix_web::web::Bytes;
 use tokio::sync::broadcast;
 
-use crate::game::Game;
+use crate::game::{Game, GameStatus, Holder, Resignation};
 use crate::store::Store;
-use crate::wire::game::{GameOverEvent, MoveRecord};
+use crate::wire::game::{GameChange, GameOverEvent, GameView, MoveRecord};
 
 /// The channel PostgreSQL notifications go on.
 pub const CHANNEL: &str = "leapfrog_moves";
@@ -32,11 +34,22 @@ pub const CHANNEL: &str = "leapfrog_moves";
 /// the database instead.
 const BACKLOG: usize = 64;
 
+/// What an event is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A move, at this ply.
+    Move(u32),
+    /// The game as it stands, or a change of its seats.
+    Game,
+    /// The end: nothing follows.
+    Over,
+}
+
 /// One event of a game's stream, in its wire form.
 #[derive(Debug, Clone)]
 pub struct Event {
-    /// The ply of a `move` event; `None` for the last event, `over`.
-    pub ply: Option<u32>,
+    /// What it is.
+    pub kind: Kind,
     /// The bytes of the event.
     pub bytes: Bytes,
 }
@@ -44,12 +57,69 @@ pub struct Event {
 impl Event {
     /// The `move` event of a move.
     pub fn of_move(m: &crate::game::HistoryMove) -> Event {
-        Event { ply: Some(m.ply), bytes: sse("move", Some(m.ply), &MoveRecord::of(m)) }
+        Event { kind: Kind::Move(m.ply), bytes: sse("move", Some(m.ply), &MoveRecord::of(m)) }
     }
 
     /// The `over` event of a finished game.
     pub fn over(game: &Game) -> Event {
-        Event { ply: None, bytes: sse("over", None, &GameOverEvent::of(game)) }
+        Event { kind: Kind::Over, bytes: sse("over", None, &GameOverEvent::of(game)) }
+    }
+
+    /// The `game` event: the game as it stands, first on every stream. Its
+    /// id is the last ply it includes, so a reconnect resumes after it.
+    pub fn snapshot(game: &Game) -> Event {
+        let ply = game.position().ply();
+        let id = ply.checked_sub(1);
+        Event { kind: Kind::Game, bytes: sse("game", id, &GameView::of(game)) }
+    }
+
+    /// A change of the game's seats (`joined`, `left`, `started`,
+    /// `resigned`, `timed_out`), with the game after it.
+    fn change(event: &str, player: Option<usize>, game: &Game) -> Event {
+        Event { kind: Kind::Game, bytes: sse(event, None, &GameChange { player, game: GameView::of(game) }) }
+    }
+}
+
+/// What a channel saw of a game's seats: each seat's holder and
+/// resignation, and whether the game had started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Seen {
+    seats: Vec<(Holder, Option<Resignation>)>,
+    started: bool,
+}
+
+impl Seen {
+    fn of(game: &Game) -> Seen {
+        Seen {
+            seats: game.seats().iter().map(|s| (s.holder, s.resigned)).collect(),
+            started: game.status() != GameStatus::Waiting,
+        }
+    }
+
+    /// The events that take a follower from `self` to `game`.
+    fn changes(&self, game: &Game) -> Vec<Event> {
+        let now = Seen::of(game);
+        let mut events = Vec::new();
+        for (player, (before, after)) in self.seats.iter().zip(&now.seats).enumerate() {
+            match (before.0, after.0) {
+                (Holder::Open(_), Holder::Person) => events.push(Event::change("joined", Some(player), game)),
+                (Holder::Person, Holder::Open(_)) => events.push(Event::change("left", Some(player), game)),
+                _ => {}
+            }
+            match (before.1, after.1) {
+                (None, Some(Resignation::Resigned)) => {
+                    events.push(Event::change("resigned", Some(player), game))
+                }
+                (None, Some(Resignation::TimedOut)) => {
+                    events.push(Event::change("timed_out", Some(player), game))
+                }
+                _ => {}
+            }
+        }
+        if !self.started && now.started {
+            events.push(Event::change("started", None, game));
+        }
+        events
     }
 }
 
@@ -68,8 +138,9 @@ struct Channel {
     followers: usize,
     /// The first ply not yet sent on `tx`.
     next: Arc<AtomicU32>,
-    /// One reader at a time, so that moves go out in order.
-    reading: Arc<tokio::sync::Mutex<()>>,
+    /// One reader at a time, so that events go out in order; it keeps
+    /// the seats it saw last.
+    reading: Arc<tokio::sync::Mutex<Option<Seen>>>,
 }
 
 /// Stream limits.
@@ -177,12 +248,17 @@ impl Hub {
         Ok(Follower { hub: self.clone(), game: game.to_string(), rx })
     }
 
-    /// Records that the followers of `game` have everything before ply
-    /// `next` (so the next read starts there).
-    pub fn caught_up(&self, game: &str, next: u32) {
-        if let Some(channel) = self.lock().games.get(game) {
+    /// Records that a follower of `game` has everything before ply `next`
+    /// (so the next read starts there) and the seats of `seen` (the first
+    /// follower's are what changes are told against).
+    pub async fn caught_up(&self, game: &str, next: u32, seen: &Game) {
+        let Some(reading) = self.lock().games.get(game).map(|channel| {
             channel.next.fetch_max(next, Ordering::Relaxed);
-        }
+            channel.reading.clone()
+        }) else {
+            return;
+        };
+        reading.lock().await.get_or_insert_with(|| Seen::of(seen));
     }
 
     /// Game `game` moved: if it has followers here, reads its new moves
@@ -195,25 +271,33 @@ impl Hub {
         };
         let (store, id) = (self.store.clone(), game.to_string());
         tokio::spawn(async move {
-            let _one_reader = reading.lock().await;
+            let mut seen = reading.lock().await;
             let from = next.load(Ordering::Relaxed);
-            let moves = match Game::moves_since(&store, &id, from).await {
-                Ok(moves) => moves,
-                Err(e) => return tracing::warn!(error = %e, game = %id, "live updates: reading moves failed"),
+            let read = async {
+                Ok::<_, crate::game::GameError>((
+                    Game::moves_since(&store, &id, from).await?,
+                    Game::load(&store, &id).await?,
+                ))
             };
-            if moves.is_empty() {
-                return;
-            }
+            let (moves, game) = match read.await {
+                Ok(read) => read,
+                Err(e) => {
+                    return tracing::warn!(error = %e, game = %id, "live updates: reading the game failed");
+                }
+            };
             for m in &moves {
                 let _ = tx.send(Event::of_move(m));
                 next.fetch_max(m.ply + 1, Ordering::Relaxed);
             }
-            match Game::load(&store, &id).await {
-                Ok(game) if game.position().is_over() => {
-                    let _ = tx.send(Event::over(&game));
-                }
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, game = %id, "live updates: reading the game failed"),
+            let changes = seen.as_ref().map(|s| s.changes(&game)).unwrap_or_default();
+            for event in changes {
+                let _ = tx.send(event);
+            }
+            *seen = Some(Seen::of(&game));
+            if game.status() == GameStatus::Over
+                && (!moves.is_empty() || game.result().is_some_and(|r| r.by_resignation))
+            {
+                let _ = tx.send(Event::over(&game));
             }
         });
     }
@@ -273,9 +357,9 @@ mod tests {
             NewSeat::Person(PlayerName::parse("B").unwrap()),
         ];
         let creator = Creator { client: String::new(), max_unfinished: 0 };
-        let (game, tokens) = Game::create(store, rules, names, Some(1), &creator).await.unwrap();
+        let (game, created) = Game::create(store, rules, names, Some(1), None, &creator).await.unwrap();
         let mv = MoveInput { path: vec!["h8".into()] };
-        let request = MoveRequest { token: tokens[0].1.clone(), expected: None, key: None, mv };
+        let request = MoveRequest { token: created.tokens[0].1.clone(), expected: None, key: None, mv };
         Game::play(store, game.id(), request).await.unwrap();
         game.id().to_string()
     }
@@ -295,7 +379,7 @@ mod tests {
         assert_eq!(hub.streams().0, 3);
         hub.notify(&a);
         let (first, second) = (next(&mut one.rx).await, next(&mut two.rx).await);
-        assert_eq!(first.ply, Some(0));
+        assert_eq!(first.kind, Kind::Move(0));
         // One encoding, shared: the same bytes in memory, not a copy each.
         assert_eq!(first.bytes.as_ptr(), second.bytes.as_ptr());
         assert!(std::str::from_utf8(&first.bytes).unwrap().starts_with("event: move\nid: 0\n"));

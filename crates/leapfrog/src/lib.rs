@@ -11,11 +11,14 @@
 //! - `game`: the game domain — persisted games, seats, moves — with
 //!   nothing of HTTP.
 //! - `store`: the database (SQLite or PostgreSQL); `events`: the fan-out
-//!   of each game's moves to its live streams; `limits`: per-client rate
+//!   of each game's changes to its live streams; `limits`: per-client rate
 //!   limits.
+//! - `thinking`: the threads the computer thinks on; `computer`: the seats
+//!   it plays; `clock`: the move time limit.
 
 pub mod api;
 pub mod cli;
+pub mod clock;
 pub mod computer;
 pub mod config;
 pub mod events;

@@ -246,6 +246,11 @@ impl Application {
         let thinkers = crate::thinking::Thinkers::new(config.thinking.threads(), config.thinking.think_queue);
         let computer = crate::computer::Computer::new(store.clone(), hub.clone(), thinkers.clone());
         background.push(actix_web::rt::spawn(computer.clone().scan()));
+        background.push(actix_web::rt::spawn(crate::clock::run(
+            store.clone(),
+            hub.clone(),
+            computer.clone(),
+        )));
         let state = AppState {
             store: store.clone(),
             hub,

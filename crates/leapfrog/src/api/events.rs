@@ -9,8 +9,8 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::games::GameErrors;
 use super::problem::{ApiError, Problem};
-use crate::events::{Event, Follower};
-use crate::game::{Game, GameError};
+use crate::events::{Event, Follower, Kind};
+use crate::game::{Game, GameError, GameStatus};
 use crate::limits::Class;
 use crate::startup::AppState;
 use crate::store::Store;
@@ -39,19 +39,29 @@ struct Stream {
 }
 
 impl Stream {
-    /// Queues the moves from `next` on as the database has them, and
-    /// `over` if the game has ended.
-    async fn catch_up(&mut self) -> Result<(), GameError> {
-        let game = Game::load(&self.store, &self.id).await?;
-        for m in Game::moves_since(&self.store, &self.id, self.next).await? {
+    /// Queues the moves from `next` on as the database has them (when
+    /// `moves`), then the game as it stands, and `over` if it has ended;
+    /// returns the game.
+    async fn catch_up(&mut self, moves: bool) -> Result<Game, GameError> {
+        let from = self.next;
+        let (game, missed) = if moves {
+            // The moves first: the game read after them is at least as new.
+            let missed = Game::moves_since(&self.store, &self.id, from).await?;
+            (Game::load(&self.store, &self.id).await?, missed)
+        } else {
+            (Game::load(&self.store, &self.id).await?, Vec::new())
+        };
+        for m in missed {
             self.next = m.ply + 1;
             self.pending.push_back(Event::of_move(&m));
         }
-        if game.position().is_over() && game.position().ply() <= self.next {
+        self.pending.push_back(Event::snapshot(&game));
+        self.next = self.next.max(game.position().ply());
+        if game.status() == GameStatus::Over {
             self.pending.push_back(Event::over(&game));
             self.ended = true;
         }
-        Ok(())
+        Ok(game)
     }
 
     /// The next bytes to write, or `None` at the end.
@@ -66,16 +76,17 @@ impl Stream {
             tokio::select! {
                 event = self.follower.rx.recv() => match event {
                     // Already sent from the catch-up.
-                    Ok(Event { ply: Some(ply), .. }) if ply < self.next => {}
+                    Ok(Event { kind: Kind::Move(ply), .. }) if ply < self.next => {}
                     Ok(event) => {
-                        match event.ply {
-                            Some(ply) => self.next = ply + 1,
-                            None => self.ended = true,
+                        match event.kind {
+                            Kind::Move(ply) => self.next = ply + 1,
+                            Kind::Over => self.ended = true,
+                            Kind::Game => {}
                         }
                         return Some(event.bytes);
                     }
                     Err(RecvError::Lagged(_)) => {
-                        if let Err(e) = self.catch_up().await {
+                        if let Err(e) = self.catch_up(true).await {
                             tracing::warn!(error = %e, game = %self.id, "event stream: catching up failed");
                             return None;
                         }
@@ -90,22 +101,26 @@ impl Stream {
 
 /// Follow a game live
 ///
-/// Server-sent events: a `move` event per move, its `id` the ply and its
-/// data a `MoveRecord`, from the first move (or after the ply in
-/// `Last-Event-ID` on a reconnect); a comment line every second while
-/// nothing happens; and a last `over` event, its data a `GameOverEvent`,
-/// when the game ends. Moves made through other server processes sharing
-/// the PostgreSQL database arrive too. Streams are limited per game and
-/// per server (503 with `Retry-After` past either) and per client (429).
+/// Server-sent events. First a `game` event: the game as it stands (data:
+/// `Game`; its `id` the last ply it includes). On a reconnect with
+/// `Last-Event-ID`, the moves after that ply come before it, so nothing
+/// is missed. Then, as they happen: a `move` event per move (its `id` the
+/// ply, its data a `MoveRecord`); `joined`, `left`, `started`,
+/// `resigned` and `timed_out` when the seats change (data: `GameChange`,
+/// with the game after the change); a comment line every second while
+/// nothing happens; and a last `over` event (data: `GameOverEvent`) when
+/// the game ends. Changes made through other server processes sharing the
+/// PostgreSQL database arrive too. Streams are limited per game and per
+/// server (503 with `Retry-After` past either) and per client (429).
 #[utoipa::path(
     tag = "games",
     operation_id = "followGame",
     params(
         ("id" = String, Path, description = "The game's id"),
-        ("Last-Event-ID" = Option<String>, Header, nullable = false, description = "The last ply received; the stream resumes after it")
+        ("Last-Event-ID" = Option<String>, Header, nullable = false, description = "The last event id received (a ply); the moves after it come first")
     ),
     responses(
-        (status = 200, description = "An event stream: `move` events (data: `MoveRecord`), then an `over` event (data: `GameOverEvent`)", content_type = "text/event-stream", body = String),
+        (status = 200, description = "An event stream: a `game` event (data: `Game`), then `move` events (data: `MoveRecord`) and seat events (data: `GameChange`), then an `over` event (data: `GameOverEvent`)", content_type = "text/event-stream", body = String),
         (status = 429, description = "This client opened too many streams lately; see `Retry-After`", body = Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u64, description = "Seconds to wait"))),
         (status = 503, description = "The game or the server has its most streams open; see `Retry-After`", body = Problem, content_type = "application/problem+json",
@@ -122,12 +137,12 @@ pub async fn events(
     state.limit(Class::Stream, &req)?;
     let game = Game::load(&state.store, &id).await?;
     let id = game.id().to_string();
-    let next = req
+    let resume = req
         .headers()
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u32>().ok())
-        .map_or(0, |last| last.saturating_add(1));
+        .map(|last| last.saturating_add(1));
     // Follow first, then catch up: a move is either in the catch-up or
     // sent to the follower (or both; the stream skips what it has sent).
     let follower = state
@@ -142,12 +157,12 @@ pub async fn events(
         store: state.store.clone(),
         id: id.clone(),
         pending: VecDeque::new(),
-        next,
+        next: resume.unwrap_or(0),
         ended: false,
         heartbeat,
     };
-    stream.catch_up().await?;
-    state.hub.caught_up(&id, stream.next);
+    let seen = stream.catch_up(resume.is_some()).await?;
+    state.hub.caught_up(&id, stream.next, &seen).await;
     let body = futures_util::stream::unfold(stream, |mut s| async move {
         s.next_bytes().await.map(|bytes| (Ok::<_, actix_web::Error>(bytes), s))
     });

@@ -12,8 +12,8 @@ use super::stateless::BodyErrors;
 use crate::game::{Game, GameCursor, MAX_SEATS, NewSeat, PlayerName};
 use crate::limits::Class;
 use crate::startup::AppState;
-use crate::wire::game::{CreateGameRequest, GameList, GameView};
-use crate::wire::{Refusal, Status};
+use crate::wire::Refusal;
+use crate::wire::game::{CreateGameRequest, GameList, GameStatusView, GameView};
 
 /// Most games per page of the listing.
 pub const MAX_GAMES_PAGE: usize = 100;
@@ -34,8 +34,10 @@ pub fn etag(version: i64) -> String {
 
 /// Create a game
 ///
-/// Deals the board and gives each seat its secret token, shown only in
-/// this answer (as `seats`).
+/// Deals the board and gives each person's seat its secret token, and each
+/// private open seat its invitation, shown only in this answer (as `seats`
+/// and `invitations`). A game with open seats waits, nothing played, until
+/// every seat is held.
 #[utoipa::path(
     tag = "games",
     operation_id = "createGame",
@@ -68,18 +70,24 @@ pub async fn create_game(
         .map(|(i, p)| {
             let name =
                 |text: &str, field: &str| PlayerName::parse(text).map_err(|e| ApiError::input(e, field));
-            match (&p.name, p.computer) {
-                (Some(text), None) => Ok(NewSeat::Person(name(text, &format!("players[{i}].name"))?)),
-                (text, Some(level)) => {
+            match (&p.name, p.computer, p.open) {
+                (None, None, Some(open)) => Ok(NewSeat::Open(open.visibility())),
+                (_, _, Some(_)) => Err(ApiError::refuse(
+                    Refusal::InvalidValue,
+                    "an open seat has no name and no computer: whoever joins it names it",
+                    &format!("players[{i}].open"),
+                )),
+                (Some(text), None, None) => Ok(NewSeat::Person(name(text, &format!("players[{i}].name"))?)),
+                (text, Some(level), None) => {
                     let default = format!("Computer ({})", level.level());
                     Ok(NewSeat::Computer(
                         level.level(),
                         name(text.as_deref().unwrap_or(&default), &format!("players[{i}].name"))?,
                     ))
                 }
-                (None, None) => Err(ApiError::refuse(
+                (None, None, None) => Err(ApiError::refuse(
                     Refusal::InvalidValue,
-                    "a seat needs a name (a person) or a computer level",
+                    "a seat needs a name (a person), a computer level, or open",
                     &format!("players[{i}]"),
                 )),
             }
@@ -87,14 +95,15 @@ pub async fn create_game(
         .collect::<Result<Vec<_>, _>>()?;
     let rules = req.rules.resolve_cached(None)?;
     let seed = req.seed.map(|s| s.0);
-    let (game, tokens) = Game::create(&state.store, rules, seats, seed, &state.creator(&http)).await?;
+    let (game, created) =
+        Game::create(&state.store, rules, seats, seed, req.move_time_limit, &state.creator(&http)).await?;
     if game.computer_to_move().is_some() {
         state.computer.wake(game.id());
     }
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id())))
         .insert_header((header::ETAG, etag(game.version())))
-        .json(GameView::created(&game, &tokens)))
+        .json(GameView::created(&game, &created)))
 }
 
 /// Get a game
@@ -134,8 +143,9 @@ pub async fn get_game(
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
-    /// Only games with this status.
-    pub status: Option<Status>,
+    /// Only games with this status; `waiting`: the lobby, games with open
+    /// public seats.
+    pub status: Option<GameStatusView>,
     /// Games per page, 1 to 100 (default 50).
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<usize>,
@@ -176,7 +186,13 @@ pub async fn list_games(
         .map(GameCursor::parse)
         .transpose()
         .map_err(|e| ApiError::input(e, "cursor"))?;
-    let (games, next) = Game::list(&state.store, query.status.map(Into::into), limit, after.as_ref()).await?;
+    let status = query.status.map(|s| match s {
+        GameStatusView::Waiting => crate::store::WAITING,
+        GameStatusView::Opening => jump_capture::Phase::Opening.name(),
+        GameStatusView::Playing => jump_capture::Phase::Playing.name(),
+        GameStatusView::Over => jump_capture::Phase::Over.name(),
+    });
+    let (games, next) = Game::list(&state.store, status, limit, after.as_ref()).await?;
     let games = games.iter().map(GameView::of).collect();
     Ok(HttpResponse::Ok().json(GameList { games, next_cursor: next.map(|c| c.to_string()) }))
 }

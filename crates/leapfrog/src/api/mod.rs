@@ -6,7 +6,8 @@
 //! results or errors into answers. One module per resource: `stateless`
 //! (presets, setups, legal moves, apply), `analysis` (the computer's
 //! view of a position), `games` (create, read, list),
-//! `moves` (play, history, legal moves, past positions), `events` (the live
+//! `moves` (play, history, legal moves, past positions), `seats` (join,
+//! leave, resign), `events` (the live
 //! stream), `meta` (health). `move_page` owns the fast JSON path of a page
 //! of legal moves; `problem` the one error type.
 
@@ -19,6 +20,7 @@ pub mod move_page;
 pub mod moves;
 pub mod problem;
 pub mod query;
+pub mod seats;
 pub mod stateless;
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -45,7 +47,12 @@ written `c3xe3xe5`), a removal one cell; a board string lists ranks from the top
 digits for runs of empty cells.",
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
-    components(schemas(problem::Problem, crate::wire::game::MoveRecord, crate::wire::game::GameOverEvent)),
+    components(schemas(
+        problem::Problem,
+        crate::wire::game::MoveRecord,
+        crate::wire::game::GameOverEvent,
+        crate::wire::game::GameChange
+    )),
     modifiers(&SeatTokens),
     tags(
         (name = "rules", description = "Rule sets and presets"),
@@ -95,6 +102,8 @@ pub fn add_links(api: &mut utoipa::openapi::OpenApi) {
         ("listGameMoves", "listGameMoves", "Its history"),
         ("listGameLegalMoves", "listGameLegalMoves", "Its legal moves"),
         ("followGame", "followGame", "Its live updates"),
+        ("joinGame", "joinGame", "Join one of its open seats"),
+        ("resignGame", "resignGame", "Resign a seat"),
     ] {
         let link = LinkBuilder::new()
             .operation_id(operation)
@@ -124,6 +133,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(meta::healthz)
         .service(meta::readyz)
         .service(moves::play_move)
+        .service(seats::join_game)
+        .service(seats::leave_game)
+        .service(seats::resign_game)
         .service(games::get_game)
         .service(moves::game_legal_moves)
         .service(events::events)

@@ -42,7 +42,7 @@ pub enum MoveErrors {
 }
 
 /// The seat's token from `Authorization: Bearer …`.
-fn bearer(req: &HttpRequest) -> Result<SeatToken, ApiError> {
+pub(crate) fn bearer(req: &HttpRequest) -> Result<SeatToken, ApiError> {
     let value = req
         .headers()
         .get(header::AUTHORIZATION)

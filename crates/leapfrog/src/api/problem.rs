@@ -134,6 +134,14 @@ impl From<GameError> for ApiError {
             GameError::KeyReused { .. } => ApiError::refuse(Refusal::KeyReused, detail, "Idempotency-Key"),
             GameError::TooManyGames { .. } => ApiError::TooManyRequests { detail, retry_after: None },
             GameError::Over => ApiError::refuse(Refusal::GameOver, detail, "path"),
+            GameError::Waiting
+            | GameError::NotWaiting
+            | GameError::SeatTaken { .. }
+            | GameError::NoOpenSeat
+            | GameError::AlreadyResigned { .. } => ApiError::Conflict(detail),
+            GameError::NoSuchSeat { .. } => ApiError::NotFound(detail),
+            GameError::Invitation => ApiError::Forbidden(detail),
+            GameError::MoveLimit(_) => ApiError::refuse(Refusal::InvalidValue, detail, "move_time_limit"),
             GameError::Invalid(invalid) => invalid.into(),
             GameError::Illegal(_) => ApiError::refuse(Refusal::IllegalMove, detail, "path"),
             GameError::Players(_) => ApiError::refuse(Refusal::InvalidValue, detail, "players"),

@@ -68,6 +68,45 @@ pub enum GameError {
     /// The game is over.
     #[error("the game is over")]
     Over,
+    /// The game waits for players to take its open seats.
+    #[error(
+        "the game is waiting for players to take its open seats; nothing is played until every seat is held (a seat is left while waiting, not resigned)"
+    )]
+    Waiting,
+    /// The game has started (or ended): seats are no longer joined or left.
+    #[error(
+        "the game is not waiting for players: its seats can no longer be joined or left (resign instead of leaving)"
+    )]
+    NotWaiting,
+    /// A seat number the game does not have.
+    #[error("there is no seat {player}; the game has seats 0 to {}", seats.saturating_sub(1))]
+    NoSuchSeat {
+        /// The seat asked for.
+        player: usize,
+        /// How many seats there are.
+        seats: usize,
+    },
+    /// The seat asked for is not open (someone joined it first).
+    #[error("seat {player} is not open: someone holds it")]
+    SeatTaken {
+        /// The seat.
+        player: usize,
+    },
+    /// No open public seat is left.
+    #[error("the game has no open public seat left")]
+    NoOpenSeat,
+    /// A private seat without its invitation.
+    #[error("this seat is private: send its invitation (the one its creator was given)")]
+    Invitation,
+    /// The seat has resigned already.
+    #[error("seat {player} has resigned already")]
+    AlreadyResigned {
+        /// The seat.
+        player: usize,
+    },
+    /// A move time limit out of bounds.
+    #[error("a move time limit of {0} s is not from {min} to {max} s", min = super::MIN_MOVE_LIMIT, max = super::MAX_MOVE_LIMIT)]
+    MoveLimit(u32),
     /// The move does not read (a bad cell, an empty path).
     #[error("{0}")]
     Invalid(crate::wire::Invalid),

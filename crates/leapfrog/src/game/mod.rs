@@ -3,21 +3,27 @@
 //! history. Nothing here knows of HTTP; the API translates requests into
 //! these calls and [`GameError`]s into answers.
 //!
-//! A seat is held by a person who has its token. The other holders of the
-//! rule book's §11 (`docs/rules.md`: the computer, open seats), resigning
-//! and move time limits belong to [`Game`] and [`Holder`], not to handlers.
+//! A seat is held by a person who has its token, by the computer, or is
+//! open until someone joins it; the rule book's §11 (`docs/rules.md`) on
+//! seats, resigning and move time limits lives in [`Game`] and the module
+//! `seating`, never in handlers.
 
 mod error;
 mod input;
+mod seating;
 
 use std::sync::Arc;
 
 use jump_capture as jc;
 use jump_search::Level;
+use serde::{Deserialize, Serialize};
 
 pub use error::GameError;
 pub use input::{
     GameCursor, IdempotencyKey, InputError, MAX_KEY, MAX_NAME, PlayerName, SeatToken, TokenHash,
+};
+pub use seating::{
+    Created, GameResult, GameStatus, Joined, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL, SeatChoice,
 };
 
 use crate::store::{Commit, GameRow, KeyRecord, MoveRow, SeatRow, Store};
@@ -33,6 +39,28 @@ pub enum Holder {
     Person,
     /// The computer at a level: it has no token, the server plays it.
     Computer(Level),
+    /// Nobody yet: the game waits until someone joins.
+    Open(Visibility),
+}
+
+/// Who may join an open seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Anyone: the game is listed in the lobby.
+    Public,
+    /// Whoever has the seat's invitation.
+    Private,
+}
+
+/// How a seat stopped playing for itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resignation {
+    /// Its holder resigned.
+    Resigned,
+    /// It did not move within the game's move time limit.
+    TimedOut,
 }
 
 /// A seat of a game being created.
@@ -42,6 +70,8 @@ pub enum NewSeat {
     Person(PlayerName),
     /// The computer at a level, under this name.
     Computer(Level, PlayerName),
+    /// Open for someone to join.
+    Open(Visibility),
 }
 
 /// One player's place in a game.
@@ -53,6 +83,9 @@ pub struct Seat {
     pub name: PlayerName,
     /// Who plays it.
     pub holder: Holder,
+    /// Whether it resigned (then, with three or more players, the computer
+    /// plays it).
+    pub resigned: Option<Resignation>,
 }
 
 /// A persisted game as it stands.
@@ -68,6 +101,10 @@ pub struct Game {
     updated_at: i64,
     client: String,
     abandoned_at: Option<i64>,
+    /// Seconds a person's seat has for a move.
+    move_limit: Option<u32>,
+    /// When the seat to move got its turn, in Unix milliseconds.
+    turn_at: i64,
 }
 
 /// Who creates a game, and how many unfinished games they may have.
@@ -142,13 +179,15 @@ pub fn now_ms() -> i64 {
 }
 
 impl Game {
-    /// Deals a new game of `names` in turn order under `rules` and stores
-    /// it; returns it with one new token per seat, in seat order (shown to
-    /// the creator once, stored only as hashes).
+    /// Deals a new game of `new_seats` in turn order under `rules`, with
+    /// an optional move time limit in seconds, and stores it; returns it
+    /// with one new token per person's seat and one invitation per private
+    /// open seat (shown to the creator once, stored only as hashes).
     ///
     /// # Errors
     ///
     /// [`GameError::Players`] for a number of players the rules refuse;
+    /// [`GameError::MoveLimit`] for a limit out of bounds;
     /// [`GameError::TooManyGames`] when the creator has their most
     /// unfinished games (concurrent creations may pass the cap by a few:
     /// it stops floods, it is not a ledger); store failures.
@@ -157,8 +196,14 @@ impl Game {
         rules: Arc<jc::Rules>,
         new_seats: Vec<NewSeat>,
         seed: Option<u64>,
+        move_limit: Option<u32>,
         creator: &Creator,
-    ) -> Result<(Game, Vec<(usize, SeatToken)>), GameError> {
+    ) -> Result<(Game, Created), GameError> {
+        if let Some(limit) = move_limit
+            && !(MIN_MOVE_LIMIT..=MAX_MOVE_LIMIT).contains(&limit)
+        {
+            return Err(GameError::MoveLimit(limit));
+        }
         let (position, seed) = jc::Position::start(rules.clone(), new_seats.len(), seed)?;
         if creator.max_unfinished > 0
             && store.unfinished_games_of(&creator.client).await? >= i64::from(creator.max_unfinished)
@@ -166,9 +211,13 @@ impl Game {
             return Err(GameError::TooManyGames { limit: creator.max_unfinished });
         }
         let now = now_ms();
-        let seats = new_seats.into_iter().enumerate().map(|(player, seat)| match seat {
-            NewSeat::Person(name) => Seat { player, name, holder: Holder::Person },
-            NewSeat::Computer(level, name) => Seat { player, name, holder: Holder::Computer(level) },
+        let seats = new_seats.into_iter().enumerate().map(|(player, seat)| {
+            let (name, holder) = match seat {
+                NewSeat::Person(name) => (name, Holder::Person),
+                NewSeat::Computer(level, name) => (name, Holder::Computer(level)),
+                NewSeat::Open(visibility) => (seating::open_name(), Holder::Open(visibility)),
+            };
+            Seat { player, name, holder, resigned: None }
         });
         let game = Game {
             id: uuid::Uuid::new_v4().to_string(),
@@ -181,28 +230,45 @@ impl Game {
             updated_at: now,
             client: creator.client.clone(),
             abandoned_at: None,
+            move_limit,
+            turn_at: now,
         };
-        let tokens = game
-            .seats
-            .iter()
-            .filter(|s| s.holder == Holder::Person)
-            .map(|s| Ok((s.player, SeatToken::generate()?)))
-            .collect::<Result<Vec<_>, GameError>>()?;
+        let mut created = Created::default();
+        for seat in &game.seats {
+            match seat.holder {
+                Holder::Person => created.tokens.push((seat.player, SeatToken::generate()?)),
+                Holder::Open(Visibility::Private) => {
+                    created.invitations.push((seat.player, SeatToken::generate()?));
+                }
+                Holder::Open(Visibility::Public) | Holder::Computer(_) => {}
+            }
+        }
+        let secret = |list: &[(usize, SeatToken)], player| {
+            list.iter().find(|(p, _)| *p == player).map(|(_, t)| t.hash().as_str().to_string())
+        };
         let rows: Vec<SeatRow> = game
             .seats
             .iter()
             .map(|seat| SeatRow {
                 player: seat.player as i64,
                 name: seat.name.as_str().to_string(),
-                token_hash: match tokens.iter().find(|(p, _)| *p == seat.player) {
-                    Some((_, token)) => token.hash().as_str().to_string(),
-                    // Never a SHA-256 in hex: no token opens a computer's seat.
-                    None => format!("computer:{}:{}", game.id, seat.player),
-                },
+                token_hash: secret(&created.tokens, seat.player)
+                    .unwrap_or_else(|| game.no_token(seat.player)),
+                invite_hash: secret(&created.invitations, seat.player),
             })
             .collect();
         store.insert_game(&game.to_row(), &rows).await?;
-        Ok((game, tokens))
+        Ok((game, created))
+    }
+
+    /// What a seat no token opens keeps as its token hash: never a SHA-256
+    /// in hex, and unique (the version tells apart the times a seat was
+    /// opened).
+    fn no_token(&self, player: usize) -> String {
+        match self.seats[player].holder {
+            Holder::Computer(_) => format!("computer:{}:{player}", self.id),
+            _ => format!("open:{}:{player}:{}", self.id, self.version),
+        }
     }
 
     /// The game with this id.
@@ -215,21 +281,22 @@ impl Game {
         Game::from_row(row)
     }
 
-    /// A page of up to `limit` games, newest first, only those in `phase`
-    /// if given, after `after`; and the cursor of the next page, if there
-    /// is one.
+    /// A page of up to `limit` games, newest first, only those of `status`
+    /// if given (a stored status, or [`crate::store::WAITING`]: waiting
+    /// with public seats), after `after`; and the cursor of the next page,
+    /// if there is one.
     ///
     /// # Errors
     ///
     /// A damaged row; store failures.
     pub async fn list(
         store: &Store,
-        phase: Option<jc::Phase>,
+        status: Option<&str>,
         limit: usize,
         after: Option<&GameCursor>,
     ) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
         let after = after.map(|c| (c.created_at, c.id.clone()));
-        let mut rows = store.list_games(phase.map(jc::Phase::name), limit as i64 + 1, after).await?;
+        let mut rows = store.list_games(status, limit as i64 + 1, after).await?;
         let more = rows.len() > limit;
         rows.truncate(limit);
         let next =
@@ -310,9 +377,7 @@ impl Game {
         {
             return Err(GameError::StaleVersion { version, expected: sent.clone() });
         }
-        if game.position.is_over() {
-            return Err(GameError::Over);
-        }
+        game.check_playable()?;
         let player = seat as usize;
         if player != game.position.to_move() {
             return Err(game.not_to_move(store, player, request.expected.is_none()).await?);
@@ -344,9 +409,7 @@ impl Game {
     /// computer's, [`GameError::Over`], an illegal move, a lost race, store
     /// failures.
     pub async fn play_for_computer(mut self, store: &Store, mv: jc::Move) -> Result<Game, GameError> {
-        if self.position.is_over() {
-            return Err(GameError::Over);
-        }
+        self.check_playable()?;
         let to_move = self.position.to_move();
         if self.computer_to_move().is_none() {
             return Err(GameError::NotYourTurn { to_move, seat: to_move });
@@ -357,14 +420,17 @@ impl Game {
         }
     }
 
-    /// The level of the computer if it is to move in this game.
+    /// The level of the computer if it is to move in this game: at a
+    /// computer's seat, or at a resigned seat it plays.
     pub fn computer_to_move(&self) -> Option<Level> {
-        if self.position.is_over() {
+        if self.status() != GameStatus::Started {
             return None;
         }
-        match self.seats.get(self.position.to_move())?.holder {
-            Holder::Computer(level) => Some(level),
-            Holder::Person => None,
+        let seat = self.seats.get(self.position.to_move())?;
+        match (seat.holder, seat.resigned) {
+            (Holder::Computer(level), _) => Some(level),
+            (_, Some(_)) => Some(RESIGNED_LEVEL),
+            (Holder::Person | Holder::Open(_), None) => None,
         }
     }
 
@@ -384,6 +450,7 @@ impl Game {
         let now = now_ms();
         self.version = version + 1;
         self.updated_at = now;
+        self.turn_at = now;
         self.abandoned_at = None;
         let row = MoveRow {
             ply: i64::from(ply),
@@ -483,14 +550,20 @@ impl Game {
         &self.position
     }
 
-    /// Opening, playing or over.
+    /// The position's phase: opening, playing or over. The game may be
+    /// over before its position is (see [`Game::status`]).
     pub fn phase(&self) -> jc::Phase {
-        self.position.phase()
+        if self.status() == GameStatus::Over { jc::Phase::Over } else { self.position.phase() }
     }
 
-    /// The result, once over.
-    pub fn outcome(&self) -> Option<jc::Outcome> {
-        self.position.outcome()
+    /// Seconds a person's seat has for a move, if limited.
+    pub fn move_limit(&self) -> Option<u32> {
+        self.move_limit
+    }
+
+    /// When the seat to move got its turn, in Unix milliseconds.
+    pub fn turn_at(&self) -> i64 {
+        self.turn_at
     }
 
     /// When it was created, in Unix milliseconds.
@@ -522,16 +595,27 @@ impl Game {
             Some(json) => serde_json::from_str(json).map_err(|e| corrupt("computers", &e))?,
             None => Vec::new(),
         };
+        let states: Vec<seating::SeatState> = match &row.seating {
+            Some(json) => serde_json::from_str(json).map_err(|e| corrupt("seating", &e))?,
+            None => Vec::new(),
+        };
         let seats = names
             .iter()
             .enumerate()
             .map(|(player, name)| {
                 let name = PlayerName::parse(name).map_err(|e| corrupt("players", &e))?;
-                let holder = match levels.get(player).and_then(Option::as_deref) {
-                    Some(level) => Holder::Computer(level.parse().map_err(|e| corrupt("computers", &e))?),
-                    None => Holder::Person,
+                let state = states.get(player).cloned().unwrap_or_default();
+                // A resigned person's seat is in `computers` too (the
+                // computer plays it), but its holder stays the person.
+                let holder = match (state.open, state.resigned, levels.get(player).and_then(Option::as_deref))
+                {
+                    (Some(visibility), _, _) => Holder::Open(visibility),
+                    (None, None, Some(level)) => {
+                        Holder::Computer(level.parse().map_err(|e| corrupt("computers", &e))?)
+                    }
+                    _ => Holder::Person,
                 };
-                Ok(Seat { player, name, holder })
+                Ok(Seat { player, name, holder, resigned: state.resigned })
             })
             .collect::<Result<_, GameError>>()?;
         let seed = row.seed.parse().map_err(|e| corrupt("seed", &e))?;
@@ -545,6 +629,11 @@ impl Game {
             updated_at: row.updated_at,
             client: row.client,
             abandoned_at: row.abandoned_at,
+            move_limit: row
+                .move_limit
+                .map(|l| u32::try_from(l).map_err(|e| corrupt("move limit", &e)))
+                .transpose()?,
+            turn_at: row.turn_at.unwrap_or(row.updated_at),
             id,
         })
     }
@@ -561,24 +650,31 @@ impl Game {
             players: serde_json::to_string(&names).unwrap_or_default(),
             position: self.position.to_string(),
             status: self.phase().name().to_string(),
-            result: self.outcome().map(|o| serde_json::to_string(&Outcome::of(&o)).unwrap_or_default()),
+            result: self.result().map(|r| serde_json::to_string(&Outcome::of_game(&r)).unwrap_or_default()),
             created_at: self.created_at,
             updated_at: self.updated_at,
             client: self.client.clone(),
             abandoned_at: self.abandoned_at,
             computers: self.computers_json(),
+            seating: self.seating_json(),
+            open_seats: self.seats.iter().filter(|s| matches!(s.holder, Holder::Open(_))).count() as i64,
+            public_seats: self.seats.iter().filter(|s| s.holder == Holder::Open(Visibility::Public)).count()
+                as i64,
+            move_limit: self.move_limit.map(i64::from),
+            turn_at: Some(self.turn_at),
         }
     }
 
-    /// Each seat's level or null, as JSON; `None` when every seat is a
-    /// person's.
+    /// Each seat's level or null, as JSON: the computer's seats and the
+    /// resigned seats it plays; `None` when it plays none.
     fn computers_json(&self) -> Option<String> {
         let levels: Vec<Option<String>> = self
             .seats
             .iter()
-            .map(|s| match s.holder {
-                Holder::Computer(level) => Some(level.to_string()),
-                Holder::Person => None,
+            .map(|s| match (s.holder, s.resigned) {
+                (Holder::Computer(level), _) => Some(level.to_string()),
+                (_, Some(_)) => Some(RESIGNED_LEVEL.to_string()),
+                (Holder::Person | Holder::Open(_), None) => None,
             })
             .collect();
         // A plain serde value of strings: this cannot fail.

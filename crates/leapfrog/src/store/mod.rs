@@ -89,6 +89,18 @@ pub struct GameRow {
     pub abandoned_at: Option<i64>,
     /// For a game with computer seats: JSON, each seat's level or null.
     pub computers: Option<String>,
+    /// For a game with open or resigned seats: JSON, one entry per seat
+    /// (see the migration that made it).
+    pub seating: Option<String>,
+    /// How many seats are open.
+    pub open_seats: i64,
+    /// How many of them are public.
+    pub public_seats: i64,
+    /// Seconds a seat has for a move, if limited.
+    pub move_limit: Option<i64>,
+    /// When the seat to move got its turn (Unix milliseconds); `None` for
+    /// games older than the clock.
+    pub turn_at: Option<i64>,
 }
 
 /// A seat: a player's name and the hash of their token.
@@ -98,8 +110,11 @@ pub struct SeatRow {
     pub player: i64,
     /// Their name.
     pub name: String,
-    /// SHA-256 of the token, hex.
+    /// SHA-256 of the token, hex; for a seat no token opens (the
+    /// computer's, an open one), a text that is never such a hash.
     pub token_hash: String,
+    /// A private seat: SHA-256 of its invitation, hex.
+    pub invite_hash: Option<String>,
 }
 
 /// A move as stored.
@@ -173,7 +188,7 @@ pub struct Store {
 /// player, `$4` notation, `$5` captures, `$6` gain, `$7` time, `$8` 1 when
 /// the computer made it), the game's new state if its version is still
 /// `$14` (`$9` version, `$10` position, `$11` status, `$12` result, `$13`
-/// time; a move ends any abandonment), the idempotency key's record (`$15`
+/// time, when the next seat's turn starts too; a move ends any abandonment), the idempotency key's record (`$15`
 /// key, `$16` the move asked for).
 macro_rules! insert_move {
     () => {
@@ -184,7 +199,7 @@ macro_rules! insert_move {
 macro_rules! update_game {
     () => {
         "UPDATE games SET version = $9, position = $10, status = $11, result = $12, updated_at = $13, \
-         abandoned_at = NULL WHERE id = $1 AND version = $14"
+         turn_at = $13, abandoned_at = NULL WHERE id = $1 AND version = $14"
     };
 }
 macro_rules! insert_key {
@@ -207,7 +222,7 @@ macro_rules! notify_move {
 macro_rules! game_columns {
     () => {
         "id, version, rules, seed, players, position, status, result, created_at, updated_at, client, abandoned_at, \
-         computers"
+         computers, seating, open_seats, public_seats, move_limit, turn_at"
     };
 }
 
@@ -223,14 +238,15 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }
 
-/// The listing's four query shapes, one per filter, so that each uses its
-/// index: games newest first (`games_listing`) or of one status
-/// (`games_status_listing`), from the start or after a cursor
+/// The listing's query shapes, one per filter, so that each uses its
+/// index: games newest first (`games_listing`), of one status
+/// (`games_status_listing`) or waiting with public seats (`games_lobby`,
+/// asked for as the status `waiting`), from the start or after a cursor
 /// (`created_at`, `id`), at most so many rows. The arguments, numbered in
-/// this order: the status if filtered, the cursor if given, the limit. An
-/// `OR` of "no filter" and "this status" in one shape made SQLite scan
-/// every game.
-fn listing_query(status: bool, after: bool) -> &'static str {
+/// this order: the status if filtered (not for `waiting`), the cursor if
+/// given, the limit. An `OR` of "no filter" and "this status" in one shape
+/// made SQLite scan every game.
+fn listing_query(status: Option<&str>, after: bool) -> &'static str {
     macro_rules! listing {
         ($where:literal, $limit:literal) => {
             concat!(
@@ -246,14 +262,23 @@ fn listing_query(status: bool, after: bool) -> &'static str {
     // `created_at <= c AND (created_at < c OR id < i)`: the keyset
     // condition as a range on the index's leading time column.
     match (status, after) {
-        (false, false) => listing!("", "$1"),
-        (true, false) => listing!("WHERE status = $1", "$2"),
-        (false, true) => listing!("WHERE created_at <= $1 AND (created_at < $1 OR id < $2)", "$3"),
-        (true, true) => {
+        (None, false) => listing!("", "$1"),
+        (Some(WAITING), false) => listing!("WHERE public_seats > 0 AND status <> 'over'", "$1"),
+        (Some(_), false) => listing!("WHERE status = $1", "$2"),
+        (None, true) => listing!("WHERE created_at <= $1 AND (created_at < $1 OR id < $2)", "$3"),
+        (Some(WAITING), true) => listing!(
+            "WHERE public_seats > 0 AND status <> 'over' AND created_at <= $1 AND (created_at < $1 OR id < $2)",
+            "$3"
+        ),
+        (Some(_), true) => {
             listing!("WHERE status = $1 AND created_at <= $2 AND (created_at < $2 OR id < $3)", "$4")
         }
     }
 }
+
+/// The listing filter of games waiting with public seats: never a stored
+/// status.
+pub const WAITING: &str = "waiting";
 
 impl Store {
     /// Connects to `url` (`sqlite://FILE`, created if missing, or
@@ -371,7 +396,7 @@ impl Store {
         sqlx::query(concat!(
             "INSERT INTO games (",
             game_columns!(),
-            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
         ))
         .bind(&g.id)
         .bind(g.version)
@@ -386,16 +411,24 @@ impl Store {
         .bind(&g.client)
         .bind(g.abandoned_at)
         .bind(&g.computers)
+        .bind(&g.seating)
+        .bind(g.open_seats)
+        .bind(g.public_seats)
+        .bind(g.move_limit)
+        .bind(g.turn_at)
         .execute(&mut *tx)
         .await?;
         for s in seats {
-            sqlx::query("INSERT INTO seats (game_id, player, name, token_hash) VALUES ($1, $2, $3, $4)")
-                .bind(&g.id)
-                .bind(s.player)
-                .bind(&s.name)
-                .bind(&s.token_hash)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "INSERT INTO seats (game_id, player, name, token_hash, invite_hash) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&g.id)
+            .bind(s.player)
+            .bind(&s.name)
+            .bind(&s.token_hash)
+            .bind(&s.invite_hash)
+            .execute(&mut *tx)
+            .await?;
         }
         tx.commit().await?;
         Ok(())
@@ -411,8 +444,8 @@ impl Store {
         Ok(sqlx::query_as(q).bind(id).fetch_optional(&self.pool).await?)
     }
 
-    /// Games newest first, optionally of one status, after a cursor
-    /// `(created_at, id)`.
+    /// Games newest first, optionally of one status (or [`WAITING`]:
+    /// waiting with public seats), after a cursor `(created_at, id)`.
     ///
     /// # Errors
     ///
@@ -423,8 +456,8 @@ impl Store {
         limit: i64,
         after: Option<(i64, String)>,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let mut query = sqlx::query_as(listing_query(status.is_some(), after.is_some()));
-        if let Some(status) = status {
+        let mut query = sqlx::query_as(listing_query(status, after.is_some()));
+        if let Some(status) = status.filter(|s| *s != WAITING) {
             query = query.bind(status);
         }
         if let Some((at, id)) = after {
@@ -445,9 +478,9 @@ impl Store {
             Backend::Sqlite => "EXPLAIN QUERY PLAN ",
             Backend::Postgres => "EXPLAIN ",
         };
-        let q = format!("{explain}{}", listing_query(status.is_some(), after));
+        let q = format!("{explain}{}", listing_query(status, after));
         let mut query = sqlx::query(sqlx::AssertSqlSafe(q));
-        if let Some(status) = status {
+        if let Some(status) = status.filter(|s| *s != WAITING) {
             query = query.bind(status);
         }
         if after {
@@ -489,6 +522,103 @@ impl Store {
         .bind(from)
         .fetch_all(&self.pool)
         .await?)
+    }
+
+    /// Stores a change of a game other than a move (a seat joined or left,
+    /// a resignation) if the stored game is still at `version`: the game's
+    /// new state and, if given, one seat's new holder, together or not at
+    /// all. On PostgreSQL the other processes are told the game changed.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure; a lost race is `Ok(Commit::Conflict)`.
+    pub async fn update_game(
+        &self,
+        g: &GameRow,
+        version: i64,
+        seat: Option<&SeatRow>,
+    ) -> Result<Commit, StoreError> {
+        let mut tx = self.writes().begin().await?;
+        let updated = sqlx::query(
+            "UPDATE games SET version = $2, players = $3, position = $4, status = $5, result = $6, \
+             updated_at = $7, computers = $8, seating = $9, open_seats = $10, public_seats = $11, turn_at = $12, \
+             abandoned_at = NULL WHERE id = $1 AND version = $13",
+        )
+        .bind(&g.id)
+        .bind(g.version)
+        .bind(&g.players)
+        .bind(&g.position)
+        .bind(&g.status)
+        .bind(&g.result)
+        .bind(g.updated_at)
+        .bind(&g.computers)
+        .bind(&g.seating)
+        .bind(g.open_seats)
+        .bind(g.public_seats)
+        .bind(g.turn_at)
+        .bind(version)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if updated != 1 {
+            return Ok(Commit::Conflict);
+        }
+        if let Some(s) = seat {
+            // A seat's invitation stays: a private seat left opens private.
+            let written =
+                sqlx::query("UPDATE seats SET name = $3, token_hash = $4 WHERE game_id = $1 AND player = $2")
+                    .bind(&g.id)
+                    .bind(s.player)
+                    .bind(&s.name)
+                    .bind(&s.token_hash)
+                    .execute(&mut *tx)
+                    .await;
+            match written {
+                Ok(r) if r.rows_affected() == 1 => {}
+                Ok(_) => return Ok(Commit::Conflict),
+                Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_notify('leapfrog_moves', $1)").bind(&g.id).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(Commit::Done)
+    }
+
+    /// The invitation hashes of game `id`'s private seats, by player.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn invitations(&self, id: &str) -> Result<Vec<(i64, String)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT player, invite_hash FROM seats WHERE game_id = $1 AND invite_hash IS NOT NULL",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect::<Result<_, sqlx::Error>>()?)
+    }
+
+    /// The games with a move time limit, not over and not waiting, whose
+    /// seat to move has had its turn for the limit or longer at `now`
+    /// (Unix milliseconds), longest waiting first (at most 1000). Whether
+    /// that seat is a person's, whom the limit binds, the caller checks.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn games_out_of_time(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE move_limit IS NOT NULL AND status <> 'over' AND open_seats = 0 \
+             AND turn_at + move_limit * 1000 <= $1 ORDER BY turn_at LIMIT 1000",
+        )
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
     }
 
     /// The games with computer seats that are not over and have not

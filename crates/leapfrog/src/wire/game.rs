@@ -5,16 +5,17 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{Outcome, PositionView, RuleSet, Rules, SeedInput, Status, seed_string};
-use crate::game::{self, Game, HistoryMove, MAX_NAME, MAX_SEATS};
+use crate::game::{self, Game, GameStatus, HistoryMove, Holder, MAX_NAME, MAX_SEATS};
 
-/// A seat of a new game: a person (`name`) or the computer (`computer`,
-/// and a name if wanted).
+/// A seat of a new game: a person (`name`), the computer (`computer`, and
+/// a name if wanted), or open for someone to join (`open`).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerInput {
     /// The player's name: 1 to 64 characters once surrounding spaces are
     /// trimmed. Required for a person; for the computer, it defaults to
-    /// "Computer (LEVEL)". Null is the same as leaving it out.
+    /// "Computer (LEVEL)"; not for an open seat. Null is the same as
+    /// leaving it out.
     #[serde(default)]
     #[schema(min_length = 1, max_length = 64, pattern = r"\S")]
     pub name: Option<String>,
@@ -22,6 +23,68 @@ pub struct PlayerInput {
     /// moves, and the seat has no token. Null or left out: a person.
     #[serde(default)]
     pub computer: Option<ComputerLevel>,
+    /// The seat is open until someone joins it: `public` (the game is
+    /// listed in the lobby, anyone may join) or `private` (the answer that
+    /// creates the game gives its invitation; joining needs it). The game
+    /// waits, nothing played, until every seat is held.
+    #[serde(default)]
+    pub open: Option<OpenSeat>,
+}
+
+/// Who may join an open seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OpenSeat {
+    /// Anyone: the game is listed by `GET /v1/games?status=waiting`.
+    Public,
+    /// Whoever has the seat's invitation.
+    Private,
+}
+
+impl OpenSeat {
+    /// The domain's visibility.
+    pub fn visibility(self) -> game::Visibility {
+        match self {
+            OpenSeat::Public => game::Visibility::Public,
+            OpenSeat::Private => game::Visibility::Private,
+        }
+    }
+}
+
+/// How a seat stopped playing for itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ResignationView {
+    /// Its holder resigned.
+    Resigned,
+    /// It did not move within the move time limit.
+    TimedOut,
+}
+
+/// Where a persisted game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatusView {
+    /// A seat is open: nothing is played until every seat is held.
+    Waiting,
+    /// The opening: each move removes one piece.
+    Opening,
+    /// Jumps.
+    Playing,
+    /// Over: the player to move could not move, or resignations ended it.
+    Over,
+}
+
+impl GameStatusView {
+    /// The status of a game.
+    pub fn of(game: &Game) -> GameStatusView {
+        match (game.status(), Status::from(game.phase())) {
+            (GameStatus::Waiting, _) => GameStatusView::Waiting,
+            (GameStatus::Over, _) | (_, Status::Over) => GameStatusView::Over,
+            (GameStatus::Started, Status::Opening) => GameStatusView::Opening,
+            (GameStatus::Started, Status::Playing) => GameStatusView::Playing,
+        }
+    }
 }
 
 /// How strongly the computer plays a seat, weakest first: `random`
@@ -90,6 +153,54 @@ pub struct CreateGameRequest {
     /// or null.
     #[serde(default)]
     pub seed: Option<SeedInput>,
+    /// Seconds a person's seat has for each move, from the moment it
+    /// becomes its turn (5 to 604800, a week); past it the server resigns
+    /// the seat (rule book §11). The computer's seats have no limit. Null
+    /// or left out: no limit.
+    #[serde(default)]
+    #[schema(minimum = 5, maximum = 604800)]
+    pub move_time_limit: Option<u32>,
+}
+
+const _: () = assert!(
+    game::MIN_MOVE_LIMIT == 5 && game::MAX_MOVE_LIMIT == 604_800,
+    "the schema's bounds above say 5 and 604800"
+);
+
+/// A request to join an open seat.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Cleo"}))]
+pub struct JoinRequest {
+    /// The joiner's name: 1 to 64 characters once trimmed.
+    #[schema(min_length = 1, max_length = 64, pattern = r"\S")]
+    pub name: String,
+    /// The seat to join; left out or null: the private seat the invitation
+    /// opens, or else the first open public seat.
+    #[serde(default)]
+    pub player: Option<usize>,
+    /// A private seat's invitation.
+    #[serde(default)]
+    #[schema(min_length = 1)]
+    pub invitation: Option<String>,
+}
+
+/// The answer to a join: the game, and the seat with its token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Joined {
+    /// The game after the join.
+    pub game: GameView,
+    /// The seat joined, with its token (shown only here).
+    pub seat: SeatView,
+}
+
+/// A private open seat's invitation, shown once.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InvitationView {
+    /// The seat.
+    pub player: usize,
+    /// The secret a joiner sends as `invitation`.
+    pub invitation: String,
 }
 
 const _: () = assert!(MAX_SEATS == 64 && MAX_NAME == 64, "the schema's limits above say 64");
@@ -102,9 +213,16 @@ pub struct PlayerView {
     /// Their name.
     pub name: String,
     /// The computer's level when the computer plays this seat; null for a
-    /// person.
+    /// person or an open seat.
     #[schema(required = true)]
     pub computer: Option<ComputerLevel>,
+    /// Who may join the seat while it is open; null once someone holds it.
+    #[schema(required = true)]
+    pub open: Option<OpenSeat>,
+    /// Whether the seat resigned or ran out of time; null while it plays.
+    /// With three or more players the computer plays a resigned seat.
+    #[schema(required = true)]
+    pub resigned: Option<ResignationView>,
 }
 
 /// A seat's secret, shown once.
@@ -137,8 +255,8 @@ pub struct GameView {
     pub players: Vec<PlayerView>,
     /// The current position.
     pub position: PositionView,
-    /// Opening, playing or over.
-    pub status: Status,
+    /// Waiting for players, opening, playing or over.
+    pub status: GameStatusView,
     /// The result once over; null until then.
     #[schema(required = true)]
     pub result: Option<Outcome>,
@@ -151,11 +269,23 @@ pub struct GameView {
     /// against its creator's cap. A move ends that; null otherwise.
     #[schema(required = true)]
     pub abandoned_at: Option<String>,
+    /// Seconds a person's seat has for a move; null for no limit.
+    #[schema(required = true, minimum = 5, maximum = 604800)]
+    pub move_time_limit: Option<u32>,
+    /// When the seat to move runs out of time (RFC 3339): while a person's
+    /// seat is to move in a started game with a limit; null otherwise.
+    #[schema(required = true)]
+    pub turn_ends_at: Option<String>,
     /// Only in the answer that creates the game: one seat per person (the
-    /// computer's seats have none), with its secret token.
+    /// computer's and open seats have none), with its secret token.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub seats: Option<Vec<SeatView>>,
+    /// Only in the answer that creates the game: each private open seat's
+    /// invitation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub invitations: Option<Vec<InvitationView>>,
 }
 
 /// Unix milliseconds as RFC 3339.
@@ -180,35 +310,55 @@ impl GameView {
                     player: s.player,
                     name: s.name.as_str().to_string(),
                     computer: match s.holder {
-                        game::Holder::Computer(level) => ComputerLevel::of(level),
-                        game::Holder::Person => None,
+                        Holder::Computer(level) => ComputerLevel::of(level),
+                        Holder::Person | Holder::Open(_) => None,
                     },
+                    open: match s.holder {
+                        Holder::Open(game::Visibility::Public) => Some(OpenSeat::Public),
+                        Holder::Open(game::Visibility::Private) => Some(OpenSeat::Private),
+                        Holder::Person | Holder::Computer(_) => None,
+                    },
+                    resigned: s.resigned.map(|r| match r {
+                        game::Resignation::Resigned => ResignationView::Resigned,
+                        game::Resignation::TimedOut => ResignationView::TimedOut,
+                    }),
                 })
                 .collect(),
             position: PositionView::of(game.position()),
-            status: game.phase().into(),
-            result: game.outcome().as_ref().map(Outcome::of),
+            status: GameStatusView::of(game),
+            result: game.result().as_ref().map(Outcome::of_game),
             created_at: rfc3339(game.created_at()),
             updated_at: rfc3339(game.updated_at()),
             abandoned_at: game.abandoned_at().map(rfc3339),
+            move_time_limit: game.move_limit(),
+            turn_ends_at: game.turn_ends_at().map(rfc3339),
             seats: None,
+            invitations: None,
         }
     }
 
-    /// The view of a new game with its people's seats' tokens.
-    pub fn created(game: &Game, tokens: &[(usize, game::SeatToken)]) -> GameView {
-        let seats = tokens
+    /// The view of a new game with its people's seats' tokens and its
+    /// private seats' invitations.
+    pub fn created(game: &Game, created: &game::Created) -> GameView {
+        let seats = created.tokens.iter().filter_map(|(player, t)| SeatView::of(game, *player, t)).collect();
+        let invitations = created
+            .invitations
             .iter()
-            .filter_map(|(player, t)| {
-                let s = game.seats().get(*player)?;
-                Some(SeatView {
-                    player: s.player,
-                    name: s.name.as_str().to_string(),
-                    token: t.reveal().to_string(),
-                })
-            })
+            .map(|(player, t)| InvitationView { player: *player, invitation: t.reveal().to_string() })
             .collect();
-        GameView { seats: Some(seats), ..GameView::of(game) }
+        GameView { seats: Some(seats), invitations: Some(invitations), ..GameView::of(game) }
+    }
+}
+
+impl SeatView {
+    /// The view of seat `player` of `game` with its token.
+    pub fn of(game: &Game, player: usize, token: &game::SeatToken) -> Option<SeatView> {
+        let s = game.seats().get(player)?;
+        Some(SeatView {
+            player: s.player,
+            name: s.name.as_str().to_string(),
+            token: token.reveal().to_string(),
+        })
     }
 }
 
@@ -267,11 +417,24 @@ pub struct History {
     pub moves: Vec<MoveRecord>,
 }
 
+/// The data of a stream's seat events (`joined`, `left`, `started`,
+/// `resigned`, `timed_out`): the seat concerned and the game after the
+/// change.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameChange {
+    /// The seat that joined, left, resigned or ran out of time; null for
+    /// `started`.
+    #[schema(required = true)]
+    pub player: Option<usize>,
+    /// The game after the change.
+    pub game: GameView,
+}
+
 /// The data of the `over` event that ends a game's stream.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GameOverEvent {
     /// Always `over`.
-    pub status: Status,
+    pub status: GameStatusView,
     /// The result.
     #[schema(required = true)]
     pub result: Option<Outcome>,
@@ -283,8 +446,8 @@ impl GameOverEvent {
     /// The event of a finished game.
     pub fn of(game: &Game) -> GameOverEvent {
         GameOverEvent {
-            status: Status::Over,
-            result: game.outcome().as_ref().map(Outcome::of),
+            status: GameStatusView::Over,
+            result: game.result().as_ref().map(Outcome::of_game),
             position: PositionView::of(game.position()),
         }
     }

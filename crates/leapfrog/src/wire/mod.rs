@@ -8,7 +8,9 @@ pub mod position;
 pub mod resolve;
 pub mod rules;
 
-pub use position::{JumpTree, MoveInput, MoveView, Outcome, PositionInput, PositionView, Standing, Status};
+pub use position::{
+    Ended, JumpTree, MoveInput, MoveView, Outcome, PositionInput, PositionView, Standing, Status,
+};
 pub use resolve::stored_rules;
 pub use rules::{PresetId, RuleSet, Rules};
 

@@ -268,12 +268,29 @@ pub struct Standing {
     pub score: u32,
     /// 1 for the winners; otherwise 1 + the number of players above.
     pub rank: usize,
+    /// Whether this seat resigned (or ran out of time): it ranks after
+    /// every seat that did not, and never wins.
+    #[serde(default)]
+    pub resigned: bool,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Ended {
+    /// The player to move could not move.
+    #[default]
+    Play,
+    /// Resignations (or time-outs) ended it first: the other player of two
+    /// resigned, or every person did.
+    Resignation,
 }
 
 /// The result of a finished game.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"winners": [0, 2], "shared": true, "standings": [
-    {"player": 0, "score": 7, "rank": 1}, {"player": 2, "score": 7, "rank": 1}, {"player": 1, "score": 3, "rank": 3}
+#[schema(example = json!({"winners": [0, 2], "shared": true, "ended": "play", "standings": [
+    {"player": 0, "score": 7, "rank": 1, "resigned": false}, {"player": 2, "score": 7, "rank": 1, "resigned": false},
+    {"player": 1, "score": 3, "rank": 3, "resigned": false}
 ]}))]
 pub struct Outcome {
     /// The winners, in player order.
@@ -282,10 +299,13 @@ pub struct Outcome {
     pub shared: bool,
     /// Every player, best first.
     pub standings: Vec<Standing>,
+    /// How it ended.
+    #[serde(default)]
+    pub ended: Ended,
 }
 
 impl Outcome {
-    /// The view of a result.
+    /// The view of a result of play.
     pub fn of(o: &jc::Outcome) -> Outcome {
         Outcome {
             winners: o.winners.clone(),
@@ -293,9 +313,20 @@ impl Outcome {
             standings: o
                 .standings
                 .iter()
-                .map(|s| Standing { player: s.player, score: s.score, rank: s.rank })
+                .map(|s| Standing { player: s.player, score: s.score, rank: s.rank, resigned: false })
                 .collect(),
+            ended: Ended::Play,
         }
+    }
+
+    /// The view of a persisted game's result, resignations included.
+    pub fn of_game(r: &crate::game::GameResult) -> Outcome {
+        let mut view = Outcome::of(&r.outcome);
+        for s in &mut view.standings {
+            s.resigned = r.resigned.get(s.player).copied().unwrap_or(false);
+        }
+        view.ended = if r.by_resignation { Ended::Resignation } else { Ended::Play };
+        view
     }
 }
 

@@ -1,0 +1,158 @@
+//! A game's seats as a resource (rule book §11): join an open seat, leave
+//! it while the game waits, resign.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use utoipa::IntoResponses;
+
+use super::games::etag;
+use super::json::JsonBody;
+use super::moves::bearer;
+use super::problem::{ApiError, Problem};
+use crate::game::{Game, PlayerName, SeatChoice, SeatToken};
+use crate::limits::Class;
+use crate::startup::AppState;
+use crate::wire::Refusal;
+use crate::wire::game::{GameView, JoinRequest, Joined, SeatView};
+
+/// The error answers of the seat holder's actions.
+#[derive(Debug, IntoResponses)]
+#[allow(dead_code)] // only read by the OpenAPI derive
+pub enum HolderErrors {
+    /// No `Authorization: Bearer` token, or not one of this game's seats
+    /// (a seat left has no token any more).
+    #[response(status = 401, content_type = "application/problem+json")]
+    Unauthorized(Problem),
+    /// No game has this id.
+    #[response(status = 404, content_type = "application/problem+json")]
+    NotFound(Problem),
+    /// Not now: see the problem's `detail`.
+    #[response(status = 409, content_type = "application/problem+json")]
+    Conflict(Problem),
+}
+
+/// The answer with a changed game, after telling its followers and the
+/// computer.
+fn changed(state: &AppState, game: &Game, answer: HttpResponse) -> HttpResponse {
+    state.hub.notify(game.id());
+    if game.computer_to_move().is_some() {
+        state.computer.wake(game.id());
+    }
+    answer
+}
+
+/// Join an open seat
+///
+/// Takes an open seat under a name and answers with its new token (shown
+/// only here). A public seat is anyone's; a private one needs its
+/// invitation. Of concurrent joins for one seat exactly one wins; the
+/// others get 409. When the last open seat is taken, the game starts.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "joinGame",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = JoinRequest,
+    responses(
+        (status = 201, description = "The game and the seat joined, with its token", body = Joined,
+         headers(("ETag" = String, description = "The game's new version"))),
+        (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A private seat without its invitation", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No game has this id, or it has no such seat", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The seat is taken, no open seat is left, or the game has started", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A name that is empty or too long, or an empty invitation", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client joined too often lately; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/games/{id}/join")]
+pub async fn join_game(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+    JsonBody(body): JsonBody<JoinRequest>,
+) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Move, &req)?;
+    let name = PlayerName::parse(&body.name).map_err(|e| ApiError::input(e, "name"))?;
+    let invitation = match body.invitation.as_deref().map(SeatToken::parse) {
+        None => None,
+        Some(Ok(invitation)) => Some(invitation),
+        Some(Err(_)) => {
+            let detail = "the invitation is empty: send the one the game's creator got";
+            return Err(ApiError::refuse(Refusal::InvalidValue, detail, "invitation"));
+        }
+    };
+    let choice = SeatChoice { player: body.player, invitation };
+    let joined = Game::join(&state.store, &id, name, &choice).await?;
+    let seat = SeatView::of(&joined.game, joined.player, &joined.token)
+        .ok_or_else(|| ApiError::Internal("the seat joined is not in the game".into()))?;
+    let answer = HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/v1/games/{}", joined.game.id())))
+        .insert_header((header::ETAG, etag(joined.game.version())))
+        .json(Joined { game: GameView::of(&joined.game), seat });
+    Ok(changed(&state, &joined.game, answer))
+}
+
+/// Leave a seat
+///
+/// While the game waits for players, gives the seat back: it is open
+/// again (private if it was private) and its token stops working at once.
+/// Once the game has started, resign instead.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "leaveGame",
+    security(("seatToken" = [])),
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The game with the seat open again", body = GameView,
+         headers(("ETag" = String, description = "The game's new version"))),
+        HolderErrors
+    )
+)]
+#[post("/v1/games/{id}/leave")]
+pub async fn leave_game(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Move, &req)?;
+    let token = bearer(&req)?;
+    let game = Game::leave(&state.store, &id, &token).await?;
+    let answer =
+        HttpResponse::Ok().insert_header((header::ETAG, etag(game.version()))).json(GameView::of(&game));
+    Ok(changed(&state, &game, answer))
+}
+
+/// Resign
+///
+/// Any seat's holder, any time before the end, whoever is to move (rule
+/// book §11). With two players the game ends at once and the other player
+/// wins, whatever the scores. With more, the game goes on: the computer
+/// plays the resigned seat, which ranks after every seat that did not
+/// resign and never shares a win; when every person has resigned, the
+/// game ends. The result says `"ended": "resignation"` when resignations
+/// ended it.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "resignGame",
+    security(("seatToken" = [])),
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The game after the resignation", body = GameView,
+         headers(("ETag" = String, description = "The game's new version"))),
+        (status = 422, description = "The game is over", body = Problem, content_type = "application/problem+json"),
+        HolderErrors
+    )
+)]
+#[post("/v1/games/{id}/resign")]
+pub async fn resign_game(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Move, &req)?;
+    let token = bearer(&req)?;
+    let game = Game::resign(&state.store, &id, &token).await?;
+    let answer =
+        HttpResponse::Ok().insert_header((header::ETAG, etag(game.version()))).json(GameView::of(&game));
+    Ok(changed(&state, &game, answer))
+}

@@ -1,0 +1,55 @@
+//! The move time limit (rule book §11): a person's seat that has not moved
+//! within the game's limit is resigned by the server.
+//!
+//! Every second, each process asks the database for the games whose seat
+//! to move is out of time and resigns it, only if the game is still at the
+//! version it read: with several processes on one database each time-out
+//! is applied exactly once, and after a restart the first tick applies
+//! every time-out that fell due while the server was down.
+
+use std::time::Duration;
+
+use crate::computer::Computer;
+use crate::events::Hub;
+use crate::game::{Game, GameError, now_ms};
+use crate::store::Store;
+
+/// How often the clock looks: a time-out is applied at most this late.
+pub const TICK: Duration = Duration::from_secs(1);
+
+/// Applies every time-out due at `now`; returns how many it applied.
+///
+/// # Errors
+///
+/// On a database failure.
+pub async fn apply_time_outs(
+    store: &Store,
+    hub: &Hub,
+    computer: &Computer,
+    now: i64,
+) -> Result<usize, GameError> {
+    let mut applied = 0;
+    for id in store.games_out_of_time(now).await? {
+        if let Some(game) = Game::time_out(store, &id, now).await? {
+            tracing::info!(game = %id, player = game.position().to_move(), "a seat ran out of time");
+            hub.notify(&id);
+            if game.computer_to_move().is_some() {
+                computer.wake(&id);
+            }
+            applied += 1;
+        }
+    }
+    Ok(applied)
+}
+
+/// Applies time-outs every [`TICK`] for as long as the process runs.
+pub async fn run(store: Store, hub: Hub, computer: Computer) {
+    let mut every = tokio::time::interval(TICK);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Err(e) = apply_time_outs(&store, &hub, &computer, now_ms()).await {
+            tracing::warn!(error = %e, "applying time-outs failed; the clock tries again");
+        }
+    }
+}
