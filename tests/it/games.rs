@@ -319,7 +319,18 @@ fn events_stream_moves_resume_after_last_event_id_and_end_with_over() {
     assert_eq!(over.event, "over");
     let v: Value = serde_json::from_str(&over.data).unwrap();
     assert_eq!(v["result"]["winners"], json!([0]));
-    assert_eq!(resumed.next(), None, "the stream ends after the game");
+    // It stays open for a rematch, tells it, and ends.
+    let r = app.request(
+        "POST",
+        &format!("/v1/games/{}/rematch", game.id),
+        &[("Authorization", &format!("Bearer {}", game.tokens[0]))],
+        b"",
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let rematch = resumed.next().unwrap();
+    assert_eq!(rematch.event, "rematch");
+    assert_eq!(serde_json::from_str::<Value>(&rematch.data).unwrap()["id"], r.json()["game"]["id"]);
+    assert_eq!(resumed.next(), None, "the stream ends after the rematch");
 }
 
 /// Starts a server process, streams moves from another thread, kills the

@@ -211,7 +211,61 @@ fn with_two_players_a_resignation_ends_the_game_and_the_other_wins_whatever_the_
     assert_eq!(resigned.event, "resigned");
     assert_eq!(serde_json::from_str::<Value>(&resigned.data).unwrap()["player"], 1);
     assert_eq!(stream.next().unwrap().event, "over");
-    assert_eq!(stream.next(), None);
+
+    // Play again: the first ask creates the next game, seats rotated.
+    let rematch = |token: &str| with_token(&app, "POST", &format!("/v1/games/{id}/rematch"), token);
+    let first = rematch(&tokens[0]);
+    assert_eq!(first.status, 201, "{}", first.body);
+    let first = first.json();
+    let next_id = first["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(first["seat"]["player"], 1, "Ann moved first; now she moves second");
+    assert_eq!(first["game"]["players"][0]["name"], "Bob");
+    assert_ne!(first["game"]["seed"], over["seed"], "a new deal");
+    let event = stream.next().unwrap();
+    assert_eq!(
+        (event.event.as_str(), serde_json::from_str::<Value>(&event.data).unwrap()["id"].as_str()),
+        ("rematch", Some(next_id.as_str()))
+    );
+    assert_eq!(stream.next(), None, "nothing follows the rematch");
+    // Every later ask: the same game, and each holder's same new token.
+    let bob = rematch(&tokens[1]);
+    assert_eq!(bob.status, 200, "{}", bob.body);
+    let bob = bob.json();
+    assert_eq!((bob["game"]["id"].as_str(), &bob["seat"]["player"]), (Some(next_id.as_str()), &json!(0)));
+    let again = rematch(&tokens[0]).json();
+    assert_eq!(
+        (&again["game"]["id"], &again["seat"]["token"]),
+        (&first["game"]["id"], &first["seat"]["token"])
+    );
+    assert_eq!(app.get(&format!("/v1/games/{id}")).json()["rematch"], json!(next_id));
+    // The new tokens play the new game; the old ones do not.
+    let new_tokens = vec![
+        bob["seat"]["token"].as_str().unwrap().to_string(),
+        first["seat"]["token"].as_str().unwrap().to_string(),
+    ];
+    let old = GameRef { id: next_id.clone(), tokens: vec![tokens[1].clone(), tokens[0].clone()] };
+    assert_eq!(play_first(&app, &old).unwrap().status, 401);
+    let next = GameRef { id: next_id, tokens: new_tokens };
+    assert_eq!(play_first(&app, &next).unwrap().status, 201);
+    assert_eq!(play_first(&app, &next).unwrap().status, 201);
+}
+
+#[test]
+fn a_rematch_is_refused_before_the_end_and_keeps_the_computer_seats() {
+    let app = spawn_app();
+    let created = create_game(&app, small(json!([{"name": "Ann"}, {"computer": "greedy"}])));
+    let id = created["id"].as_str().unwrap().to_string();
+    let ann = tokens_of(&created, 2)[0].clone();
+    let r = with_token(&app, "POST", &format!("/v1/games/{id}/rematch"), &ann);
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.json()["detail"].as_str().unwrap().contains("not over"), "{}", r.body);
+    assert_eq!(with_token(&app, "POST", &format!("/v1/games/{id}/resign"), &ann).status, 200);
+    let next = with_token(&app, "POST", &format!("/v1/games/{id}/rematch"), &ann).json();
+    assert_eq!(next["game"]["players"][0]["computer"], "greedy", "{next}");
+    assert_eq!(next["seat"]["player"], 1);
+    // The computer moves first in the new game, by itself.
+    let next_id = next["game"]["id"].as_str().unwrap();
+    wait_for(&app, next_id, "computer's first move", |g| g["position"]["ply"].as_u64() >= Some(1));
 }
 
 #[test]
@@ -353,4 +407,27 @@ fn the_stream_tells_joins_the_start_and_leaves() {
     join(&app, &id, json!({"name": "Cleo"}));
     let events: Vec<String> = (0..3).map(|_| stream.next().unwrap().event).collect();
     assert_eq!(events, ["joined", "joined", "started"]);
+}
+
+#[test]
+fn racing_asks_to_play_again_all_get_the_one_game_one_of_them_made() {
+    let app = spawn_app();
+    let created = create_game(&app, small(json!([{"name": "Ann"}, {"name": "Bob"}])));
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens = tokens_of(&created, 2);
+    assert_eq!(with_token(&app, "POST", &format!("/v1/games/{id}/resign"), &tokens[0]).status, 200);
+    let answers: Vec<(u16, String)> = std::thread::scope(|s| {
+        let askers: Vec<_> = (0..10)
+            .map(|i| {
+                let (app, id, token) = (&app, &id, &tokens[i % 2]);
+                s.spawn(move || {
+                    let r = with_token(app, "POST", &format!("/v1/games/{id}/rematch"), token);
+                    (r.status, r.json()["game"]["id"].as_str().unwrap_or_default().to_string())
+                })
+            })
+            .collect();
+        askers.into_iter().map(|a| a.join().unwrap()).collect()
+    });
+    assert_eq!(answers.iter().filter(|(s, _)| *s == 201).count(), 1, "{answers:?}");
+    assert!(answers.iter().all(|(s, g)| (*s == 200 || *s == 201) && *g == answers[0].1), "{answers:?}");
 }

@@ -26,6 +26,7 @@ fn game(version: i64, position: &str) -> GameRow {
         public_seats: 0,
         move_limit: None,
         turn_at: Some(version),
+        rematch: None,
     }
 }
 
@@ -55,6 +56,7 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
             name: format!("P{p}"),
             token_hash: format!("hash-{p}"),
             invite_hash: None,
+            claim_hash: None,
         })
         .collect();
     store.insert_game(&game(1, "start"), &seats).await.unwrap();
@@ -115,7 +117,13 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
 /// unfinished games abandoned, which frees their creator's places; a move
 /// on an abandoned game ends that.
 async fn the_sweep_forgets_old_keys_and_marks_idle_games_abandoned(store: Store) {
-    let seats = [SeatRow { player: 0, name: "P0".into(), token_hash: "hash-0".into(), invite_hash: None }];
+    let seats = [SeatRow {
+        player: 0,
+        name: "P0".into(),
+        token_hash: "hash-0".into(),
+        invite_hash: None,
+        claim_hash: None,
+    }];
     store.insert_game(&game(1, "start"), &seats).await.unwrap();
     let over = GameRow { id: "g2".into(), status: "over".into(), ..game(1, "done") };
     store.insert_game(&over, &[SeatRow { token_hash: "hash-x".into(), ..seats[0].clone() }]).await.unwrap();

@@ -25,7 +25,7 @@ use tokio::sync::broadcast;
 
 use crate::game::{Game, GameStatus, Holder, Resignation};
 use crate::store::Store;
-use crate::wire::game::{GameChange, GameOverEvent, GameView, MoveRecord};
+use crate::wire::game::{GameChange, GameOverEvent, GameView, MoveRecord, RematchEvent};
 
 /// The channel PostgreSQL notifications go on.
 pub const CHANNEL: &str = "leapfrog_moves";
@@ -41,8 +41,10 @@ pub enum Kind {
     Move(u32),
     /// The game as it stands, or a change of its seats.
     Game,
-    /// The end: nothing follows.
+    /// The end of play: only a rematch may follow.
     Over,
+    /// The game that replays this one: nothing follows.
+    Rematch,
 }
 
 /// One event of a game's stream, in its wire form.
@@ -73,6 +75,11 @@ impl Event {
         Event { kind: Kind::Game, bytes: sse("game", id, &GameView::of(game)) }
     }
 
+    /// The `rematch` event of a game replayed by another.
+    pub fn rematch(id: &str) -> Event {
+        Event { kind: Kind::Rematch, bytes: sse("rematch", None, &RematchEvent { id: id.to_string() }) }
+    }
+
     /// A change of the game's seats (`joined`, `left`, `started`,
     /// `resigned`, `timed_out`), with the game after it.
     fn change(event: &str, player: Option<usize>, game: &Game) -> Event {
@@ -80,12 +87,14 @@ impl Event {
     }
 }
 
-/// What a channel saw of a game's seats: each seat's holder and
-/// resignation, and whether the game had started.
+/// What a channel saw of a game: each seat's holder and resignation,
+/// whether the game had started and ended, and its rematch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Seen {
     seats: Vec<(Holder, Option<Resignation>)>,
     started: bool,
+    over: bool,
+    rematch: bool,
 }
 
 impl Seen {
@@ -93,6 +102,8 @@ impl Seen {
         Seen {
             seats: game.seats().iter().map(|s| (s.holder, s.resigned)).collect(),
             started: game.status() != GameStatus::Waiting,
+            over: game.status() == GameStatus::Over,
+            rematch: game.rematch().is_some(),
         }
     }
 
@@ -118,6 +129,12 @@ impl Seen {
         }
         if !self.started && now.started {
             events.push(Event::change("started", None, game));
+        }
+        if !self.over && now.over {
+            events.push(Event::over(game));
+        }
+        if let (false, Some(id)) = (self.rematch, game.rematch()) {
+            events.push(Event::rematch(id));
         }
         events
     }
@@ -289,16 +306,16 @@ impl Hub {
                 let _ = tx.send(Event::of_move(m));
                 next.fetch_max(m.ply + 1, Ordering::Relaxed);
             }
-            let changes = seen.as_ref().map(|s| s.changes(&game)).unwrap_or_default();
+            let changes = match seen.as_ref() {
+                Some(seen) => seen.changes(&game),
+                // No follower told its seats yet: at least the end.
+                None if game.status() == GameStatus::Over && !moves.is_empty() => vec![Event::over(&game)],
+                None => Vec::new(),
+            };
             for event in changes {
                 let _ = tx.send(event);
             }
             *seen = Some(Seen::of(&game));
-            if game.status() == GameStatus::Over
-                && (!moves.is_empty() || game.result().is_some_and(|r| r.by_resignation))
-            {
-                let _ = tx.send(Event::over(&game));
-            }
         });
     }
 

@@ -21,6 +21,10 @@ use crate::store::Store;
 /// how long a closed stream may hold its place: one or two of these.
 pub const HEARTBEAT: Duration = Duration::from_secs(1);
 
+/// How long a stream stays open after the end for a rematch to be asked
+/// for; it ends then (a client opens a new one to wait longer).
+pub const REMATCH_WAIT: Duration = Duration::from_secs(600);
+
 /// Seconds a client is told to wait when the streams are at their limit.
 const FULL_RETRY_AFTER: u64 = 5;
 
@@ -33,7 +37,9 @@ struct Stream {
     pending: VecDeque<Event>,
     /// The first ply not yet sent.
     next: u32,
-    /// The `over` event is queued or sent: nothing follows it.
+    /// The `over` event is queued or sent, at this time.
+    over_at: Option<tokio::time::Instant>,
+    /// The `rematch` event is queued or sent: nothing follows it.
     ended: bool,
     heartbeat: tokio::time::Interval,
 }
@@ -57,8 +63,12 @@ impl Stream {
         }
         self.pending.push_back(Event::snapshot(&game));
         self.next = self.next.max(game.position().ply());
-        if game.status() == GameStatus::Over {
+        if game.status() == GameStatus::Over && self.over_at.is_none() {
             self.pending.push_back(Event::over(&game));
+            self.over_at = Some(tokio::time::Instant::now());
+        }
+        if let Some(id) = game.rematch() {
+            self.pending.push_back(Event::rematch(id));
             self.ended = true;
         }
         Ok(game)
@@ -77,10 +87,12 @@ impl Stream {
                 event = self.follower.rx.recv() => match event {
                     // Already sent from the catch-up.
                     Ok(Event { kind: Kind::Move(ply), .. }) if ply < self.next => {}
+                    Ok(Event { kind: Kind::Over, .. }) if self.over_at.is_some() => {}
                     Ok(event) => {
                         match event.kind {
                             Kind::Move(ply) => self.next = ply + 1,
-                            Kind::Over => self.ended = true,
+                            Kind::Over => self.over_at = Some(tokio::time::Instant::now()),
+                            Kind::Rematch => self.ended = true,
                             Kind::Game => {}
                         }
                         return Some(event.bytes);
@@ -93,7 +105,12 @@ impl Stream {
                     }
                     Err(RecvError::Closed) => return None,
                 },
-                _ = self.heartbeat.tick() => return Some(web::Bytes::from_static(b":\n\n")),
+                _ = self.heartbeat.tick() => {
+                    if self.over_at.is_some_and(|at| at.elapsed() >= REMATCH_WAIT) {
+                        return None;
+                    }
+                    return Some(web::Bytes::from_static(b":\n\n"));
+                }
             }
         }
     }
@@ -109,7 +126,9 @@ impl Stream {
 /// `resigned` and `timed_out` when the seats change (data: `GameChange`,
 /// with the game after the change); a comment line every second while
 /// nothing happens; and a last `over` event (data: `GameOverEvent`) when
-/// the game ends. Changes made through other server processes sharing the
+/// the game ends; the stream then stays open for up to ten minutes for a
+/// last `rematch` event (data: `RematchEvent`) when a seat asks to play
+/// again. Changes made through other server processes sharing the
 /// PostgreSQL database arrive too. Streams are limited per game and per
 /// server (503 with `Retry-After` past either) and per client (429).
 #[utoipa::path(
@@ -120,7 +139,7 @@ impl Stream {
         ("Last-Event-ID" = Option<String>, Header, nullable = false, description = "The last event id received (a ply); the moves after it come first")
     ),
     responses(
-        (status = 200, description = "An event stream: a `game` event (data: `Game`), then `move` events (data: `MoveRecord`) and seat events (data: `GameChange`), then an `over` event (data: `GameOverEvent`)", content_type = "text/event-stream", body = String),
+        (status = 200, description = "An event stream: a `game` event (data: `Game`), then `move` events (data: `MoveRecord`) and seat events (data: `GameChange`), then an `over` event (data: `GameOverEvent`) and maybe a `rematch` event (data: `RematchEvent`)", content_type = "text/event-stream", body = String),
         (status = 429, description = "This client opened too many streams lately; see `Retry-After`", body = Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u64, description = "Seconds to wait"))),
         (status = 503, description = "The game or the server has its most streams open; see `Retry-After`", body = Problem, content_type = "application/problem+json",
@@ -158,6 +177,7 @@ pub async fn events(
         id: id.clone(),
         pending: VecDeque::new(),
         next: resume.unwrap_or(0),
+        over_at: None,
         ended: false,
         heartbeat,
     };

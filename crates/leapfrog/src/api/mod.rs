@@ -7,7 +7,7 @@
 //! (presets, setups, legal moves, apply), `analysis` (the computer's
 //! view of a position), `games` (create, read, list),
 //! `moves` (play, history, legal moves, past positions), `seats` (join,
-//! leave, resign), `events` (the live
+//! leave, resign, play again), `events` (the live
 //! stream), `meta` (health). `move_page` owns the fast JSON path of a page
 //! of legal moves; `problem` the one error type.
 
@@ -51,7 +51,8 @@ digits for runs of empty cells.",
         problem::Problem,
         crate::wire::game::MoveRecord,
         crate::wire::game::GameOverEvent,
-        crate::wire::game::GameChange
+        crate::wire::game::GameChange,
+        crate::wire::game::RematchEvent
     )),
     modifiers(&SeatTokens),
     tags(
@@ -136,6 +137,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(seats::join_game)
         .service(seats::leave_game)
         .service(seats::resign_game)
+        .service(seats::play_again)
         .service(games::get_game)
         .service(moves::game_legal_moves)
         .service(events::events)

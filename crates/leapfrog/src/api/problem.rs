@@ -138,6 +138,7 @@ impl From<GameError> for ApiError {
             | GameError::NotWaiting
             | GameError::SeatTaken { .. }
             | GameError::NoOpenSeat
+            | GameError::NotOver
             | GameError::AlreadyResigned { .. } => ApiError::Conflict(detail),
             GameError::NoSuchSeat { .. } => ApiError::NotFound(detail),
             GameError::Invitation => ApiError::Forbidden(detail),

@@ -156,3 +156,46 @@ pub async fn resign_game(
         HttpResponse::Ok().insert_header((header::ETAG, etag(game.version()))).json(GameView::of(&game));
     Ok(changed(&state, &game, answer))
 }
+
+/// Play again
+///
+/// Any seat of a finished game asks for the next one. The first ask
+/// creates it (201): the same rules, move time limit and kinds of seat,
+/// the seats rotated by one so that the second player moves first, a new
+/// deal. Every later ask answers the same game (200). Each person claims
+/// their seat in it with the token of their old seat and gets the new
+/// seat's token, the same on every ask.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "playAgain",
+    security(("seatToken" = [])),
+    params(("id" = String, Path, description = "The finished game's id")),
+    responses(
+        (status = 201, description = "The new game, and the caller's seat in it with its token", body = Joined,
+         headers(("Location" = String, description = "The new game's URL"))),
+        (status = 200, description = "The new game another seat asked for first, and the caller's seat in it", body = Joined,
+         headers(("Location" = String, description = "The new game's URL"))),
+        HolderErrors
+    )
+)]
+#[post("/v1/games/{id}/rematch")]
+pub async fn play_again(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Move, &req)?;
+    let token = bearer(&req)?;
+    let rematch = Game::play_again(&state.store, &id, &token).await?;
+    let seat = SeatView::of(&rematch.game, rematch.player, &rematch.token)
+        .ok_or_else(|| ApiError::Internal("the seat claimed is not in the game".into()))?;
+    let mut answer = if rematch.created { HttpResponse::Created() } else { HttpResponse::Ok() };
+    let answer = answer
+        .insert_header((header::LOCATION, format!("/v1/games/{}", rematch.game.id())))
+        .json(Joined { game: GameView::of(&rematch.game), seat });
+    if rematch.created {
+        // The old game now points to it: its followers hear of it.
+        state.hub.notify(&id);
+    }
+    Ok(changed(&state, &rematch.game, answer))
+}

@@ -98,6 +98,9 @@ pub enum GameError {
     /// A private seat without its invitation.
     #[error("this seat is private: send its invitation (the one its creator was given)")]
     Invitation,
+    /// A rematch asked for before the end.
+    #[error("the game is not over: a rematch comes after the end")]
+    NotOver,
     /// The seat has resigned already.
     #[error("seat {player} has resigned already")]
     AlreadyResigned {

@@ -106,6 +106,19 @@ impl SeatToken {
         Ok(SeatToken(hex(&bytes)))
     }
 
+    /// The token of a rematch's seat for the holder of this one: the same
+    /// for every ask (so a lost answer can be asked for again), and only
+    /// the holder of this token can compute it.
+    pub fn for_rematch(&self, rematch: &str) -> SeatToken {
+        let mut h = Sha256::new();
+        for part in [b"leapfrog rematch".as_slice(), rematch.as_bytes(), self.0.as_bytes()] {
+            // Lengths first: no two different triples hash the same text.
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part);
+        }
+        SeatToken(hex(&h.finalize()))
+    }
+
     /// The token, to show its holder once.
     pub fn reveal(&self) -> &str {
         &self.0

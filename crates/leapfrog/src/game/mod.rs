@@ -10,6 +10,7 @@
 
 mod error;
 mod input;
+mod rematch;
 mod seating;
 
 use std::sync::Arc;
@@ -22,6 +23,7 @@ pub use error::GameError;
 pub use input::{
     GameCursor, IdempotencyKey, InputError, MAX_KEY, MAX_NAME, PlayerName, SeatToken, TokenHash,
 };
+pub use rematch::Rematch;
 pub use seating::{
     Created, GameResult, GameStatus, Joined, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL, SeatChoice,
 };
@@ -105,6 +107,8 @@ pub struct Game {
     move_limit: Option<u32>,
     /// When the seat to move got its turn, in Unix milliseconds.
     turn_at: i64,
+    /// The game that replays this one, once asked for.
+    rematch: Option<String>,
 }
 
 /// Who creates a game, and how many unfinished games they may have.
@@ -232,6 +236,7 @@ impl Game {
             abandoned_at: None,
             move_limit,
             turn_at: now,
+            rematch: None,
         };
         let mut created = Created::default();
         for seat in &game.seats {
@@ -255,6 +260,7 @@ impl Game {
                 token_hash: secret(&created.tokens, seat.player)
                     .unwrap_or_else(|| game.no_token(seat.player)),
                 invite_hash: secret(&created.invitations, seat.player),
+                claim_hash: None,
             })
             .collect();
         store.insert_game(&game.to_row(), &rows).await?;
@@ -566,6 +572,11 @@ impl Game {
         self.turn_at
     }
 
+    /// The id of the game that replays this one, once a seat asked for it.
+    pub fn rematch(&self) -> Option<&str> {
+        self.rematch.as_deref()
+    }
+
     /// When it was created, in Unix milliseconds.
     pub fn created_at(&self) -> i64 {
         self.created_at
@@ -634,6 +645,7 @@ impl Game {
                 .map(|l| u32::try_from(l).map_err(|e| corrupt("move limit", &e)))
                 .transpose()?,
             turn_at: row.turn_at.unwrap_or(row.updated_at),
+            rematch: row.rematch,
             id,
         })
     }
@@ -662,6 +674,7 @@ impl Game {
                 as i64,
             move_limit: self.move_limit.map(i64::from),
             turn_at: Some(self.turn_at),
+            rematch: self.rematch.clone(),
         }
     }
 

@@ -258,6 +258,7 @@ impl Game {
                 name: name.as_str().to_string(),
                 token_hash: token.hash().as_str().to_string(),
                 invite_hash: None,
+                claim_hash: None,
             };
             if store.update_game(&game.to_row(), version, Some(&row)).await? == Commit::Done {
                 return Ok(Joined { game, player, token });
@@ -291,6 +292,7 @@ impl Game {
             name: open_name().as_str().to_string(),
             token_hash: game.no_token(player),
             invite_hash: None,
+            claim_hash: None,
         };
         match store.update_game(&game.to_row(), version, Some(&row)).await? {
             Commit::Done => Ok(game),
@@ -348,7 +350,11 @@ impl Game {
     }
 
     /// Game `id` and the seat `token` holds in it.
-    async fn with_seat(store: &Store, id: &str, token: &SeatToken) -> Result<(Game, usize), GameError> {
+    pub(super) async fn with_seat(
+        store: &Store,
+        id: &str,
+        token: &SeatToken,
+    ) -> Result<(Game, usize), GameError> {
         let (row, seat) = store
             .game_and_seat(id, token.hash().as_str())
             .await?

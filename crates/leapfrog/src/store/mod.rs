@@ -101,6 +101,8 @@ pub struct GameRow {
     /// When the seat to move got its turn (Unix milliseconds); `None` for
     /// games older than the clock.
     pub turn_at: Option<i64>,
+    /// The id of the game that replays this one, once asked for.
+    pub rematch: Option<String>,
 }
 
 /// A seat: a player's name and the hash of their token.
@@ -115,6 +117,8 @@ pub struct SeatRow {
     pub token_hash: String,
     /// A private seat: SHA-256 of its invitation, hex.
     pub invite_hash: Option<String>,
+    /// A rematch's seat: the hash of the old seat's token, which claims it.
+    pub claim_hash: Option<String>,
 }
 
 /// A move as stored.
@@ -222,7 +226,7 @@ macro_rules! notify_move {
 macro_rules! game_columns {
     () => {
         "id, version, rules, seed, players, position, status, result, created_at, updated_at, client, abandoned_at, \
-         computers, seating, open_seats, public_seats, move_limit, turn_at"
+         computers, seating, open_seats, public_seats, move_limit, turn_at, rematch"
     };
 }
 
@@ -396,7 +400,7 @@ impl Store {
         sqlx::query(concat!(
             "INSERT INTO games (",
             game_columns!(),
-            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
         ))
         .bind(&g.id)
         .bind(g.version)
@@ -416,22 +420,139 @@ impl Store {
         .bind(g.public_seats)
         .bind(g.move_limit)
         .bind(g.turn_at)
+        .bind(&g.rematch)
         .execute(&mut *tx)
         .await?;
+        Self::insert_seats(&mut tx, &g.id, seats).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn insert_seats(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        id: &str,
+        seats: &[SeatRow],
+    ) -> Result<(), sqlx::Error> {
         for s in seats {
             sqlx::query(
-                "INSERT INTO seats (game_id, player, name, token_hash, invite_hash) VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO seats (game_id, player, name, token_hash, invite_hash, claim_hash) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
             )
-            .bind(&g.id)
+            .bind(id)
             .bind(s.player)
             .bind(&s.name)
             .bind(&s.token_hash)
             .bind(&s.invite_hash)
-            .execute(&mut *tx)
+            .bind(&s.claim_hash)
+            .execute(&mut **tx)
             .await?;
         }
-        tx.commit().await?;
         Ok(())
+    }
+
+    /// Stores `next`, the rematch of game `old`, if `old` has none yet:
+    /// `old` then points to it (a new version, changed at `next`'s
+    /// creation), all in one transaction. `false` when another rematch came
+    /// first (nothing is stored then).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn insert_rematch(
+        &self,
+        old: &str,
+        next: &GameRow,
+        seats: &[SeatRow],
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.writes().begin().await?;
+        let marked = sqlx::query(
+            "UPDATE games SET rematch = $2, version = version + 1, updated_at = $3 WHERE id = $1 AND rematch IS NULL",
+        )
+        .bind(old)
+        .bind(&next.id)
+        .bind(next.created_at)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if marked != 1 {
+            return Ok(false);
+        }
+        sqlx::query(concat!(
+            "INSERT INTO games (",
+            game_columns!(),
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+        ))
+        .bind(&next.id)
+        .bind(next.version)
+        .bind(&next.rules)
+        .bind(&next.seed)
+        .bind(&next.players)
+        .bind(&next.position)
+        .bind(&next.status)
+        .bind(&next.result)
+        .bind(next.created_at)
+        .bind(next.updated_at)
+        .bind(&next.client)
+        .bind(next.abandoned_at)
+        .bind(&next.computers)
+        .bind(&next.seating)
+        .bind(next.open_seats)
+        .bind(next.public_seats)
+        .bind(next.move_limit)
+        .bind(next.turn_at)
+        .bind(&next.rematch)
+        .execute(&mut *tx)
+        .await?;
+        Self::insert_seats(&mut tx, &next.id, seats).await?;
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_notify('leapfrog_moves', $1)").bind(old).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Each seat's token hash of game `id`, by player.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn token_hashes(&self, id: &str) -> Result<Vec<(i64, String)>, StoreError> {
+        let rows = sqlx::query("SELECT player, token_hash FROM seats WHERE game_id = $1 ORDER BY player")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect::<Result<_, sqlx::Error>>()?)
+    }
+
+    /// Gives the seat of game `id` that `claim_hash` claims the token hash
+    /// `token_hash`; returns the seat, or `None` when no seat is claimed
+    /// by it. Claiming again with the same token hash changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn claim_seat(
+        &self,
+        id: &str,
+        claim_hash: &str,
+        token_hash: &str,
+    ) -> Result<Option<i64>, StoreError> {
+        let mut tx = self.writes().begin().await?;
+        let seat = sqlx::query("SELECT player FROM seats WHERE game_id = $1 AND claim_hash = $2")
+            .bind(id)
+            .bind(claim_hash)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(seat) = seat else { return Ok(None) };
+        let player: i64 = seat.try_get(0)?;
+        sqlx::query("UPDATE seats SET token_hash = $3 WHERE game_id = $1 AND player = $2")
+            .bind(id)
+            .bind(player)
+            .bind(token_hash)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(Some(player))
     }
 
     /// One game.

@@ -276,6 +276,10 @@ pub struct GameView {
     /// seat is to move in a started game with a limit; null otherwise.
     #[schema(required = true)]
     pub turn_ends_at: Option<String>,
+    /// The id of the game that replays this one, once a seat asked for it
+    /// (`POST /v1/games/{id}/rematch`); null until then.
+    #[schema(required = true)]
+    pub rematch: Option<String>,
     /// Only in the answer that creates the game: one seat per person (the
     /// computer's and open seats have none), with its secret token.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -332,6 +336,7 @@ impl GameView {
             abandoned_at: game.abandoned_at().map(rfc3339),
             move_time_limit: game.move_limit(),
             turn_ends_at: game.turn_ends_at().map(rfc3339),
+            rematch: game.rematch().map(str::to_string),
             seats: None,
             invitations: None,
         }
@@ -428,6 +433,13 @@ pub struct GameChange {
     pub player: Option<usize>,
     /// The game after the change.
     pub game: GameView,
+}
+
+/// The data of the `rematch` event: the game that replays this one.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RematchEvent {
+    /// The new game's id.
+    pub id: String,
 }
 
 /// The data of the `over` event that ends a game's stream.
