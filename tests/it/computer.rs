@@ -179,7 +179,7 @@ fn computer_seats_play_to_the_end(app: &TestApp) {
         assert_eq!((record["ply"].as_u64(), &record["computer"]), (Some(seen as u64), &json!(true)));
         seen += 1;
     }
-    assert_eq!(seen, plies);
+    assert_eq!(seen, plies, "moves seen on the stream (from the snapshot's ply) and played");
 }
 
 #[test]

@@ -290,11 +290,12 @@ impl Hub {
         tokio::spawn(async move {
             let mut seen = reading.lock().await;
             let from = next.load(Ordering::Relaxed);
+            // The game first, then the moves: they hold every move of the
+            // game as read (and maybe later ones), so the end is never told
+            // before the last move.
             let read = async {
-                Ok::<_, crate::game::GameError>((
-                    Game::moves_since(&store, &id, from).await?,
-                    Game::load(&store, &id).await?,
-                ))
+                let game = Game::load(&store, &id).await?;
+                Ok::<_, crate::game::GameError>((Game::moves_since(&store, &id, from).await?, game))
             };
             let (moves, game) = match read.await {
                 Ok(read) => read,

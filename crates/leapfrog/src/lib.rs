@@ -6,7 +6,8 @@
 //!
 //! - `cli`: the command line; `config`: the server's settings;
 //!   `startup`: building and running the server; `telemetry`: logs.
-//! - `api`: the HTTP API — handlers that translate requests and answers.
+//! - `api`: the HTTP API — handlers that translate requests and answers;
+//!   `page`: the web page at `/` (sources in `web/`).
 //! - `wire`: the JSON forms of rules, positions, moves, games and results.
 //! - `game`: the game domain — persisted games, seats, moves — with
 //!   nothing of HTTP.
@@ -24,6 +25,7 @@ pub mod config;
 pub mod events;
 pub mod game;
 pub mod limits;
+pub mod page;
 pub mod startup;
 pub mod store;
 pub mod telemetry;

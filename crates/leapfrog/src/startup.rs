@@ -272,6 +272,7 @@ impl Application {
             api::add_links(&mut openapi);
             let routes = RouteTable::of(&openapi);
             app.app_data(web::Data::new(routes))
+                .configure(crate::page::configure)
                 .service(web::resource("/docs").to(api::meta::docs_redirect))
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi))
                 .default_service(web::to(api::not_found))

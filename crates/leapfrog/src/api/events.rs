@@ -50,16 +50,13 @@ impl Stream {
     /// returns the game.
     async fn catch_up(&mut self, moves: bool) -> Result<Game, GameError> {
         let from = self.next;
-        let (game, missed) = if moves {
-            // The moves first: the game read after them is at least as new.
-            let missed = Game::moves_since(&self.store, &self.id, from).await?;
-            (Game::load(&self.store, &self.id).await?, missed)
-        } else {
-            (Game::load(&self.store, &self.id).await?, Vec::new())
-        };
-        for m in missed {
+        // The game first, then the moves up to it: the game as it stands
+        // comes right after the last move it includes, never before it.
+        let game = Game::load(&self.store, &self.id).await?;
+        let missed = if moves { Game::moves_since(&self.store, &self.id, from).await? } else { Vec::new() };
+        for m in missed.iter().filter(|m| m.ply < game.position().ply()) {
             self.next = m.ply + 1;
-            self.pending.push_back(Event::of_move(&m));
+            self.pending.push_back(Event::of_move(m));
         }
         self.pending.push_back(Event::snapshot(&game));
         self.next = self.next.max(game.position().ply());

@@ -1,0 +1,195 @@
+// Browser tests of the page, in Debian's Chromium driven by playwright-core,
+// against a real `leapfrog serve` (its URL is the first argument; the
+// second is where screenshots go). Run by `cargo test` (tests/it/browser.rs).
+//
+// - Two people in two browser contexts create and join a game and play it
+//   to the end by clicking, each seeing the other's moves live.
+// - A person plays the computer to the end, reloading in the middle (the
+//   seat is kept), choosing a multi-jump jump by jump and stopping early.
+// - No page makes a request outside the server.
+
+import { chromium } from "playwright-core";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+
+const base = process.argv[2];
+const shots = process.argv[3] ?? "screenshots";
+fs.mkdirSync(shots, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const outside = [];
+
+async function newPage(viewport = { width: 1200, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  context.on("request", (r) => {
+    if (!r.url().startsWith(base) && !r.url().startsWith("data:")) outside.push(r.url());
+  });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => { throw new Error(`page error: ${e.message}`); });
+  page.on("dialog", (d) => d.accept());
+  return page;
+}
+
+async function api(p, init) {
+  const r = await fetch(base + p, init);
+  return r.json();
+}
+
+/** The game shown on a page, read from the API by the id in its URL. */
+async function gameOf(page) {
+  const id = /#\/game\/([0-9a-f-]+)/.exec(page.url())[1];
+  return api(`/v1/games/${id}`);
+}
+
+async function click(page, cell) {
+  await page.locator(`[data-cell="${cell}"]`).click();
+}
+
+/** Plays one move of the game on `page` by clicking: a removal, or a jump
+ * path cell by cell; with `stopAfter`, stops the path after that many jumps
+ * with the "play it as it is" button. */
+async function playByClicks(page, movePath, stopAfter) {
+  const before = (await gameOf(page)).version;
+  if (movePath.length === 1) {
+    await click(page, movePath[0]);
+  } else {
+    const jumps = stopAfter ?? movePath.length - 1;
+    await click(page, movePath[0]);
+    for (let i = 1; i <= jumps; i++) {
+      await page.locator(`[data-cell="${movePath[i]}"].target`).waitFor();
+      await click(page, movePath[i]);
+    }
+    // Stopped early, or a path the piece could go on from: play it as it is.
+    const stop = page.locator("#stop");
+    if (jumps < movePath.length - 1 || (await stop.count()) > 0) await stop.click();
+  }
+  // The move is stored (the API says so) before the next one.
+  const deadline = Date.now() + 30_000;
+  while ((await gameOf(page)).version <= before) {
+    assert.ok(Date.now() < deadline, `the move ${movePath.join("x")} was not stored`);
+    await page.waitForTimeout(25);
+  }
+}
+
+async function movesShown(page) {
+  return page.locator("ol.moves li").count();
+}
+
+async function firstLegal(id) {
+  const page = await api(`/v1/games/${id}/legal-moves?limit=200`);
+  return page.moves;
+}
+
+async function twoPeople() {
+  // 1. Two people, two browsers, one game played to the end by clicking.
+  const ann = await newPage();
+  await ann.goto(base + "/");
+  await ann.locator("#preset").selectOption("old");
+  await ann.locator("#size").fill("4");
+  const rows = ann.locator(".seat-row");
+  await rows.nth(0).locator("[name=name]").fill("Ann");
+  await rows.nth(1).locator("[name=kind]").selectOption("open");
+  await ann.locator("#create").click();
+  await ann.waitForURL(/#\/game\//);
+  await ann.locator("#headline", { hasText: "Waiting for players" }).waitFor();
+  const link = ann.url();
+
+  const bob = await newPage({ width: 390, height: 844 }); // a phone
+  await bob.goto(base + "/");
+  await bob.locator("table.lobby a", { hasText: "Join" }).first().waitFor();
+  await bob.goto(link);
+  await bob.locator("#join-name").fill("Bob");
+  await bob.locator("#join").click();
+  await bob.locator(".badge", { hasText: "you" }).waitFor();
+  await ann.locator("#headline", { hasText: "Your turn" }).waitFor(); // live: the join started the game
+
+  let plies = 0;
+  for (;;) {
+    const g = await gameOf(ann);
+    if (g.status === "over") break;
+    const mover = g.position.to_move === 0 ? ann : bob;
+    const watcher = mover === ann ? bob : ann;
+    const [move] = await firstLegal(g.id);
+    await playByClicks(mover, move.path);
+    plies++;
+    // The other browser sees it live, without reloading.
+    await watcher.waitForFunction((n) => document.querySelectorAll("ol.moves li").length >= n, plies);
+    if (plies === 3) await bob.screenshot({ path: path.join(shots, "phone-game-in-progress.png") });
+  }
+  for (const p of [ann, bob]) await p.locator("#result").waitFor();
+  assert.equal(await movesShown(ann), plies);
+  await ann.screenshot({ path: path.join(shots, "two-people-over.png") });
+  console.log(`two browsers played a game of ${plies} plies to the end`);
+}
+
+async function againstTheComputer() {
+  // 2. A person against the computer, with a reload and a multi-jump
+  // chosen jump by jump and stopped early.
+  const me = await newPage();
+  await me.goto(base + "/");
+  await me.locator("#preset").selectOption("murray");
+  await me.locator("#size").fill("6");
+  const rows = me.locator(".seat-row");
+  await rows.nth(0).locator("[name=name]").fill("Cleo");
+  await rows.nth(1).locator("[name=level]").selectOption("greedy");
+  await me.locator("#create").click();
+  await me.waitForURL(/#\/game\//);
+  let reloaded = false;
+  let stoppedEarly = false;
+  let mine = 0;
+  for (;;) {
+    const g = await gameOf(me);
+    if (g.status === "over") break;
+    if (g.position.to_move !== 0) {
+      await me.waitForTimeout(50);
+      continue;
+    }
+    await me.locator("#headline", { hasText: "Your turn" }).waitFor();
+    const moves = await firstLegal(g.id);
+    const long = moves.find((m) => m.path.length >= 3);
+    if (long && !stoppedEarly) {
+      // c1 → landing 1, then stop: the prefix is the move played.
+      await playByClicks(me, long.path, 1);
+      const history = await api(`/v1/games/${g.id}/moves`);
+      const played = history.moves[g.position.ply];
+      assert.deepEqual(played.path, long.path.slice(0, 2), "stopped after the first jump");
+      stoppedEarly = true;
+      await me.screenshot({ path: path.join(shots, "computer-game-in-progress.png") });
+    } else {
+      await playByClicks(me, moves[0].path);
+    }
+    mine++;
+    if (mine === 3 && !reloaded) {
+      await me.reload();
+      await me.locator(".badge", { hasText: "you" }).waitFor();
+      reloaded = true;
+    }
+  }
+  await me.locator("#result").waitFor();
+  assert.ok(reloaded, "reloaded in the middle");
+  assert.ok(stoppedEarly, "a multi-jump was chosen jump by jump and stopped early");
+  const history = await api(`/v1/games/${(await gameOf(me)).id}/moves`);
+  assert.ok(history.moves.some((m) => m.computer), "the computer played");
+  console.log(`a person beat or lost to the computer in ${history.moves.length} plies`);
+}
+
+try {
+  await twoPeople();
+  await againstTheComputer();
+  assert.deepEqual(outside, [], "no request outside the server");
+  console.log("browser tests passed");
+} catch (e) {
+  for (const [i, c] of browser.contexts().entries()) {
+    for (const [j, p] of c.pages().entries()) {
+      await p.screenshot({ path: path.join(shots, `failure-${i}-${j}.png`) }).catch(() => {});
+    }
+  }
+  console.error(e);
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,141 @@
+//! The web page at `/` (`crates/leapfrog/web/`): served from the binary
+//! with nothing from elsewhere, compiled from its committed TypeScript
+//! typed by the committed spec, and played in a real headless Chromium
+//! (`web/tests/browser.mjs`, driven by playwright-core).
+//!
+//! The compile needs `node` and `npm`; the browser tests also Debian's
+//! `chromium` (`.ci/run` installs them). Without them a test says
+//! `SKIPPED` and passes, except under `CI=true`, where it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common::spawn_app;
+
+fn web() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/leapfrog/web")
+}
+
+fn chromium() -> String {
+    std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into())
+}
+
+/// Whether the tools are here; if not, says so (and fails under CI).
+fn tools_present(test: &str, browser: bool) -> bool {
+    let runs = |p: &str| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success());
+    let mut missing: Vec<String> =
+        ["node", "npm"].iter().filter(|p| !runs(p)).map(|p| p.to_string()).collect();
+    if browser && !Path::new(&chromium()).exists() {
+        missing.push(chromium());
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    let install = "apt-get install nodejs npm chromium";
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {missing:?} required ({install})");
+    eprintln!("SKIPPED {test}: {} not installed ({install})", missing.join(", "));
+    false
+}
+
+fn run(what: &str, command: &mut Command) -> Output {
+    let out = command.output().unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn npm_ready() {
+    if !web().join("node_modules").exists() {
+        run("npm ci", Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(web()));
+    }
+}
+
+#[test]
+fn the_page_and_its_files_are_served_from_the_binary_and_allow_this_server_only() {
+    let app = spawn_app();
+    for (path, kind, says) in [
+        ("/", "text/html", "<script type=\"module\" src=\"/app.js\">"),
+        ("/app.js", "text/javascript", "/v1/games"),
+        ("/style.css", "text/css", "svg.board"),
+    ] {
+        let r = app.get(path);
+        assert_eq!(r.status, 200, "{path}");
+        assert!(
+            r.header("content-type").unwrap().starts_with(kind),
+            "{path}: {:?}",
+            r.header("content-type")
+        );
+        assert!(r.header("content-security-policy").unwrap().starts_with("default-src 'self'"), "{path}");
+        assert!(r.body.contains(says), "{path}");
+    }
+    // No address of another host in what the browser runs (the SVG
+    // namespace is a name, never fetched).
+    let script = (app.get("/app.js").body + &app.get("/").body + &app.get("/style.css").body)
+        .replace("http://www.w3.org/2000/svg", "");
+    assert!(
+        !script.contains("http://") && !script.contains("https://") && !script.contains("//cdn"),
+        "{script}"
+    );
+}
+
+#[test]
+fn the_committed_script_is_the_strict_compile_of_the_typescript_typed_by_the_committed_spec() {
+    let test = "the_committed_script_is_the_strict_compile_of_the_typescript_typed_by_the_committed_spec";
+    if !tools_present(test, false) {
+        return;
+    }
+    npm_ready();
+    let out = std::env::temp_dir().join(format!("leapfrog-web-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    let types = out.join("api.d.ts");
+    run(
+        "openapi-typescript",
+        Command::new("npx")
+            .args(["openapi-typescript", "../../../openapi/openapi.json", "-o"])
+            .arg(&types)
+            .current_dir(web()),
+    );
+    let committed_types = std::fs::read_to_string(web().join("src/api.d.ts")).unwrap();
+    assert!(
+        std::fs::read_to_string(&types).unwrap() == committed_types,
+        "crates/leapfrog/web/src/api.d.ts is stale: run `npm run generate` and `npm run build` in crates/leapfrog/web"
+    );
+    run(
+        "tsc --strict",
+        Command::new("npx").args(["tsc", "-p", ".", "--outDir"]).arg(&out).current_dir(web()),
+    );
+    let compiled = std::fs::read_to_string(out.join("app.js")).unwrap();
+    let _ = std::fs::remove_dir_all(&out);
+    assert!(
+        compiled == std::fs::read_to_string(web().join("dist/app.js")).unwrap(),
+        "crates/leapfrog/web/dist/app.js is stale: run `npm run build` in crates/leapfrog/web"
+    );
+}
+
+#[test]
+fn people_play_in_a_real_browser_against_each_other_and_the_computer() {
+    let test = "people_play_in_a_real_browser_against_each_other_and_the_computer";
+    if !tools_present(test, true) {
+        return;
+    }
+    npm_ready();
+    let app = spawn_app();
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-screenshots");
+    let out = run(
+        "the browser tests (screenshots in target/browser-screenshots)",
+        Command::new("node")
+            .arg("tests/browser.mjs")
+            .arg(&app.address)
+            .arg(&shots)
+            .env("CHROMIUM", chromium())
+            .current_dir(web()),
+    );
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(log.contains("browser tests passed"), "{log}");
+    assert!(shots.join("phone-game-in-progress.png").exists());
+}
