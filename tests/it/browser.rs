@@ -8,9 +8,9 @@
 //! `SKIPPED` and passes, except under `CI=true`, where it fails.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use crate::common::spawn_app;
+use crate::common::{run, spawn_app, tools_present};
 
 fn web() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/leapfrog/web")
@@ -20,32 +20,19 @@ fn chromium() -> String {
     std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into())
 }
 
-/// Whether the tools are here; if not, says so (and fails under CI).
-fn tools_present(test: &str, browser: bool) -> bool {
-    let runs = |p: &str| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success());
-    let mut missing: Vec<String> =
-        ["node", "npm"].iter().filter(|p| !runs(p)).map(|p| p.to_string()).collect();
-    if browser && !Path::new(&chromium()).exists() {
-        missing.push(chromium());
-    }
-    if missing.is_empty() {
-        return true;
-    }
+/// Whether node, npm (and with `browser`, Chromium) are here; if not,
+/// says so (and fails under CI).
+fn tools_ready(test: &str, browser: bool) -> bool {
     let install = "apt-get install nodejs npm chromium";
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {missing:?} required ({install})");
-    eprintln!("SKIPPED {test}: {} not installed ({install})", missing.join(", "));
-    false
-}
-
-fn run(what: &str, command: &mut Command) -> Output {
-    let out = command.output().unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    if !tools_present(test, &[("node", "--version"), ("npm", "--version")], install) {
+        return false;
+    }
+    if browser && !Path::new(&chromium()).exists() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {} required ({install})", chromium());
+        eprintln!("SKIPPED {test}: {} not installed ({install})", chromium());
+        return false;
+    }
+    true
 }
 
 fn npm_ready() {
@@ -85,7 +72,7 @@ fn the_page_and_its_files_are_served_from_the_binary_and_allow_this_server_only(
 #[test]
 fn the_committed_script_is_the_strict_compile_of_the_typescript_typed_by_the_committed_spec() {
     let test = "the_committed_script_is_the_strict_compile_of_the_typescript_typed_by_the_committed_spec";
-    if !tools_present(test, false) {
+    if !tools_ready(test, false) {
         return;
     }
     npm_ready();
@@ -120,7 +107,7 @@ fn the_committed_script_is_the_strict_compile_of_the_typescript_typed_by_the_com
 #[test]
 fn people_play_in_a_real_browser_against_each_other_and_the_computer() {
     let test = "people_play_in_a_real_browser_against_each_other_and_the_computer";
-    if !tools_present(test, true) {
+    if !tools_ready(test, true) {
         return;
     }
     npm_ready();

@@ -182,6 +182,9 @@ async fn each_listing_filter_uses_its_index(store: Store, url: &str) {
         (Some("playing"), true, "Index"),
         (None, false, "games_listing"),
         (None, true, "games_listing"),
+        // The lobby: games waiting with public seats, none of these.
+        (Some("waiting"), false, "games_lobby"),
+        (Some("waiting"), true, "games_lobby"),
     ];
     for (status, after, index) in cases {
         let plan = store.listing_plan(status, after).await.unwrap();

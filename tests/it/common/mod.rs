@@ -377,3 +377,30 @@ impl EventStream {
         }
     }
 }
+
+pub fn available(program: &str, arg: &str) -> bool {
+    std::process::Command::new(program).arg(arg).output().is_ok_and(|o| o.status.success())
+}
+
+/// Whether the tools are here; if not, says so (and fails under CI).
+pub fn tools_present(test: &str, tools: &[(&str, &str)], install: &str) -> bool {
+    let missing: Vec<&str> = tools.iter().filter(|(p, a)| !available(p, a)).map(|(p, _)| *p).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {missing:?} required ({install})");
+    eprintln!("SKIPPED {test}: {} not installed ({install})", missing.join(", "));
+    false
+}
+
+/// Runs a command, failing the test with its output unless it succeeds.
+pub fn run(what: &str, command: &mut std::process::Command) -> std::process::Output {
+    let out = command.output().unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}

@@ -397,6 +397,17 @@ impl Store {
     /// On a database failure; nothing is stored then.
     pub async fn insert_game(&self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
         let mut tx = self.writes().begin().await?;
+        Self::insert_rows(&mut tx, g, seats).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// A game's row and its seats' rows, within `tx`.
+    async fn insert_rows(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        g: &GameRow,
+        seats: &[SeatRow],
+    ) -> Result<(), sqlx::Error> {
         sqlx::query(concat!(
             "INSERT INTO games (",
             game_columns!(),
@@ -421,24 +432,14 @@ impl Store {
         .bind(g.move_limit)
         .bind(g.turn_at)
         .bind(&g.rematch)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
-        Self::insert_seats(&mut tx, &g.id, seats).await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    async fn insert_seats(
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        id: &str,
-        seats: &[SeatRow],
-    ) -> Result<(), sqlx::Error> {
         for s in seats {
             sqlx::query(
                 "INSERT INTO seats (game_id, player, name, token_hash, invite_hash, claim_hash) \
                  VALUES ($1, $2, $3, $4, $5, $6)",
             )
-            .bind(id)
+            .bind(&g.id)
             .bind(s.player)
             .bind(&s.name)
             .bind(&s.token_hash)
@@ -477,33 +478,7 @@ impl Store {
         if marked != 1 {
             return Ok(false);
         }
-        sqlx::query(concat!(
-            "INSERT INTO games (",
-            game_columns!(),
-            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
-        ))
-        .bind(&next.id)
-        .bind(next.version)
-        .bind(&next.rules)
-        .bind(&next.seed)
-        .bind(&next.players)
-        .bind(&next.position)
-        .bind(&next.status)
-        .bind(&next.result)
-        .bind(next.created_at)
-        .bind(next.updated_at)
-        .bind(&next.client)
-        .bind(next.abandoned_at)
-        .bind(&next.computers)
-        .bind(&next.seating)
-        .bind(next.open_seats)
-        .bind(next.public_seats)
-        .bind(next.move_limit)
-        .bind(next.turn_at)
-        .bind(&next.rematch)
-        .execute(&mut *tx)
-        .await?;
-        Self::insert_seats(&mut tx, &next.id, seats).await?;
+        Self::insert_rows(&mut tx, next, seats).await?;
         if self.backend == Backend::Postgres {
             sqlx::query("SELECT pg_notify('leapfrog_moves', $1)").bind(old).execute(&mut *tx).await?;
         }
