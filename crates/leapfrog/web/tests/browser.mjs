@@ -123,7 +123,15 @@ async function twoPeople() {
   for (const p of [ann, bob]) await p.locator("#result").waitFor();
   assert.equal(await movesShown(ann), plies);
   await ann.screenshot({ path: path.join(shots, "two-people-over.png") });
-  console.log(`two browsers played a game of ${plies} plies to the end`);
+  // Play again: both land in the same new game, each in a seat.
+  const old = ann.url();
+  await ann.locator("#again").click();
+  await ann.waitForURL((u) => u.href !== old);
+  await bob.locator("#again").click();
+  await bob.waitForURL((u) => u.href !== old);
+  assert.equal(bob.url().split("#")[1], ann.url().split("#")[1], "one rematch for both");
+  for (const p of [ann, bob]) await p.locator(".badge", { hasText: "you" }).waitFor();
+  console.log(`two browsers played a game of ${plies} plies to the end, and a rematch`);
 }
 
 async function againstTheComputer() {
@@ -131,13 +139,26 @@ async function againstTheComputer() {
   // chosen jump by jump and stopped early.
   const me = await newPage();
   await me.goto(base + "/");
-  await me.locator("#preset").selectOption("murray");
+  await me.locator("#preset").selectOption("froglet");
   await me.locator("#size").fill("6");
   const rows = me.locator(".seat-row");
   await rows.nth(0).locator("[name=name]").fill("Cleo");
   await rows.nth(1).locator("[name=level]").selectOption("greedy");
   await me.locator("#create").click();
   await me.waitForURL(/#\/game\//);
+  // The opening by keyboard: a cell focused, Enter. Froglet's first removal
+  // must be a green piece: anything else is refused with the server's reason.
+  await me.locator("#headline", { hasText: "Your turn" }).waitFor();
+  const start = await gameOf(me);
+  const removals = new Set((await firstLegal(start.id)).map((m) => m.path[0]));
+  const wrong = start.position.grid.flatMap((line, r) => line.map((l, c) => (l ? `${String.fromCharCode(97 + c)}${line.length - r}` : null)))
+    .find((c) => c && !removals.has(c));
+  await click(me, wrong);
+  await me.locator("#status", { hasText: "Not played" }).waitFor();
+  const removal = [...removals][0];
+  await me.locator(`[data-cell="${removal}"]`).focus();
+  await me.keyboard.press("Enter");
+  while ((await gameOf(me)).position.ply === 0) await me.waitForTimeout(25);
   let reloaded = false;
   let stoppedEarly = false;
   let mine = 0;
