@@ -113,6 +113,7 @@ fn people_play_in_a_real_browser_against_each_other_and_the_computer() {
     npm_ready();
     let app = spawn_app();
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-screenshots");
+    let _ = std::fs::remove_dir_all(&shots);
     let out = run(
         "the browser tests (screenshots in target/browser-screenshots)",
         Command::new("node")
