@@ -70,6 +70,11 @@ fn an_open_public_seat_waits_in_the_lobby_until_someone_joins_and_then_the_game_
     assert_eq!(r.status, 409, "{}", r.body);
     assert!(r.json()["detail"].as_str().unwrap().contains("waiting for players"), "{}", r.body);
     assert!(lobby_ids(&app).contains(&id), "listed in the lobby");
+    let opening = app.get("/v1/games?status=opening").json();
+    assert!(
+        !opening["games"].as_array().unwrap().iter().any(|g| g["id"] == id.as_str()),
+        "waiting, not opening"
+    );
 
     let r = join(&app, &id, json!({"name": "Bob"}));
     assert_eq!(r.status, 201, "{}", r.body);
@@ -78,6 +83,8 @@ fn an_open_public_seat_waits_in_the_lobby_until_someone_joins_and_then_the_game_
     assert_eq!(joined["game"]["status"], "opening", "the last seat taken starts the game");
     assert_eq!(joined["game"]["players"][1]["open"], Value::Null);
     assert!(!lobby_ids(&app).contains(&id), "a full game leaves the lobby");
+    let opening = app.get("/v1/games?status=opening").json();
+    assert!(opening["games"].as_array().unwrap().iter().any(|g| g["id"] == id.as_str()), "now opening");
     let tokens = vec![ann[0].clone(), joined["seat"]["token"].as_str().unwrap().to_string()];
     let game = GameRef { id: id.clone(), tokens };
     assert_eq!(play_first(&app, &game).unwrap().status, 201);

@@ -268,14 +268,19 @@ fn listing_query(status: Option<&str>, after: bool) -> &'static str {
     match (status, after) {
         (None, false) => listing!("", "$1"),
         (Some(WAITING), false) => listing!("WHERE public_seats > 0 AND status <> 'over'", "$1"),
-        (Some(_), false) => listing!("WHERE status = $1", "$2"),
+        // A game waiting for players is stored as opening (or playing,
+        // without an opening): it is `waiting`, not listed here.
+        (Some(_), false) => listing!("WHERE status = $1 AND open_seats = 0", "$2"),
         (None, true) => listing!("WHERE created_at <= $1 AND (created_at < $1 OR id < $2)", "$3"),
         (Some(WAITING), true) => listing!(
             "WHERE public_seats > 0 AND status <> 'over' AND created_at <= $1 AND (created_at < $1 OR id < $2)",
             "$3"
         ),
         (Some(_), true) => {
-            listing!("WHERE status = $1 AND created_at <= $2 AND (created_at < $2 OR id < $3)", "$4")
+            listing!(
+                "WHERE status = $1 AND open_seats = 0 AND created_at <= $2 AND (created_at < $2 OR id < $3)",
+                "$4"
+            )
         }
     }
 }

@@ -131,7 +131,10 @@ async function twoPeople() {
   await bob.waitForURL((u) => u.href !== old);
   assert.equal(bob.url().split("#")[1], ann.url().split("#")[1], "one rematch for both");
   for (const p of [ann, bob]) await p.locator(".badge", { hasText: "you" }).waitFor();
-  console.log(`two browsers played a game of ${plies} plies to the end, and a rematch`);
+  // Bob moves first now; Ann resigns on his turn, and both pages say so.
+  await ann.locator("#resign").click();
+  for (const p of [ann, bob]) await p.locator("#result", { hasText: "by resignation" }).waitFor();
+  console.log(`two browsers played a game of ${plies} plies to the end, and a rematch resigned`);
 }
 
 async function againstTheComputer() {
@@ -184,6 +187,15 @@ async function againstTheComputer() {
       await playByClicks(me, moves[0].path);
     }
     mine++;
+    if (mine === 2) {
+      // A hint from the analysis, then a look back at the deal.
+      await me.locator("#hint").click();
+      await me.locator("#status", { hasText: "Hint:" }).waitFor();
+      await me.locator("#replay").fill("0");
+      await me.locator("text=Showing the position after 0 moves").waitFor();
+      await me.locator("#replay").fill(String((await gameOf(me)).position.ply));
+      await me.locator("text=Showing the position").waitFor({ state: "detached" });
+    }
     if (mine === 3 && !reloaded) {
       await me.reload();
       await me.locator(".badge", { hasText: "you" }).waitFor();
