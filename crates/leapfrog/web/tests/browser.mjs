@@ -92,15 +92,19 @@ async function twoPeople() {
   await ann.locator("#size").fill("4");
   const rows = ann.locator(".seat-row");
   await rows.nth(0).locator("[name=name]").fill("Ann");
-  await rows.nth(1).locator("[name=kind]").selectOption("open");
+  await rows.nth(1).locator("[name=kind]").selectOption("private");
   await ann.locator("#create").click();
   await ann.waitForURL(/#\/game\//);
   await ann.locator("#headline", { hasText: "Waiting for players" }).waitFor();
-  const link = ann.url();
+  const link = await ann.locator("[data-invite]").textContent();
 
+  // The lobby lists games with public seats (one made through the API).
+  const listed = await api("/v1/games", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ rules: { preset: "old", rows: 4, cols: 4 }, players: [{ name: "Dan" }, { open: "public" }] }) });
   const bob = await newPage({ width: 390, height: 844 }); // a phone
   await bob.goto(base + "/");
-  await bob.locator("table.lobby a", { hasText: "Join" }).first().waitFor();
+  await bob.locator(`table.lobby a[href="#/game/${listed.id}"]`).waitFor();
+  // Ann's seat is private: Bob joins through her invitation link.
   await bob.goto(link);
   await bob.locator("#join-name").fill("Bob");
   await bob.locator("#join").click();
@@ -124,11 +128,11 @@ async function twoPeople() {
   assert.equal(await movesShown(ann), plies);
   await ann.screenshot({ path: path.join(shots, "two-people-over.png") });
   // Play again: both land in the same new game, each in a seat.
-  const old = ann.url();
-  await ann.locator("#again").click();
-  await ann.waitForURL((u) => u.href !== old);
-  await bob.locator("#again").click();
-  await bob.waitForURL((u) => u.href !== old);
+  for (const p of [ann, bob]) {
+    const old = p.url();
+    await p.locator("#again").click();
+    await p.waitForURL((u) => u.href !== old);
+  }
   assert.equal(bob.url().split("#")[1], ann.url().split("#")[1], "one rematch for both");
   for (const p of [ann, bob]) await p.locator(".badge", { hasText: "you" }).waitFor();
   // Bob moves first now; Ann resigns on his turn, and both pages say so.
