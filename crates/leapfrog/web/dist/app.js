@@ -314,6 +314,8 @@ async function showGame(id, invite) {
     events.addEventListener("rematch", ((e) => {
         const { id: next } = JSON.parse(e.data);
         view.game.rematch = next;
+        // Nothing follows a rematch: no reconnecting.
+        events.close();
         render();
     }));
     events.addEventListener("error", () => {

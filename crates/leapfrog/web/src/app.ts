@@ -364,6 +364,8 @@ async function showGame(id: string, invite: string | null): Promise<void> {
   events.addEventListener("rematch", ((e: MessageEvent<string>) => {
     const { id: next } = JSON.parse(e.data) as S["RematchEvent"];
     view.game.rematch = next;
+    // Nothing follows a rematch: no reconnecting.
+    events.close();
     render();
   }) as EventListener);
   events.addEventListener("error", () => {
