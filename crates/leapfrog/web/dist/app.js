@@ -279,7 +279,8 @@ async function showGame(id, invite) {
     let deal;
     try {
         const [game, history, dealt] = await Promise.all([api.game(id), api.history(id), api.positionAt(id, 0)]);
-        view = { game, history: history.moves, captured: [], chosen: null, hint: [], replay: null, replayPosition: null, busy: false };
+        view = { game, history: history.moves, captured: [], chosen: null, hint: [], replay: null, replayPosition: null, busy: false,
+            joinName: localStorage.getItem("leapfrog:name") ?? "" };
         deal = dealt;
         recount(view, deal);
     }
@@ -477,15 +478,16 @@ function renderGame(view, invite, render, recount) {
         const open = g.players.filter((p) => p.open);
         const canJoin = open.some((p) => p.open === "public") || invite !== null;
         if (canJoin) {
-            const nameIn = h("input", { "aria-label": "your name", id: "join-name", value: localStorage.getItem("leapfrog:name") ?? "", placeholder: "your name", maxlength: 64 });
+            const nameIn = h("input", { "aria-label": "your name", id: "join-name", value: view.joinName, placeholder: "your name", maxlength: 64,
+                oninput: () => { view.joinName = nameIn.value; } });
             const join = async () => {
                 try {
-                    const req = { name: nameIn.value };
+                    const req = { name: view.joinName };
                     if (invite)
                         req.invitation = invite;
                     const joined = await api.join(g.id, req);
                     seats.add(g.id, { player: joined.seat.player, token: joined.seat.token });
-                    localStorage.setItem("leapfrog:name", nameIn.value.trim());
+                    localStorage.setItem("leapfrog:name", view.joinName.trim());
                     view.game = joined.game;
                     say(`You hold seat ${joined.seat.player + 1}.`);
                     render();
@@ -582,10 +584,16 @@ function renderGame(view, invite, render, recount) {
         }
         render();
     })());
-    const focused = document.activeElement?.getAttribute("data-cell");
+    // A redraw must not move the keyboard focus: find the same cell or control again.
+    const active = document.activeElement;
+    const cell = active?.getAttribute("data-cell");
+    const focusAgain = cell ? `[data-cell="${cell}"]` : active?.id ? `#${CSS.escape(active.id)}` : null;
+    const caret = active instanceof HTMLInputElement && active.type === "text" ? { start: active.selectionStart, end: active.selectionEnd } : null;
     root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, `${g.rules.name}, ${g.rules.rows}×${g.rules.cols}`), h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })), view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), actions, share, result), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList), h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`), h("label", {}, "Replay", slider), moves))));
-    if (focused)
-        root.querySelector(`[data-cell="${focused}"]`)?.focus();
+    const again = focusAgain ? root.querySelector(focusAgain) : null;
+    again?.focus();
+    if (caret && again instanceof HTMLInputElement)
+        again.setSelectionRange(caret.start, caret.end);
 }
 function drawBoard(rules, position, view, last, click) {
     const rows = position.grid.length;

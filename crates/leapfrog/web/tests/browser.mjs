@@ -6,6 +6,7 @@
 //   to the end by clicking, each seeing the other's moves live.
 // - A person plays the computer to the end, reloading in the middle (the
 //   seat is kept), choosing a multi-jump jump by jump and stopping early.
+// - A page redrawn by the stream keeps the name being typed and the focus.
 // - No page makes a request outside the server.
 
 import { chromium } from "playwright-core";
@@ -214,8 +215,27 @@ async function againstTheComputer() {
   console.log(`a person beat or lost to the computer in ${history.moves.length} plies`);
 }
 
+async function typingSurvivesLiveUpdates() {
+  // 3. Someone else joins while a name is being typed: the page redraws
+  // from the stream, and what was typed and the focus stay.
+  const post = (p, body) => api(p, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const g = await post("/v1/games", { rules: { preset: "old", rows: 4, cols: 4 },
+    players: [{ name: "Dan" }, { open: "public" }, { open: "public" }] });
+  const eve = await newPage();
+  await eve.goto(`${base}/#/game/${g.id}`);
+  await eve.locator("#join-name").fill("Eve");
+  await post(`/v1/games/${g.id}/join`, { name: "Fay" });
+  await eve.locator("ul.players li", { hasText: "Fay" }).waitFor();
+  assert.equal(await eve.locator("#join-name").inputValue(), "Eve");
+  assert.ok(await eve.locator("#join-name").evaluate((el) => el === document.activeElement), "the focus stays in the field");
+  await eve.locator("#join").click();
+  await eve.locator(".badge", { hasText: "you" }).waitFor();
+  assert.ok((await gameOf(eve)).players.some((p) => p.name === "Eve"), "joined under the typed name");
+}
+
 try {
   await twoPeople();
+  await typingSurvivesLiveUpdates();
   await againstTheComputer();
   assert.deepEqual(outside, [], "no request outside the server");
   console.log("browser tests passed");
