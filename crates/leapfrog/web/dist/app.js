@@ -319,11 +319,20 @@ async function showGame(id, invite) {
         events.close();
         render();
     }));
+    // Only the stream's own message is cleared when it is back: a refusal shown
+    // meanwhile stays.
+    let lost = false;
     events.addEventListener("error", () => {
-        if (events.readyState === EventSource.CONNECTING)
+        if (events.readyState === EventSource.CONNECTING) {
+            lost = true;
             say("Connection lost; reconnecting…");
+        }
     });
-    events.addEventListener("open", () => say(""));
+    events.addEventListener("open", () => {
+        if (lost)
+            say("Connected again.");
+        lost = false;
+    });
     const clock = window.setInterval(() => {
         const el = document.getElementById("clock");
         if (el && view.game.turn_ends_at) {

@@ -371,10 +371,19 @@ async function showGame(id: string, invite: string | null): Promise<void> {
     events.close();
     render();
   }) as EventListener);
+  // Only the stream's own message is cleared when it is back: a refusal shown
+  // meanwhile stays.
+  let lost = false;
   events.addEventListener("error", () => {
-    if (events.readyState === EventSource.CONNECTING) say("Connection lost; reconnecting…");
+    if (events.readyState === EventSource.CONNECTING) {
+      lost = true;
+      say("Connection lost; reconnecting…");
+    }
   });
-  events.addEventListener("open", () => say(""));
+  events.addEventListener("open", () => {
+    if (lost) say("Connected again.");
+    lost = false;
+  });
   const clock = window.setInterval(() => {
     const el = document.getElementById("clock");
     if (el && view.game.turn_ends_at) {
