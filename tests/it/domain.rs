@@ -128,3 +128,58 @@ fn the_computer_moves_only_on_its_turn_and_each_of_its_moves_is_stored_once() {
         assert_eq!(loaded.seats()[1].holder, Holder::Computer(jump_search::Level::Greedy));
     });
 }
+
+#[test]
+fn the_computer_chooses_as_a_player_that_watched_the_whole_game() {
+    use jump_search::{GreedyPlayer, Level, Player};
+    let db = crate::common::temp_db();
+    actix_web::rt::System::new().block_on(async move {
+        let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
+        let rules = jump_capture::Rules::new(jump_capture::Preset::Murray.spec().with_size(8, 8)).unwrap();
+        let seats = vec![
+            NewSeat::Person(PlayerName::parse("Ann").unwrap()),
+            NewSeat::Person(PlayerName::parse("Bea").unwrap()),
+            NewSeat::Computer(Level::Easy, PlayerName::parse("Computer").unwrap()),
+        ];
+        let creator = Creator { client: String::new(), max_unfinished: 0 };
+        let (game, Created { tokens, .. }) =
+            Game::create(&store, std::sync::Arc::new(rules), seats, Some(5), None, &creator).await.unwrap();
+        let id = game.id().to_string();
+        // Ann and Bea always take a largest gain.
+        let mut people = GreedyPlayer::new(5);
+        let (mut turns, mut learned) = (0, 0);
+        loop {
+            let game = Game::load(&store, &id).await.unwrap();
+            if game.position().is_over() {
+                break;
+            }
+            let pos = game.position().clone();
+            let Some(level) = game.computer_to_move() else {
+                let mv = people.choose(&pos).unwrap();
+                let path: Vec<String> = mv.path().iter().map(ToString::to_string).collect();
+                let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+                Game::play(&store, &id, request(&tokens[pos.to_move()].1, &refs)).await.unwrap();
+                continue;
+            };
+            // The computer's choice is that of a player of its level that
+            // saw every move from the deal, ...
+            let history = Game::moves_since(&store, &id, 0).await.unwrap();
+            let choice = game.computer_choice(level, 7, &history).unwrap().unwrap();
+            let mut watcher = level.player(7);
+            let mut replay = game.position_at(&store, 0).await.unwrap();
+            for m in &history {
+                watcher.observe(&replay, &m.mv);
+                replay.play(&m.mv).unwrap();
+            }
+            assert_eq!(choice, watcher.choose(&pos).unwrap(), "at ply {}", pos.ply());
+            // ... which is not always that of one that saw nothing.
+            if level.player(7).choose(&pos).unwrap() != choice {
+                learned += 1;
+            }
+            turns += 1;
+            game.play_for_computer(&store, choice).await.unwrap();
+        }
+        assert!(turns > 5, "the computer moved {turns} times");
+        assert!(learned > 0, "what it saw changed none of its {turns} moves");
+    });
+}

@@ -46,6 +46,9 @@ pub fn play_game(
         })
         .collect();
     while let Some(mv) = players[pos.to_move()].choose(&pos) {
+        for player in &mut players {
+            player.observe(&pos, &mv);
+        }
         if pos.play(&mv).is_err() {
             break;
         }

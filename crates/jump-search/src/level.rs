@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use jump_capture::{Move, Position};
 
-use crate::{Budget, GreedyPlayer, LookaheadPlayer, Player, RandomPlayer, analyse};
+use crate::{Budget, GreedyPlayer, Habits, LookaheadPlayer, Player, RandomPlayer, analyse_with};
 
 /// A strength a person can ask for, weakest first.
 ///
@@ -66,6 +66,7 @@ impl Level {
                 name: level.to_string(),
                 budget: level.budget().unwrap_or(Budget::Iterations(1)),
                 seed,
+                habits: Habits::new(),
             }),
         }
     }
@@ -118,19 +119,21 @@ impl FromStr for Level {
     }
 }
 
-/// The search as a player: [`analyse`] within a budget, each move from a
-/// seed made of the player's seed and the ply.
+/// The search as a player: [`analyse_with`] within a budget, each move
+/// from a seed made of the player's seed and the ply, expecting of the
+/// others what it has [observed](Player::observe) of them in this game.
 #[derive(Debug, Clone)]
 pub struct SearchPlayer {
     name: String,
     budget: Budget,
     seed: u64,
+    habits: Habits,
 }
 
 impl SearchPlayer {
     /// A search player within `budget`, drawing from `seed`.
     pub fn new(budget: Budget, seed: u64) -> SearchPlayer {
-        SearchPlayer { name: Level::Search(budget).to_string(), budget, seed }
+        SearchPlayer { name: Level::Search(budget).to_string(), budget, seed, habits: Habits::new() }
     }
 }
 
@@ -142,7 +145,11 @@ impl Player for SearchPlayer {
     fn choose(&mut self, pos: &Position) -> Option<Move> {
         // A different stream for each ply, the same for the same game.
         let seed = self.seed ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        analyse(pos, self.budget, seed).map(|a| a.best)
+        analyse_with(pos, self.budget, seed, &self.habits).map(|a| a.best)
+    }
+
+    fn observe(&mut self, before: &Position, mv: &Move) {
+        self.habits.observe(before, mv);
     }
 }
 

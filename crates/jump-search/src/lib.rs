@@ -43,6 +43,7 @@
 pub mod arena;
 mod baseline;
 mod exact;
+mod habits;
 mod level;
 mod mcts;
 mod reward;
@@ -52,6 +53,7 @@ use std::time::{Duration, Instant};
 use jump_capture::{Move, Position};
 
 pub use baseline::{GreedyPlayer, LookaheadPlayer, RandomPlayer, best_gains, scored_moves, top_gain};
+pub use habits::{GREEDY_AFTER, Habits};
 pub use level::{Level, ParseLevelError, SearchPlayer};
 pub use reward::{SCORE_WEIGHT, rewards, win_shares};
 
@@ -62,6 +64,13 @@ pub trait Player: Send {
 
     /// A legal move of `pos`, or `None` when the game is over.
     fn choose(&mut self, pos: &Position) -> Option<Move>;
+
+    /// Sees `mv` played in `before`, by anyone (itself included). A player
+    /// that learns from what others play ([`SearchPlayer`]) keeps it in
+    /// mind for the rest of the game; the default forgets it.
+    fn observe(&mut self, before: &Position, mv: &Move) {
+        let _ = (before, mv);
+    }
 }
 
 /// How much a search may think.
@@ -116,6 +125,14 @@ pub const EXACT_MOVES: u64 = 16;
 /// if that finishes, the analysis is exact. Otherwise Monte Carlo tree
 /// search runs for the budget.
 pub fn analyse(pos: &Position, budget: Budget, seed: u64) -> Option<Analysis> {
+    analyse_with(pos, budget, seed, &Habits::new())
+}
+
+/// [`analyse`], expecting each other player to choose as `habits` have
+/// seen it choose: one seen to be greedy is expected to take a largest
+/// gain (see [`Habits`]); the others to search as well as the searcher.
+/// The exact search near the end expects perfect play of everyone.
+pub fn analyse_with(pos: &Position, budget: Budget, seed: u64, habits: &Habits) -> Option<Analysis> {
     let started = Instant::now();
     let moves = pos.count_moves();
     if moves == 0 {
@@ -132,7 +149,7 @@ pub fn analyse(pos: &Position, budget: Budget, seed: u64) -> Option<Analysis> {
             return Some(exact);
         }
     }
-    let mut tree = mcts::Tree::new(pos, seed);
+    let mut tree = mcts::Tree::new(pos, seed, habits);
     let iterations = tree.run(budget, started);
     tree.analysis(iterations, started)
 }

@@ -17,7 +17,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 use crate::reward::rewards;
-use crate::{Analysis, Budget, Candidate};
+use crate::{Analysis, Budget, Candidate, Habits};
 
 /// The exploration constant of UCT, for rewards between 0 and 1.
 const EXPLORATION: f64 = 0.5;
@@ -55,6 +55,21 @@ fn greedy_move(pos: &Position, rng: &mut ChaCha8Rng) -> Option<Move> {
         std::ops::ControlFlow::Continue(())
     });
     Move::new(chosen).ok()
+}
+
+/// How many moves of `pos` have the largest gain.
+fn largest_gains(pos: &Position) -> usize {
+    let (mut top, mut count) = (0, 0);
+    pos.for_each_move(None, |m| {
+        if m.gain > top || count == 0 {
+            (top, count) = (m.gain, 0);
+        }
+        if m.gain == top {
+            count += 1;
+        }
+        std::ops::ControlFlow::Continue(())
+    });
+    count
 }
 
 /// What a game not yet over is worth to each player, from the scores: the
@@ -116,11 +131,15 @@ pub(crate) struct Tree {
     rng: ChaCha8Rng,
     /// Orders moves of equal gain (see [`Tree::nth_best`]).
     salt: u64,
+    /// Per player: expected to take a largest gain (see [`Habits`]). Never
+    /// the searching player itself.
+    greedy: Vec<bool>,
 }
 
 impl Tree {
-    pub(crate) fn new(root: &Position, seed: u64) -> Tree {
+    pub(crate) fn new(root: &Position, seed: u64, habits: &Habits) -> Tree {
         let players = root.players();
+        let greedy = (0..players).map(|p| p != root.to_move() && habits.is_greedy(p)).collect();
         let root_node = Node { mv: None, mover: usize::MAX, visits: 0, children: Vec::new(), moves: None };
         Tree {
             root: root.clone(),
@@ -129,6 +148,7 @@ impl Tree {
             players,
             rng: ChaCha8Rng::seed_from_u64(seed),
             salt: mix(seed),
+            greedy,
         }
     }
 
@@ -163,10 +183,14 @@ impl Tree {
             if pos.is_over() {
                 break;
             }
+            let greedy = self.greedy[pos.to_move()];
             let moves = match self.nodes[node].moves {
                 Some(n) => n,
                 None => {
-                    let n = u32::try_from(pos.count_moves()).unwrap_or(u32::MAX);
+                    // A player expected to be greedy has only its moves of
+                    // the largest gain: they come first in `nth_best` order.
+                    let n = if greedy { largest_gains(&pos) } else { pos.count_moves() as usize };
+                    let n = u32::try_from(n).unwrap_or(u32::MAX);
                     self.nodes[node].moves = Some(n);
                     n
                 }
@@ -188,7 +212,8 @@ impl Tree {
                 path.push(child);
                 break;
             }
-            let Some(child) = self.select(node) else { break };
+            let chosen = if greedy { self.least_visited(node) } else { self.select(node) };
+            let Some(child) = chosen else { break };
             let Some(mv) = &self.nodes[child as usize].mv else { break };
             if pos.play(mv).is_err() {
                 break;
@@ -275,6 +300,13 @@ impl Tree {
         best
     }
 
+    /// The child of `node` visited least (the first made among equals):
+    /// a greedy player's moves of equal gain, tried in turn as it would
+    /// pick them, at random.
+    fn least_visited(&self, node: usize) -> Option<u32> {
+        self.nodes[node].children.iter().copied().min_by_key(|&c| self.nodes[c as usize].visits)
+    }
+
     fn mean(&self, node: usize) -> Vec<f64> {
         let visits = self.nodes[node].visits.max(1) as f64;
         self.sums[node * self.players..(node + 1) * self.players].iter().map(|s| s / visits).collect()
@@ -327,7 +359,7 @@ mod tests {
         let setup: Setup = text.parse().unwrap();
         let rules = Rules::new(Preset::Murray.spec().with_shape_of(&setup.grid)).unwrap();
         let pos = Position::from_setup(rules, &setup).unwrap();
-        let mut tree = Tree::new(&pos, 1);
+        let mut tree = Tree::new(&pos, 1, &Habits::new());
         let started = Instant::now();
         let done = tree.run(Budget::Iterations(iterations), started);
         tree.analysis(done, started).unwrap()

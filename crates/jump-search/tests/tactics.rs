@@ -3,7 +3,9 @@
 use std::collections::HashMap;
 
 use jump_capture::{Move, Position, Preset, Rules, Setup};
-use jump_search::{Budget, GreedyPlayer, Level, LookaheadPlayer, Player, analyse, win_shares};
+use jump_search::{
+    Budget, GreedyPlayer, Habits, Level, LookaheadPlayer, Player, analyse, analyse_with, top_gain, win_shares,
+};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
@@ -206,4 +208,66 @@ fn every_level_plays_only_legal_moves_to_the_end() {
             pos.play(&m).expect("only legal moves");
         }
     }
+}
+
+#[test]
+fn players_seen_to_take_the_largest_gain_are_expected_to_go_on_taking_it() {
+    // Three greedy players on Murray 8×8, watched until each has shown it.
+    let rules = Rules::new(Preset::Murray.spec().with_size(8, 8)).expect("rules");
+    let (mut pos, _) = Position::start(rules, 3, Some(5)).expect("a deal");
+    let mut greedy = GreedyPlayer::new(5);
+    let mut habits = Habits::new();
+    let mut searched = 0;
+    while !pos.is_over() {
+        if (0..3).all(|p| habits.is_greedy(p)) && pos.count_moves() > jump_search::EXACT_MOVES {
+            // The principal line: the searcher's move, then the others'
+            // expected replies, each a largest gain of its position.
+            let a = analyse_with(&pos, Budget::Iterations(2_000), 1, &habits).expect("a move");
+            assert!(a.line.len() >= 3, "the line reaches both others' replies");
+            let mut line = pos.clone();
+            for (i, m) in a.line.iter().enumerate().take(3) {
+                let top = top_gain(&line);
+                let gain = line.play(m).expect("a legal line").gain;
+                if i > 0 {
+                    assert_eq!(
+                        gain,
+                        top,
+                        "reply {i} of {} at ply {} takes the largest gain",
+                        a.line[0],
+                        pos.ply()
+                    );
+                }
+            }
+            searched += 1;
+        }
+        let m = greedy.choose(&pos).expect("a move while the game goes on");
+        habits.observe(&pos, &m);
+        pos.play(&m).expect("a legal move");
+    }
+    assert!(searched >= 5, "{searched} positions searched");
+}
+
+#[test]
+fn without_habits_seen_the_others_are_expected_to_search() {
+    // The same kind of position, nothing watched: some expected reply is
+    // not the largest gain (a searcher does not always take the bait).
+    let rules = Rules::new(Preset::Murray.spec().with_size(8, 8)).expect("rules");
+    let (mut pos, _) = Position::start(rules, 3, Some(5)).expect("a deal");
+    let mut greedy = GreedyPlayer::new(5);
+    let mut smaller = 0;
+    while !pos.is_over() {
+        if pos.count_moves() > jump_search::EXACT_MOVES && !pos.is_opening() {
+            let a = analyse(&pos, Budget::Iterations(2_000), 1).expect("a move");
+            let mut line = pos.clone();
+            for m in a.line.iter().take(3) {
+                let top = top_gain(&line);
+                if line.play(m).expect("a legal line").gain < top && line.ply() > pos.ply() + 1 {
+                    smaller += 1;
+                }
+            }
+        }
+        let m = greedy.choose(&pos).expect("a move while the game goes on");
+        pos.play(&m).expect("a legal move");
+    }
+    assert!(smaller > 0, "a searcher is expected to pass up bait somewhere in the game");
 }

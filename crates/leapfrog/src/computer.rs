@@ -77,19 +77,22 @@ impl Computer {
         loop {
             let game = Game::load(&self.store, id).await?;
             let Some(level) = game.computer_to_move() else { return Ok(()) };
-            let pos = game.position().clone();
+            // The moves so far: the computer learns from them how the
+            // others play.
+            let history = Arc::new(Game::moves_since(&self.store, id, 0).await?);
             // The same game, ply and level: the same move, where the level
             // counts iterations.
-            let seed = game.seed() ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let seed = game.seed() ^ u64::from(game.position().ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             let answer = loop {
-                let pos = pos.clone();
-                match self.thinkers.submit(move || level.player(seed).choose(&pos)) {
+                let (game, history) = (game.clone(), history.clone());
+                match self.thinkers.submit(move || game.computer_choice(level, seed, &history)) {
                     Ok(answer) => break answer,
                     // Analyses fill the queue: the game waits its turn.
                     Err(_) => tokio::time::sleep(Duration::from_millis(250)).await,
                 }
             };
-            let Ok(Some(mv)) = answer.await else { return Ok(()) };
+            let Ok(choice) = answer.await else { return Ok(()) };
+            let Some(mv) = choice? else { return Ok(()) };
             match game.play_for_computer(&self.store, mv).await {
                 Ok(played) => {
                     tracing::debug!(game = %id, ply = played.position().ply(), %level, "the computer moved");

@@ -440,6 +440,29 @@ impl Game {
         }
     }
 
+    /// The computer's choice at this game's position, by a player of
+    /// `level` that has watched the moves of `history` (this game's, from
+    /// the first; any past the position are ignored): a search learns
+    /// from them how the others choose. Thinks: run it on the pool.
+    ///
+    /// # Errors
+    ///
+    /// A history that does not replay from the deal.
+    pub fn computer_choice(
+        &self,
+        level: Level,
+        seed: u64,
+        history: &[HistoryMove],
+    ) -> Result<Option<jc::Move>, GameError> {
+        let mut player = level.player(seed);
+        let mut pos = self.replay(&[])?;
+        for m in history.iter().take(self.position.ply() as usize) {
+            player.observe(&pos, &m.mv);
+            pos.play(&m.mv).map_err(|e| GameError::corrupt(&self.id, "history", &e))?;
+        }
+        Ok(player.choose(&self.position))
+    }
+
     /// Plays `mv` for the seat to move and stores it, with the key's record
     /// if any, if the stored game is still at this one's version.
     async fn commit(
