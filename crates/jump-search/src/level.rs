@@ -19,7 +19,7 @@ use crate::{Budget, GreedyPlayer, Habits, LookaheadPlayer, Player, RandomPlayer,
 /// | `hard` | search, 2 seconds a move (one core) |
 /// | `mcts-N` / `mcts-Nms` | search, N iterations / N milliseconds a move |
 ///
-/// Every search level plays exactly near the end (see [`analyse`]). The
+/// Every search level plays exactly near the end (see [`crate::analyse`]). The
 /// levels counted in iterations play the same moves on every machine for
 /// the same seed; `hard` and `mcts-Nms` depend on the machine's speed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,9 @@
 //!
 //! - [`analyse`]: Monte Carlo tree search for any number of players (each
 //!   node keeps one value per player; each player picks for itself), with
-//!   exact play to the end when few moves are left.
+//!   exact play to the end when few moves are left. [`analyse_with`]
+//!   also expects of each other player what [`Habits`] has seen of it (a
+//!   player that always takes the largest gain is expected to go on).
 //! - [`Player`]: anything that picks a move. [`Level`] names the players a
 //!   person can ask for, from `random` to `hard`; [`RandomPlayer`],
 //!   [`GreedyPlayer`] and [`LookaheadPlayer`] are the baselines search is
