@@ -121,6 +121,7 @@ fn people_play_in_a_real_browser_against_each_other_and_the_computer() {
             .arg(&app.address)
             .arg(&shots)
             .env("CHROMIUM", chromium())
+            .env("LEAPFROG_BIN", crate::common::leapfrog_binary())
             .current_dir(web()),
     );
     let log = String::from_utf8_lossy(&out.stdout);

@@ -289,14 +289,22 @@ async function showGame(id, invite) {
         return;
     }
     const render = () => renderGame(view, invite, render, () => recount(view, deal));
-    // Live: the stream says every change; EventSource reconnects by itself
-    // and sends Last-Event-ID, so nothing is missed.
-    const events = new EventSource(`/v1/games/${id}/events`);
+    // Live: the stream says every change. EventSource reconnects by itself
+    // after a lost connection and sends Last-Event-ID, so nothing is missed;
+    // a refused one (a full server answers 503) it gives up, so the page
+    // opens a new one a little later, which starts with the game as it
+    // stands.
     const refresh = async () => {
-        const [game, history] = await Promise.all([api.game(id), api.history(id)]);
-        view.game = game;
-        view.history = history.moves;
-        recount(view, deal);
+        try {
+            const [game, history] = await Promise.all([api.game(id), api.history(id)]);
+            view.game = game;
+            view.history = history.moves;
+            recount(view, deal);
+        }
+        catch (err) {
+            // The next event, or the snapshot after a reconnect, tries again.
+            say(`The game did not refresh: ${reason(err)}`, true);
+        }
         if (view.chosen && !myTurn(view))
             view.chosen = null;
         render();
@@ -309,30 +317,43 @@ async function showGame(id, invite) {
             view.game = data.game;
         void refresh();
     };
-    for (const type of ["game", "move", "joined", "left", "started", "resigned", "timed_out", "over"]) {
-        events.addEventListener(type, onChange);
-    }
-    events.addEventListener("rematch", ((e) => {
-        const { id: next } = JSON.parse(e.data);
-        view.game.rematch = next;
-        // Nothing follows a rematch: no reconnecting.
-        events.close();
-        render();
-    }));
-    // Only the stream's own message is cleared when it is back: a refusal shown
-    // meanwhile stays.
+    let events;
+    let again = 0;
+    let done = false;
+    // Only the stream's own message is cleared when it is back: a refusal
+    // shown meanwhile stays.
     let lost = false;
-    events.addEventListener("error", () => {
-        if (events.readyState === EventSource.CONNECTING) {
-            lost = true;
-            say("Connection lost; reconnecting…");
+    const connect = () => {
+        events = new EventSource(`/v1/games/${id}/events`);
+        for (const type of ["game", "move", "joined", "left", "started", "resigned", "timed_out", "over"]) {
+            events.addEventListener(type, onChange);
         }
-    });
-    events.addEventListener("open", () => {
-        if (lost)
-            say("Connected again.");
-        lost = false;
-    });
+        events.addEventListener("rematch", ((e) => {
+            const { id: next } = JSON.parse(e.data);
+            view.game.rematch = next;
+            // Nothing follows a rematch: no reconnecting.
+            done = true;
+            events.close();
+            render();
+        }));
+        events.addEventListener("error", () => {
+            if (done)
+                return;
+            lost = true;
+            if (events.readyState === EventSource.CLOSED) {
+                say("Live updates were refused; trying again…");
+                again = window.setTimeout(connect, 5000);
+            }
+            else
+                say("Connection lost; reconnecting…");
+        });
+        events.addEventListener("open", () => {
+            if (lost)
+                say("Connected again.");
+            lost = false;
+        });
+    };
+    connect();
     const clock = window.setInterval(() => {
         const el = document.getElementById("clock");
         if (el && view.game.turn_ends_at) {
@@ -350,6 +371,8 @@ async function showGame(id, invite) {
     };
     document.addEventListener("keydown", cancel);
     leaveView = () => {
+        done = true;
+        window.clearTimeout(again);
         events.close();
         window.clearInterval(clock);
         document.removeEventListener("keydown", cancel);
@@ -588,8 +611,13 @@ function renderGame(view, invite, render, recount) {
             view.replayPosition = null;
         }
         else {
-            view.replayPosition = await api.positionAt(g.id, n);
-            view.replay = n;
+            try {
+                view.replayPosition = await api.positionAt(g.id, n);
+                view.replay = n;
+            }
+            catch (err) {
+                say(`That position did not load: ${reason(err)}`, true);
+            }
         }
         render();
     })());

@@ -344,14 +344,21 @@ async function showGame(id: string, invite: string | null): Promise<void> {
   }
   const render = (): void => renderGame(view, invite, render, () => recount(view, deal));
 
-  // Live: the stream says every change; EventSource reconnects by itself
-  // and sends Last-Event-ID, so nothing is missed.
-  const events = new EventSource(`/v1/games/${id}/events`);
+  // Live: the stream says every change. EventSource reconnects by itself
+  // after a lost connection and sends Last-Event-ID, so nothing is missed;
+  // a refused one (a full server answers 503) it gives up, so the page
+  // opens a new one a little later, which starts with the game as it
+  // stands.
   const refresh = async (): Promise<void> => {
-    const [game, history] = await Promise.all([api.game(id), api.history(id)]);
-    view.game = game;
-    view.history = history.moves;
-    recount(view, deal);
+    try {
+      const [game, history] = await Promise.all([api.game(id), api.history(id)]);
+      view.game = game;
+      view.history = history.moves;
+      recount(view, deal);
+    } catch (err) {
+      // The next event, or the snapshot after a reconnect, tries again.
+      say(`The game did not refresh: ${reason(err)}`, true);
+    }
     if (view.chosen && !myTurn(view)) view.chosen = null;
     render();
   };
@@ -361,29 +368,39 @@ async function showGame(id: string, invite: string | null): Promise<void> {
     else if (data.game) view.game = data.game;
     void refresh();
   };
-  for (const type of ["game", "move", "joined", "left", "started", "resigned", "timed_out", "over"]) {
-    events.addEventListener(type, onChange as EventListener);
-  }
-  events.addEventListener("rematch", ((e: MessageEvent<string>) => {
-    const { id: next } = JSON.parse(e.data) as S["RematchEvent"];
-    view.game.rematch = next;
-    // Nothing follows a rematch: no reconnecting.
-    events.close();
-    render();
-  }) as EventListener);
-  // Only the stream's own message is cleared when it is back: a refusal shown
-  // meanwhile stays.
+  let events: EventSource;
+  let again = 0;
+  let done = false;
+  // Only the stream's own message is cleared when it is back: a refusal
+  // shown meanwhile stays.
   let lost = false;
-  events.addEventListener("error", () => {
-    if (events.readyState === EventSource.CONNECTING) {
-      lost = true;
-      say("Connection lost; reconnecting…");
+  const connect = (): void => {
+    events = new EventSource(`/v1/games/${id}/events`);
+    for (const type of ["game", "move", "joined", "left", "started", "resigned", "timed_out", "over"]) {
+      events.addEventListener(type, onChange as EventListener);
     }
-  });
-  events.addEventListener("open", () => {
-    if (lost) say("Connected again.");
-    lost = false;
-  });
+    events.addEventListener("rematch", ((e: MessageEvent<string>) => {
+      const { id: next } = JSON.parse(e.data) as S["RematchEvent"];
+      view.game.rematch = next;
+      // Nothing follows a rematch: no reconnecting.
+      done = true;
+      events.close();
+      render();
+    }) as EventListener);
+    events.addEventListener("error", () => {
+      if (done) return;
+      lost = true;
+      if (events.readyState === EventSource.CLOSED) {
+        say("Live updates were refused; trying again…");
+        again = window.setTimeout(connect, 5000);
+      } else say("Connection lost; reconnecting…");
+    });
+    events.addEventListener("open", () => {
+      if (lost) say("Connected again.");
+      lost = false;
+    });
+  };
+  connect();
   const clock = window.setInterval(() => {
     const el = document.getElementById("clock");
     if (el && view.game.turn_ends_at) {
@@ -401,6 +418,8 @@ async function showGame(id: string, invite: string | null): Promise<void> {
   };
   document.addEventListener("keydown", cancel);
   leaveView = () => {
+    done = true;
+    window.clearTimeout(again);
     events.close();
     window.clearInterval(clock);
     document.removeEventListener("keydown", cancel);
@@ -633,8 +652,12 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
       view.replay = null;
       view.replayPosition = null;
     } else {
-      view.replayPosition = await api.positionAt(g.id, n);
-      view.replay = n;
+      try {
+        view.replayPosition = await api.positionAt(g.id, n);
+        view.replay = n;
+      } catch (err) {
+        say(`That position did not load: ${reason(err)}`, true);
+      }
     }
     render();
   })());

@@ -7,11 +7,16 @@
 // - A person plays the computer to the end, reloading in the middle (the
 //   seat is kept), choosing a multi-jump jump by jump and stopping early.
 // - A page redrawn by the stream keeps the name being typed and the focus.
+// - A page whose server dies and comes back reconnects by itself and shows
+//   what was played meanwhile (the server is `LEAPFROG_BIN`, run here).
 // - No page makes a request outside the server.
 
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 const base = process.argv[2];
@@ -24,10 +29,10 @@ const browser = await chromium.launch({
 });
 const outside = [];
 
-async function newPage(viewport = { width: 1200, height: 900 }) {
+async function newPage(viewport = { width: 1200, height: 900 }, server = base) {
   const context = await browser.newContext({ viewport });
   context.on("request", (r) => {
-    if (!r.url().startsWith(base) && !r.url().startsWith("data:")) outside.push(r.url());
+    if (!r.url().startsWith(server) && !r.url().startsWith("data:")) outside.push(r.url());
   });
   const page = await context.newPage();
   page.on("pageerror", (e) => { throw new Error(`page error: ${e.message}`); });
@@ -35,8 +40,8 @@ async function newPage(viewport = { width: 1200, height: 900 }) {
   return page;
 }
 
-async function api(p, init) {
-  const r = await fetch(base + p, init);
+async function api(p, init, server = base) {
+  const r = await fetch(server + p, init);
   return r.json();
 }
 
@@ -233,9 +238,81 @@ async function typingSurvivesLiveUpdates() {
   assert.ok((await gameOf(eve)).players.some((p) => p.name === "Eve"), "joined under the typed name");
 }
 
+async function freePort() {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function resumesAfterALostConnection() {
+  // 4. The server is killed under an open page and started again on the
+  // same port and database: the page says so, reconnects by itself, and
+  // shows the move made while it was away. Then a stream refused.
+  const bin = process.env.LEAPFROG_BIN;
+  assert.ok(bin, "LEAPFROG_BIN names the leapfrog binary");
+  const port = await freePort();
+  const own = `http://127.0.0.1:${port}`;
+  const db = path.join(os.tmpdir(), `leapfrog-browser-${process.pid}.db`);
+  const start = async () => {
+    const child = spawn(bin, ["serve", "--bind", `127.0.0.1:${port}`, "--database-url", `sqlite://${db}`,
+      "--max-streams-per-game", "1"], { stdio: "ignore" });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${own}/healthz`)).ok) return child;
+      } catch { /* not listening yet */ }
+      assert.ok(Date.now() < deadline, "the server listens");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const stop = (child) => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", resolve);
+    child.kill("SIGKILL");
+  });
+  let server = await start();
+  try {
+    const g = await api("/v1/games", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ rules: { preset: "old", rows: 4, cols: 4 }, players: [{ name: "Gus" }, { name: "Hal" }] }) }, own);
+    const page = await newPage(undefined, own);
+    await page.goto(`${own}/#/game/${g.id}`);
+    await page.locator("#headline", { hasText: "Gus" }).waitFor();
+    await stop(server);
+    await page.locator("#status", { hasText: "Connection lost" }).waitFor();
+    server = await start();
+    const [move] = (await api(`/v1/games/${g.id}/legal-moves`, undefined, own)).moves;
+    const played = await fetch(`${own}/v1/games/${g.id}/moves`, { method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${g.seats[0].token}` },
+      body: JSON.stringify({ path: move.path }) });
+    assert.equal(played.status, 201);
+    await page.locator("ol.moves li", { hasText: move.path.join("x") }).waitFor();
+    await page.locator("#status", { hasText: "Connected again" }).waitFor();
+    // A second page finds the game's one stream taken (503): it says so,
+    // and tries again until the first page has gone.
+    const second = await newPage(undefined, own);
+    await second.goto(`${own}/#/game/${g.id}`);
+    await second.locator("#status", { hasText: "Live updates were refused" }).waitFor();
+    await page.context().close();
+    await second.locator("#status", { hasText: "Connected again" }).waitFor();
+    const [next] = (await api(`/v1/games/${g.id}/legal-moves`, undefined, own)).moves;
+    await fetch(`${own}/v1/games/${g.id}/moves`, { method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${g.seats[1].token}` },
+      body: JSON.stringify({ path: next.path }) });
+    await second.locator("ol.moves li", { hasText: next.path.join("x") }).waitFor();
+    console.log("pages reconnected by themselves: after the server was killed, and after a refusal");
+  } finally {
+    await stop(server);
+    for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
+  }
+}
+
 try {
   await twoPeople();
   await typingSurvivesLiveUpdates();
+  await resumesAfterALostConnection();
   await againstTheComputer();
   assert.deepEqual(outside, [], "no request outside the server");
   console.log("browser tests passed");
