@@ -283,12 +283,17 @@ async function resumesAfterALostConnection() {
     await stop(server);
     await page.locator("#status", { hasText: "Connection lost" }).waitFor();
     server = await start();
-    const [move] = (await api(`/v1/games/${g.id}/legal-moves`, undefined, own)).moves;
-    const played = await fetch(`${own}/v1/games/${g.id}/moves`, { method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${g.seats[0].token}` },
-      body: JSON.stringify({ path: move.path }) });
-    assert.equal(played.status, 201);
-    await page.locator("ol.moves li", { hasText: move.path.join("x") }).waitFor();
+    // A move through the API, by the seat to move, returning its notation.
+    const playFirstLegal = async (seat) => {
+      const [move] = (await api(`/v1/games/${g.id}/legal-moves`, undefined, own)).moves;
+      const played = await fetch(`${own}/v1/games/${g.id}/moves`, { method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${g.seats[seat].token}` },
+        body: JSON.stringify({ path: move.path }) });
+      assert.equal(played.status, 201);
+      return move.path.join("x");
+    };
+    const first = await playFirstLegal(0);
+    await page.locator("ol.moves li", { hasText: first }).waitFor();
     await page.locator("#status", { hasText: "Connected again" }).waitFor();
     // A second page finds the game's one stream taken (503): it says so,
     // and tries again until the first page has gone.
@@ -297,11 +302,8 @@ async function resumesAfterALostConnection() {
     await second.locator("#status", { hasText: "Live updates were refused" }).waitFor();
     await page.context().close();
     await second.locator("#status", { hasText: "Connected again" }).waitFor();
-    const [next] = (await api(`/v1/games/${g.id}/legal-moves`, undefined, own)).moves;
-    await fetch(`${own}/v1/games/${g.id}/moves`, { method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${g.seats[1].token}` },
-      body: JSON.stringify({ path: next.path }) });
-    await second.locator("ol.moves li", { hasText: next.path.join("x") }).waitFor();
+    const next = await playFirstLegal(1);
+    await second.locator("ol.moves li", { hasText: next }).waitFor();
     console.log("pages reconnected by themselves: after the server was killed, and after a refusal");
   } finally {
     await stop(server);
