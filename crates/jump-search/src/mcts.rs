@@ -8,7 +8,9 @@
 //! often considers more and more of its moves. A new node is valued by a
 //! short greedy rollout and the scores where points decide (see
 //! [`Tree::rollout`]), by the engine's random playouts to the end where the
-//! player who cannot move loses.
+//! player who cannot move loses. A player expected to be greedy (see
+//! [`Habits`]) has, at its nodes, only its moves of the largest gain,
+//! tried in turn.
 
 use std::time::Instant;
 
