@@ -1,14 +1,25 @@
-"""Schemathesis hooks for the contract run (`.ci/run`): a move request that
-carries a token gets a real one. Each such request plays on a fresh game,
-with the token of its first seat (the seat to move at ply 0), so that the
-move endpoint is fuzzed past its authentication. Requests without a token
-are left alone: their 401 is part of the contract.
+"""Schemathesis hooks for the contract run (`.ci/run`): requests that need
+a game in a given state get a fresh one, so that every seat endpoint is
+fuzzed past its authentication and its 404:
+
+- a move or a resignation: a started game, with the token of its first
+  seat (the seat to move at ply 0);
+- leaving: a waiting game (the first seat a person, the second open to the
+  public), with the first seat's token;
+- a rematch: a game its second seat resigned, with the first seat's token;
+- joining: a waiting game with one public open seat.
+
+And a request schemathesis calls schema-valid loses any header whose value
+breaks the header's own declared pattern (its coverage phase sends
+`If-Match: 0` as valid, which the spec says is not).
 
 The server's address comes from LEAPFROG_URL.
 """
 
+import functools
 import json
 import os
+import re
 import urllib.request
 
 import schemathesis
@@ -16,28 +27,95 @@ import schemathesis
 BASE = os.environ["LEAPFROG_URL"]
 
 
-def new_game():
+def post(path, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else b""
+    request = urllib.request.Request(BASE + path, data=data, headers=headers, method="POST")
+    with urllib.request.urlopen(request) as answer:
+        return json.load(answer)
+
+
+def new_game(second_seat):
+    """A fresh 4×4 game of Ann and `second_seat`: its id and its tokens by seat."""
     body = {
         "rules": {"preset": "old", "rows": 4, "cols": 4},
-        "players": [{"name": "Ann"}, {"name": "Bob"}],
+        "players": [{"name": "Ann"}, second_seat],
         "seed": 5,
     }
-    request = urllib.request.Request(
-        BASE + "/v1/games", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request) as answer:
-        game = json.load(answer)
-    return game["id"], game["seats"][0]["token"]
+    game = post("/v1/games", body)
+    tokens = {seat["player"]: seat["token"] for seat in game["seats"] if "token" in seat}
+    return game["id"], tokens
+
+
+def started():
+    game, tokens = new_game({"name": "Bob"})
+    return game, tokens[0]
+
+
+def waiting():
+    game, tokens = new_game({"open": "public"})
+    return game, tokens[0]
+
+
+def finished():
+    game, tokens = new_game({"name": "Bob"})
+    post(f"/v1/games/{game}/resign", token=tokens[1])
+    return game, tokens[0]
+
+
+SEAT_ENDPOINTS = {
+    "/v1/games/{id}/moves": started,
+    "/v1/games/{id}/resign": started,
+    "/v1/games/{id}/leave": waiting,
+    "/v1/games/{id}/rematch": finished,
+}
+
+
+# An auth provider, not a hook, so that schemathesis knows the token is a
+# real one and still checks that the same request without it, or with a
+# wrong one, is refused. No caching: every request gets its own game.
+@schemathesis.auth(refresh_interval=None).apply_to(
+    method="POST", path_regex=r"^/v1/games/\{id\}/(moves|resign|leave|rematch)$"
+)
+class SeatToken:
+    def get(self, case, context):
+        return SEAT_ENDPOINTS[case.path]()
+
+    def set(self, case, data, context):
+        game, token = data
+        case.path_parameters = {**(case.path_parameters or {}), "id": game}
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+
+
+@functools.cache
+def header_patterns(method, path):
+    """The declared pattern of each header parameter of an operation, by lower-case name."""
+    with urllib.request.urlopen(BASE + "/openapi.json") as answer:
+        spec = json.load(answer)
+    parameters = spec["paths"][path][method.lower()].get("parameters", [])
+    return {
+        p["name"].lower(): re.compile(p["schema"]["pattern"])
+        for p in parameters
+        if p["in"] == "header" and "pattern" in p.get("schema", {})
+    }
+
+
+def drop_headers_breaking_their_pattern(case):
+    if case.meta is None or str(case.meta.generation.mode.value) != "positive" or not case.headers:
+        return
+    patterns = header_patterns(case.method, case.path)
+    case.headers = {
+        name: value
+        for name, value in case.headers.items()
+        if name.lower() not in patterns or patterns[name.lower()].search(str(value))
+    }
 
 
 @schemathesis.hook
 def before_call(context, case, kwargs):
-    if case.method.upper() != "POST" or case.path != "/v1/games/{id}/moves":
-        return
-    headers = case.headers or {}
-    if not any(name.lower() == "authorization" for name in headers):
-        return
-    game, token = new_game()
-    case.path_parameters = {**(case.path_parameters or {}), "id": game}
-    case.headers = {name: value for name, value in headers.items() if name.lower() != "authorization"}
-    case.headers["Authorization"] = f"Bearer {token}"
+    drop_headers_breaking_their_pattern(case)
+    if case.method.upper() == "POST" and case.path == "/v1/games/{id}/join":
+        game, _ = waiting()
+        case.path_parameters = {**(case.path_parameters or {}), "id": game}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The contract, checked by a peer tool: schemathesis fuzzes a live server
 # against the committed openapi/openapi.json (every check; the event stream
-# excluded, as it never ends). Move requests that carry a token get a real
+# excluded, as it never ends). Requests to a seat's endpoints (move, resign,
+# leave, rematch, join) get a fresh game in the state they need and a real
 # seat's token (hooks.py); what a schema cannot express is listed in
 # schemathesis.toml. Usage: tests/contract/run.sh [LEAPFROG_BINARY]
 set -euo pipefail
