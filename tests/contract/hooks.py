@@ -77,7 +77,7 @@ SEAT_ENDPOINTS = {
 # real one and still checks that the same request without it, or with a
 # wrong one, is refused. No caching: every request gets its own game.
 @schemathesis.auth(refresh_interval=None).apply_to(
-    method="POST", path_regex=r"^/v1/games/\{id\}/(moves|resign|leave|rematch)$"
+    method="POST", path_regex="^(" + "|".join(map(re.escape, SEAT_ENDPOINTS)) + ")$"
 )
 class SeatToken:
     def get(self, case, context):
@@ -90,11 +90,14 @@ class SeatToken:
 
 
 @functools.cache
+def spec():
+    with urllib.request.urlopen(BASE + "/openapi.json") as answer:
+        return json.load(answer)
+
+
 def header_patterns(method, path):
     """The declared pattern of each header parameter of an operation, by lower-case name."""
-    with urllib.request.urlopen(BASE + "/openapi.json") as answer:
-        spec = json.load(answer)
-    parameters = spec["paths"][path][method.lower()].get("parameters", [])
+    parameters = spec()["paths"][path][method.lower()].get("parameters", [])
     return {
         p["name"].lower(): re.compile(p["schema"]["pattern"])
         for p in parameters
@@ -103,7 +106,7 @@ def header_patterns(method, path):
 
 
 def drop_headers_breaking_their_pattern(case):
-    if case.meta is None or str(case.meta.generation.mode.value) != "positive" or not case.headers:
+    if case.meta is None or case.meta.generation.mode != schemathesis.GenerationMode.POSITIVE or not case.headers:
         return
     patterns = header_patterns(case.method, case.path)
     case.headers = {
