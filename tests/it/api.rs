@@ -120,7 +120,7 @@ fn legal_moves_counts_as_the_rules_crate_does_and_pages_through_all() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let (mut pos, _) = Position::start(Preset::Murray.rules(), 2, Some(5)).unwrap();
     for _ in 0..30 {
-        let mv = pos.random_move(&mut rng).unwrap();
+        let mv = pos.random_move_unbounded(&mut rng).unwrap();
         pos.play(&mv).unwrap();
     }
     let setup = pos.setup();
@@ -133,7 +133,7 @@ fn legal_moves_counts_as_the_rules_crate_does_and_pages_through_all() {
             body["cursor"] = json!(c);
         }
         let page = app.post_json("/v1/legal-moves", &body).json();
-        assert_eq!(page["count"], pos.count_moves());
+        assert_eq!(page["count"], pos.count_moves_unbounded());
         for m in page["moves"].as_array().unwrap() {
             seen.push(m["notation"].as_str().unwrap().to_string());
         }
@@ -142,7 +142,7 @@ fn legal_moves_counts_as_the_rules_crate_does_and_pages_through_all() {
             None => break,
         }
     }
-    let expected: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    let expected: Vec<String> = pos.legal_moves_unbounded().iter().map(ToString::to_string).collect();
     assert_eq!(seen, expected, "pages cover every move once, in notation order");
 }
 
@@ -420,7 +420,7 @@ fn the_engine_and_the_api_agree_on_a_whole_game() {
                 &json!({"rules": {"preset": "froglet"}, "position": input, "limit": 1000}),
             )
             .json();
-        assert_eq!(moves["count"], pos.count_moves());
+        assert_eq!(moves["count"], pos.count_moves_unbounded());
         let Some(first) = moves["moves"].as_array().unwrap().last() else { break };
         let played = app
             .post_json(

@@ -8,7 +8,7 @@ use rand::rngs::ChaCha8Rng;
 fn a_dependent_crate_can_deal_and_play_a_game_to_the_end() {
     let (mut pos, _) = Position::start(Preset::Froglet.rules(), 2, Some(7)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    while let Some(mv) = pos.random_move(&mut rng) {
+    while let Some(mv) = pos.random_move_unbounded(&mut rng) {
         pos.play(&mv).unwrap();
     }
     let outcome = pos.outcome().expect("the game is over");

@@ -29,10 +29,10 @@ fn perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     for (name, pos, depth) in cases {
-        let nodes = pos.perft(depth);
+        let nodes = pos.perft_unbounded(depth);
         eprintln!("{name}: {pos}  perft({depth}) = {nodes}");
         group.throughput(Throughput::Elements(nodes));
-        group.bench_function(name, |b| b.iter(|| black_box(&pos).perft(depth)));
+        group.bench_function(name, |b| b.iter(|| black_box(&pos).perft_unbounded(depth)));
     }
     group.finish();
 }
@@ -47,7 +47,7 @@ fn playouts(c: &mut Criterion) {
             seed += 1;
             let (mut pos, _) = Position::start(rules.clone(), 2, Some(seed)).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            black_box(pos.playout(&mut rng))
+            black_box(pos.playout_unbounded(&mut rng))
         })
     });
     group.finish();

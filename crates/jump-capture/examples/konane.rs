@@ -34,15 +34,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let player = pos.to_move();
         let mv = if player == 0 {
             // Greedy: the move after which the opponent has the fewest replies.
-            pos.legal_moves()
+            pos.legal_moves_unbounded()
                 .into_iter()
                 .min_by_key(|m| {
                     let mut next = pos.clone();
-                    next.play(m).map(|_| next.count_moves()).unwrap_or(u64::MAX)
+                    next.play(m).map(|_| next.count_moves_unbounded()).unwrap_or(u64::MAX)
                 })
                 .expect("the game is not over, so a move exists")
         } else {
-            pos.random_move(&mut rng).expect("the game is not over, so a move exists")
+            pos.random_move_unbounded(&mut rng).expect("the game is not over, so a move exists")
         };
         pos.play(&mv)?;
         println!("{:>3}. {} plays {mv}", pos.ply(), names[player]);

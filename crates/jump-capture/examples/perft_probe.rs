@@ -25,7 +25,7 @@ fn main() {
         let (mut games, mut plies) = (0u64, 0u64);
         for seed in 0..2000 {
             let (mut pos, _) = Position::start(rules.clone(), 2, Some(seed)).unwrap();
-            plies += u64::from(pos.playout(&mut ChaCha8Rng::seed_from_u64(seed)));
+            plies += u64::from(pos.playout_unbounded(&mut ChaCha8Rng::seed_from_u64(seed)));
             games += 1;
         }
         let s = t.elapsed().as_secs_f64();
@@ -44,7 +44,7 @@ fn main() {
         let pos = position(Preset::Murray, dirs, text);
         let depth = depth - shallow;
         let t = Instant::now();
-        let n = pos.perft(depth);
+        let n = pos.perft_unbounded(depth);
         let s = t.elapsed().as_secs_f64();
         println!("{name}: perft({depth}) = {n} in {s:.3} s: {:.1} M moves/s", n as f64 / s / 1e6);
     }

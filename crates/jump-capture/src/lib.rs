@@ -17,6 +17,12 @@
 //!   [`Position::outcome`].
 //! - Counting: [`Position::perft`] and [`Position::divide`], on bitboards
 //!   with make/unmake and bulk counting at the leaves.
+//! - Budgets: a position's moves can be exponentially many (every prefix
+//!   of a chain is a move). Every call that counts, lists or walks them
+//!   takes a [`PathBudget`] and stops with [`OverBudget`] past it; only the
+//!   `*_unbounded` twins can run for ever. Whether a move exists
+//!   ([`Position::has_moves`], [`Position::is_over`], [`Position::phase`])
+//!   is never counted.
 //!
 //! The crate has one `unsafe` module: on x86-64 builds with SSSE3 enabled
 //! (this workspace builds for `x86-64-v2`), the eight-direction probe of a
@@ -30,20 +36,23 @@
 //! file `a` empty.
 //!
 //! ```
-//! use jump_capture::{Move, Position, Preset, Setup};
+//! use jump_capture::{Move, PathBudget, Position, Preset, Setup};
 //!
 //! let rules = jump_capture::Rules::new(Preset::Old.spec().with_size(3, 3))?;
 //! let setup: Setup = "1OO/1OO/1OO 2 1,1".parse()?;
 //! let mut pos = Position::from_setup(rules, &setup)?;
 //!
-//! let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+//! // A budget bounds the work: at most a million paths by default.
+//! let budget = PathBudget::default();
+//! let moves: Vec<String> = pos.legal_moves(budget)?.iter().map(|m| m.to_string()).collect();
 //! assert_eq!(moves, ["c1xa1", "c2xa2", "c3xa3"]);
-//! assert_eq!(pos.perft(2), 12);
+//! assert_eq!(pos.perft(2, budget)?, 12);
+//! assert_eq!(pos.perft(2, PathBudget::new(3)).unwrap_err().budget, 3);
 //!
 //! let played = pos.play(&"c2xa2".parse::<Move>()?)?;
 //! assert_eq!(played.gain, 1);
 //! assert_eq!(pos.to_string(), "1OO/O2/1OO 3 2,1");
-//! assert_eq!(pos.legal_moves().len(), 4);
+//! assert_eq!(pos.legal_moves(budget)?.len(), 4);
 //!
 //! // An illegal move is refused with the reason, and nothing changes.
 //! let err = pos.play(&"b1xb3".parse::<Move>()?).unwrap_err();
@@ -55,13 +64,13 @@
 //! A new game is dealt from a seed, the same on every platform:
 //!
 //! ```
-//! use jump_capture::{Position, Preset};
+//! use jump_capture::{PathBudget, Position, Preset};
 //!
 //! let (pos, seed) = Position::start(Preset::Murray.rules(), 3, Some(42))?;
 //! assert_eq!(seed, 42);
 //! assert_eq!(pos.piece_count(), 225);
-//! assert_eq!(pos.count_moves(), 225); // the first player removes any piece
-//! # Ok::<(), jump_capture::PositionError>(())
+//! assert_eq!(pos.count_moves(PathBudget::default())?, 225); // the first player removes any piece
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 // Other projects build on this crate: every public item says what it is
@@ -69,6 +78,7 @@
 #![warn(missing_docs)]
 
 mod bits;
+mod budget;
 mod cell;
 mod deal;
 mod gather;
@@ -82,6 +92,7 @@ mod preset;
 mod rules;
 mod setup;
 
+pub use budget::{OverBudget, PathBudget};
 pub use cell::{Cell, Direction, DirectionSet, MAX_SIDE, ParseCellError, ParseDirectionSetError};
 pub use deal::{apportion, random_seed};
 pub use grid::{Grid, ParseBoardError, Square};

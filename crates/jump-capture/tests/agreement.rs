@@ -19,18 +19,22 @@ fn the_fast_generator_lists_exactly_the_reference_moves() {
         for dirs in [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All] {
             for _ in 0..60 {
                 let (spec, pos) = random_position(preset, dirs, &mut r);
-                let fast: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+                let fast: Vec<String> = pos.legal_moves_unbounded().iter().map(ToString::to_string).collect();
                 let slow = reference_moves(&spec, &pos.setup());
                 assert_eq!(fast, slow, "{preset} {dirs} {pos}");
-                assert_eq!(pos.count_moves(), slow.len() as u64, "count, {preset} {dirs} {pos}");
+                assert_eq!(pos.count_moves_unbounded(), slow.len() as u64, "count, {preset} {dirs} {pos}");
                 // The moves from one cell: every start cell, and a cell
                 // that starts nothing.
-                let mut starts: Vec<_> = pos.legal_moves().iter().map(|m| m.from()).collect();
+                let mut starts: Vec<_> = pos.legal_moves_unbounded().iter().map(|m| m.from()).collect();
                 starts.dedup();
                 starts.push("a1".parse().unwrap());
                 for from in starts {
-                    let fast: Vec<String> =
-                        pos.move_list(Some(from)).to_moves().iter().map(ToString::to_string).collect();
+                    let fast: Vec<String> = pos
+                        .move_list_unbounded(Some(from))
+                        .to_moves()
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect();
                     let slow: Vec<String> = slow
                         .iter()
                         .filter(|m| m.split('x').next() == Some(from.to_string().as_str()))
@@ -54,7 +58,7 @@ fn on_boards_of_two_digit_ranks_the_moves_come_in_notation_order() {
         for dirs in [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All] {
             for _ in 0..6 {
                 let (spec, pos) = random_position_within(preset, dirs, 5..=8, &mut r);
-                let fast: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+                let fast: Vec<String> = pos.legal_moves_unbounded().iter().map(ToString::to_string).collect();
                 assert_eq!(fast, reference_moves(&spec, &pos.setup()), "{preset} {dirs} {pos}");
             }
         }
@@ -70,7 +74,7 @@ fn fast_perft_agrees_with_the_reference_to_depth_two() {
                 let (spec, pos) = random_position(preset, dirs, &mut r);
                 for depth in 0..=2 {
                     assert_eq!(
-                        pos.perft(depth),
+                        pos.perft_unbounded(depth),
                         reference_perft(&spec, &pos, depth),
                         "{preset} {dirs} {pos} depth {depth}"
                     );
@@ -95,19 +99,21 @@ fn on_boards_of_long_paths_and_loops_the_counts_agree_with_the_reference() {
                     spec.chain = chain;
                     let setup = pos.setup();
                     let pos = Position::from_setup(Rules::new(spec.clone()).unwrap(), &setup).unwrap();
-                    let count = pos.count_moves();
+                    let count = pos.count_moves_unbounded();
                     if count > 3_000 {
                         continue;
                     }
                     let slow = reference_moves(&spec, &setup);
                     assert_eq!(count, slow.len() as u64, "count, {preset} {dirs} {chain:?} {pos}");
-                    let mut nth: Vec<Move> = (0..count).map(|k| pos.nth_move(k).unwrap()).collect();
+                    let mut nth: Vec<Move> = (0..count)
+                        .map(|k| pos.nth_move(k, jump_capture::PathBudget::UNLIMITED).unwrap().unwrap())
+                        .collect();
                     nth.sort_by(Move::cmp_notation);
                     let nth: Vec<String> = nth.iter().map(ToString::to_string).collect();
                     assert_eq!(nth, slow, "every index one move, {preset} {dirs} {chain:?} {pos}");
                     if count <= 200 {
                         assert_eq!(
-                            pos.perft(2),
+                            pos.perft_unbounded(2),
                             reference_perft(&spec, &pos, 2),
                             "{preset} {dirs} {chain:?} {pos}"
                         );

@@ -47,7 +47,15 @@ fn perft_matches_every_vector_in_the_data_file() {
             continue; // counted in release builds (cargo test --release)
         }
         let p = pos(v.preset.spec().with_directions(v.dirs), &v.position);
-        assert_eq!(p.perft(v.depth), v.count, "line {}: {} {} depth {}", v.line, v.preset, v.dirs, v.depth);
+        assert_eq!(
+            p.perft_unbounded(v.depth),
+            v.count,
+            "line {}: {} {} depth {}",
+            v.line,
+            v.preset,
+            v.dirs,
+            v.depth
+        );
     }
 }
 
@@ -68,12 +76,12 @@ fn small_vectors_agree_with_the_reference_generator() {
 fn divide_sums_to_perft_and_is_sorted_by_move_string() {
     for v in vectors().into_iter().filter(|v| v.depth >= 2 && v.count <= 200_000) {
         let p = pos(v.preset.spec().with_directions(v.dirs), &v.position);
-        let divide = p.divide(v.depth);
+        let divide = p.divide_unbounded(v.depth);
         assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), v.count, "line {}", v.line);
         let names: Vec<String> = divide.iter().map(|(m, _)| m.to_string()).collect();
         let mut sorted = names.clone();
         sorted.sort();
         assert_eq!(names, sorted);
-        assert_eq!(divide.len() as u64, p.count_moves());
+        assert_eq!(divide.len() as u64, p.count_moves_unbounded());
     }
 }

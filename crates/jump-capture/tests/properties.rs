@@ -126,7 +126,7 @@ proptest! {
             // A well-formed setup either becomes a position or is refused.
             let spec = Preset::Murray.spec().with_shape_of(&setup.grid);
             if let Ok(rules) = jump_capture::Rules::new(spec) {
-                let _ = jump_capture::Position::from_setup(rules, &setup).map(|p| p.legal_moves());
+                let _ = jump_capture::Position::from_setup(rules, &setup).map(|p| p.legal_moves_unbounded());
             }
         }
         let _ = s.parse::<Move>();
@@ -183,7 +183,7 @@ proptest! {
             let spec = Preset::Murray.spec().with_shape_of(&setup.grid);
             if let Ok(rules) = jump_capture::Rules::new(spec) {
                 if let Ok(pos) = jump_capture::Position::from_setup(rules, &setup) {
-                    prop_assert_eq!(pos.perft(1), pos.legal_moves().len() as u64);
+                    prop_assert_eq!(pos.perft_unbounded(1), pos.legal_moves_unbounded().len() as u64);
                 }
             }
         }
@@ -207,19 +207,19 @@ proptest! {
     #[test]
     fn every_generated_move_applies_and_captures_and_scores_add_up(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..3) {
         let pos = any_position(seed, preset, dirs);
-        let moves = pos.legal_moves();
-        prop_assert_eq!(pos.perft(1), moves.len() as u64);
-        prop_assert_eq!(pos.count_moves(), moves.len() as u64);
+        let moves = pos.legal_moves_unbounded();
+        prop_assert_eq!(pos.perft_unbounded(1), moves.len() as u64);
+        prop_assert_eq!(pos.count_moves_unbounded(), moves.len() as u64);
         // Indexed access reaches every legal move exactly once.
         let mut indexed: Vec<String> = (0..moves.len() as u64)
-            .map(|k| pos.nth_move(k).map(|m| m.to_string()).unwrap_or_default())
+            .map(|k| pos.nth_move(k, jump_capture::PathBudget::UNLIMITED).unwrap().map(|m| m.to_string()).unwrap_or_default())
             .collect();
         indexed.sort();
         let listed: Vec<String> = moves.iter().map(ToString::to_string).collect();
         prop_assert_eq!(indexed, listed);
-        prop_assert_eq!(pos.nth_move(moves.len() as u64), None);
+        prop_assert_eq!(pos.nth_move(moves.len() as u64, jump_capture::PathBudget::UNLIMITED).unwrap(), None);
         let opening = pos.is_opening();
-        let list = pos.move_list(None);
+        let list = pos.move_list_unbounded(None);
         // Walking the moves with their gains and stopping part way visits
         // the list's first moves, and no more.
         let stop = (moves.len() / 2).max(1);
@@ -276,10 +276,10 @@ proptest! {
     fn a_playout_ends_where_checked_random_play_ends(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..3) {
         let start = any_position(seed, preset, dirs);
         let mut fast = start.clone();
-        let plies = fast.playout(&mut rng(seed ^ 1));
+        let plies = fast.playout_unbounded(&mut rng(seed ^ 1));
         let mut slow = start.clone();
         let mut r = rng(seed ^ 1);
-        while let Some(mv) = slow.random_move(&mut r) {
+        while let Some(mv) = slow.random_move_unbounded(&mut r) {
             slow.play(&mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
         }
         prop_assert_eq!(fast.to_string(), slow.to_string());

@@ -231,7 +231,7 @@ fn in_old_and_murray_every_player_removes_one_piece_in_turn_and_it_scores() {
     let setup: Setup = "WYRG/WGYR/GGWW/RYWY 0 0,0,0".parse().unwrap();
     let mut p = Position::from_setup(rules, &setup).unwrap();
     assert_eq!(p.phase(), Phase::Opening);
-    assert_eq!(p.count_moves(), 16, "any piece may be removed");
+    assert_eq!(p.count_moves_unbounded(), 16, "any piece may be removed");
     p.play(&mv("d4")).unwrap(); // G = 4
     p.play(&mv("a4")).unwrap(); // W = 1
     assert_eq!(p.phase(), Phase::Opening, "the third player has not removed yet");
@@ -357,7 +357,7 @@ fn konane_moves_own_pieces_over_the_opponents_only() {
 fn every_prefix_of_a_legal_path_is_itself_a_legal_move() {
     let p = pos(Preset::Old.spec(), "1O1/OOO/OO1 1 0");
     let all = moves(&p);
-    for m in p.legal_moves() {
+    for m in p.legal_moves_unbounded() {
         for k in 2..m.path().len() {
             let prefix = Move::new(m.path()[..k].to_vec()).unwrap();
             assert!(all.contains(&prefix.to_string()), "{prefix} is a prefix of {m}");
@@ -462,7 +462,7 @@ fn a_game_in_progress_has_no_result() {
 fn the_worked_example_of_the_rule_book() {
     let p = pos(Preset::Old.spec(), "1OO/1OO/1OO 2 1,1");
     assert_eq!(moves(&p), ["c1xa1", "c2xa2", "c3xa3"]);
-    assert_eq!(p.perft(1), 3);
+    assert_eq!(p.perft_unbounded(1), 3);
     let mut a = p.clone();
     play(&mut a, "c2xa2");
     assert_eq!(moves(&a), ["c1xa1", "c1xa1xa3", "c3xa3", "c3xa3xa1"]);
@@ -472,8 +472,9 @@ fn the_worked_example_of_the_rule_book() {
     let mut c = p.clone();
     play(&mut c, "c1xa1");
     assert_eq!(moves(&c).len(), 4);
-    assert_eq!(p.perft(2), 12);
-    let divide: Vec<(String, u64)> = p.divide(2).into_iter().map(|(m, n)| (m.to_string(), n)).collect();
+    assert_eq!(p.perft_unbounded(2), 12);
+    let divide: Vec<(String, u64)> =
+        p.divide_unbounded(2).into_iter().map(|(m, n)| (m.to_string(), n)).collect();
     assert_eq!(divide, [("c1xa1".into(), 4), ("c2xa2".into(), 4), ("c3xa3".into(), 4)]);
 }
 

@@ -28,7 +28,7 @@ impl Player for RandomPlayer {
     }
 
     fn choose(&mut self, pos: &Position) -> Option<Move> {
-        pos.random_move(&mut self.rng)
+        pos.random_move_unbounded(&mut self.rng)
     }
 }
 
@@ -133,7 +133,7 @@ impl Player for LookaheadPlayer {
 
 /// Every legal move with its gain, in notation order.
 pub fn scored_moves(pos: &Position) -> Vec<(Move, u32)> {
-    let list = pos.move_list(None);
+    let list = pos.move_list_unbounded(None);
     (0..list.len()).filter_map(|i| Some((list.get(i)?, list.gain(i)?))).collect()
 }
 

@@ -136,7 +136,7 @@ pub fn analyse(pos: &Position, budget: Budget, seed: u64) -> Option<Analysis> {
 /// The exact search near the end expects perfect play of everyone.
 pub fn analyse_with(pos: &Position, budget: Budget, seed: u64, habits: &Habits) -> Option<Analysis> {
     let started = Instant::now();
-    let moves = pos.count_moves();
+    let moves = pos.count_moves_unbounded();
     if moves == 0 {
         return None;
     }

@@ -191,7 +191,7 @@ impl Tree {
                 None => {
                     // A player expected to be greedy has only its moves of
                     // the largest gain: they come first in `nth_best` order.
-                    let n = if greedy { largest_gains(&pos) } else { pos.count_moves() as usize };
+                    let n = if greedy { largest_gains(&pos) } else { pos.count_moves_unbounded() as usize };
                     let n = u32::try_from(n).unwrap_or(u32::MAX);
                     self.nodes[node].moves = Some(n);
                     n
@@ -242,7 +242,7 @@ impl Tree {
     /// engine's fast selection.
     fn rollout(&mut self, pos: &mut Position) -> Vec<f64> {
         if pos.rules().spec().end == EndRule::NoMoveLoses {
-            pos.playout(&mut self.rng);
+            pos.playout_unbounded(&mut self.rng);
         } else {
             for _ in 0..ROLLOUT_PLIES {
                 let Some(mv) = greedy_move(pos, &mut self.rng) else { break };
@@ -259,7 +259,7 @@ impl Tree {
     /// drawn from the search's seed and the node (the same every time it
     /// is asked, so the list need not be kept).
     fn nth_best(&self, pos: &Position, node: usize, k: usize) -> Option<Move> {
-        let list = pos.move_list(None);
+        let list = pos.move_list_unbounded(None);
         let salt = self.salt ^ (node as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let key = |i: &u32| {
             let i = *i as usize;

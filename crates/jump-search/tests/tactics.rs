@@ -35,7 +35,7 @@ fn brute_force(pos: &Position, memo: &mut HashMap<String, Vec<f64>>) -> Vec<f64>
     }
     let mover = pos.to_move();
     let mut best: Option<Vec<f64>> = None;
-    for m in pos.legal_moves() {
+    for m in pos.legal_moves_unbounded() {
         let mut next = pos.clone();
         next.play(&m).expect("a legal move");
         let v = brute_force(&next, memo);
@@ -53,7 +53,7 @@ fn move_values(pos: &Position) -> (f64, Vec<(Move, f64)>) {
     let mut memo = HashMap::new();
     let mover = pos.to_move();
     let values: Vec<(Move, f64)> = pos
-        .legal_moves()
+        .legal_moves_unbounded()
         .into_iter()
         .map(|m| {
             let mut next = pos.clone();
@@ -91,7 +91,7 @@ fn it_refuses_a_capture_that_hands_the_next_player_a_bigger_chain() {
 #[test]
 fn with_one_move_left_it_plays_it() {
     let pos = position(Preset::Murray, "5/5/5/5/WY3 2 0,0");
-    assert_eq!(pos.legal_moves(), [mv("a1xc1")]);
+    assert_eq!(pos.legal_moves_unbounded(), [mv("a1xc1")]);
     let a = analyse(&pos, Budget::Iterations(100), 1).expect("a move");
     assert_eq!(a.best, mv("a1xc1"));
     assert!(a.exact);
@@ -118,11 +118,13 @@ fn endgames(preset: Preset, size: u8, count: usize) -> Vec<Position> {
     for seed in 0..200u64 {
         let (mut pos, _) = Position::start(rules.clone(), 2, Some(seed)).expect("a deal");
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        while !pos.is_over() && (pos.is_opening() || pos.count_moves() > 6 || pos.piece_count() > 12) {
-            let m = pos.random_move(&mut rng).expect("a move");
+        while !pos.is_over()
+            && (pos.is_opening() || pos.count_moves_unbounded() > 6 || pos.piece_count() > 12)
+        {
+            let m = pos.random_move_unbounded(&mut rng).expect("a move");
             pos.play(&m).expect("a legal move");
         }
-        if !pos.is_over() && pos.count_moves() > 1 {
+        if !pos.is_over() && pos.count_moves_unbounded() > 1 {
             found.push(pos);
         }
         if found.len() == count {
@@ -219,7 +221,7 @@ fn players_seen_to_take_the_largest_gain_are_expected_to_go_on_taking_it() {
     let mut habits = Habits::new();
     let mut searched = 0;
     while !pos.is_over() {
-        if (0..3).all(|p| habits.is_greedy(p)) && pos.count_moves() > jump_search::EXACT_MOVES {
+        if (0..3).all(|p| habits.is_greedy(p)) && pos.count_moves_unbounded() > jump_search::EXACT_MOVES {
             // The principal line: the searcher's move, then the others'
             // expected replies, each a largest gain of its position.
             let a = analyse_with(&pos, Budget::Iterations(2_000), 1, &habits).expect("a move");
@@ -256,7 +258,7 @@ fn without_habits_seen_the_others_are_expected_to_search() {
     let mut greedy = GreedyPlayer::new(5);
     let mut smaller = 0;
     while !pos.is_over() {
-        if pos.count_moves() > jump_search::EXACT_MOVES && !pos.is_opening() {
+        if pos.count_moves_unbounded() > jump_search::EXACT_MOVES && !pos.is_opening() {
             let a = analyse(&pos, Budget::Iterations(2_000), 1).expect("a move");
             let mut line = pos.clone();
             for m in a.line.iter().take(3) {

@@ -30,7 +30,7 @@ fn bench(c: &mut Criterion) {
     let body = body();
     let req: LegalMovesRequest = leapfrog::api::json::parse(body.as_bytes()).unwrap();
     let pos = rules_and_position(&req.rules, &req.position).unwrap();
-    eprintln!("{} legal moves", pos.count_moves());
+    eprintln!("{} legal moves", pos.count_moves_unbounded());
 
     let mut g = c.benchmark_group("legal-moves");
     g.bench_function("parse body", |b| {
@@ -42,7 +42,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| req.rules.resolve_cached(Some(black_box(&setup.grid))).unwrap())
     });
     g.bench_function("build position", |b| b.iter(|| rules_and_position(&req.rules, &req.position).unwrap()));
-    g.bench_function("count moves", |b| b.iter(|| black_box(&pos).count_moves()));
+    g.bench_function("count moves", |b| b.iter(|| black_box(&pos).count_moves_unbounded()));
     g.bench_function("first page", |b| b.iter(|| write_page(black_box(&pos), None, None, None).unwrap()));
     g.bench_function("whole answer", |b| {
         b.iter(|| {

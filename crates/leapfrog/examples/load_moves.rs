@@ -114,7 +114,7 @@ fn main() {
                 let Some(mut game) = new_game(&mut conn, seed) else { return (latencies, refused) };
                 while Instant::now() < deadline {
                     let (id, tokens, pos) = &mut game;
-                    let Some(mv) = pos.random_move(&mut rng) else {
+                    let Some(mv) = pos.random_move_unbounded(&mut rng) else {
                         seed += 1;
                         match new_game(&mut conn, seed) {
                             Some(next) => game = next,

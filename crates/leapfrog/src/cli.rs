@@ -275,7 +275,7 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
         Command::Moves(args) => {
             let pos = position(&args)?;
             let mut out = String::new();
-            for mv in pos.legal_moves() {
+            for mv in pos.legal_moves_unbounded() {
                 let _ = writeln!(out, "{mv}");
             }
             Ok(out)
@@ -287,13 +287,13 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
             let mut out = String::new();
             let total = if args.divide {
                 let mut total = 0;
-                for (mv, n) in pos.divide(args.depth) {
+                for (mv, n) in pos.divide_unbounded(args.depth) {
                     let _ = writeln!(out, "{mv} {n}");
                     total += n;
                 }
                 if args.depth == 0 { 1 } else { total }
             } else {
-                pos.perft(args.depth)
+                pos.perft_unbounded(args.depth)
             };
             let _ = writeln!(out, "{total}");
             Ok(out)
@@ -319,7 +319,7 @@ fn setup(args: SetupArgs) -> Result<String, CliError> {
     }
     let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
     for _ in 0..args.random_plies {
-        let Some(mv) = pos.random_move(&mut rng) else { break };
+        let Some(mv) = pos.random_move_unbounded(&mut rng) else { break };
         pos.play(&mv)?;
     }
     Ok(format!("{pos}\n"))

@@ -65,6 +65,14 @@ pub(crate) struct Board<const W: usize> {
     /// Per layout index plus `pad`: [`MB_EMPTY`], [`MB_OFF`], [`MB_INERT`],
     /// or the piece's code: 1 under shared rules, 1 + owner under owned.
     pub(crate) cells: Mailbox,
+    /// Work left before an enumeration gives up: one unit per call of
+    /// [`Board::count_on`] (each stands for at least one move, and does a
+    /// bounded amount of work of its own) and per ply made by perft. At 0
+    /// the enumeration winds down and `over` is set; its result is then
+    /// incomplete. `u64::MAX` for no limit.
+    pub(crate) quota: u64,
+    /// Whether the quota ran out.
+    pub(crate) over: bool,
 }
 
 impl<const W: usize> Board<W> {
@@ -214,6 +222,29 @@ impl<const W: usize> Board<W> {
     #[inline(always)]
     pub(super) fn landings(empty: Bits<W>, mov: Bits<W>, capt: Bits<W>, o: i32) -> Bits<W> {
         empty.and(capt.shift(o)).and(mov.shift(2 * o))
+    }
+
+    /// Takes one unit of work from the quota; `false` (and `over` set)
+    /// when none is left.
+    #[inline(always)]
+    pub(crate) fn spend(&mut self) -> bool {
+        if self.quota == 0 {
+            self.over = true;
+            return false;
+        }
+        self.quota -= 1;
+        true
+    }
+
+    /// Whether the player to move has a legal move: the removals of the
+    /// opening, or any first jump. Bitboard sets only, no walk.
+    pub(crate) fn has_move(&self, ctx: &RuleTables<W>, ply: u32) -> bool {
+        if let Some(step) = ctx.opening_step(ply) {
+            return !self.removals(ctx, ply, step).is_empty();
+        }
+        let (mov, capt) = self.roles(ctx, ply);
+        let empty = ctx.exists.and_not(self.occ);
+        ctx.offs[..ctx.ndirs].iter().any(|&o| !Self::landings(empty, mov, capt, o).is_empty())
     }
 
     /// Plays the move along `path` (layout indices) for good: no unmake.

@@ -442,6 +442,10 @@ impl<const W: usize> Board<W> {
         x: usize,
         open: u32,
     ) -> u64 {
+        // The budget's one check: a call here stands for a move at least.
+        if !self.spend() {
+            return 0;
+        }
         self.count_ways::<N, STRAIGHT, SHARED, UNROLLED>(ctx, mine, x, open)
     }
 

@@ -9,6 +9,9 @@ impl<const W: usize> Board<W> {
         if depth <= 1 {
             return if depth == 0 { 1 } else { self.count(ctx, ply) };
         }
+        if !self.spend() {
+            return 0;
+        }
         let mut n = 0;
         if let Some(step) = ctx.opening_step(ply) {
             for i in self.removals(ctx, ply, step).iter() {
@@ -43,6 +46,9 @@ impl<const W: usize> Board<W> {
         depth: u32,
     ) -> u64 {
         let mut n = 0;
+        if !self.spend() {
+            return 0;
+        }
         for i in 0..ctx.ndirs {
             if ctx.straight && i != last {
                 continue;

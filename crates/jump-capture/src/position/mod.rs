@@ -8,6 +8,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::bits::Bits;
+use crate::budget::{OverBudget, PathBudget};
 use crate::cell::{Cell, Direction, MAX_SIDE};
 use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
@@ -128,13 +129,20 @@ pub struct Played {
 /// Made by [`Position::start`] (a new game) or [`Position::from_setup`]
 /// (any well-formed position). Cheap to clone; the rules are shared.
 ///
-/// Listing moves — which to use:
+/// Listing moves — which to use. A position's moves can be exponentially
+/// many (every prefix of a chain is a move): every call that counts, lists
+/// or walks them all takes a [`PathBudget`] and answers [`OverBudget`]
+/// past it; the `*_unbounded` twins can run for ever.
+/// - [`has_moves`](Self::has_moves), [`is_over`](Self::is_over),
+///   [`phase`](Self::phase): whether a move exists, never counted, cheap;
 /// - [`legal_moves`](Self::legal_moves): every move as a [`Move`], sorted
 ///   by notation;
 /// - [`for_each_move`](Self::for_each_move): each move's path, captures and
 ///   gain, in notation order, until the visitor stops, nothing allocated
-///   per move — for a page of moves or a pick by gain;
+///   per move — for a page of moves or a pick by gain (the visitor is the
+///   budget: it can stop at any move);
 /// - [`move_list`](Self::move_list): many moves in one flat list;
+///   [`first_moves`](Self::first_moves): at most `n` of them;
 /// - [`count_moves`](Self::count_moves): how many, counted in bulk;
 /// - [`jump_tree`](Self::jump_tree): the jumps from one cell as a tree;
 /// - [`random_move`](Self::random_move), [`nth_move`](Self::nth_move),
@@ -225,9 +233,10 @@ impl Position {
         self.ply < self.rules.spec().opening.plies(self.players())
     }
 
-    /// Opening, playing or over.
+    /// Opening, playing or over. Cheap on any board: see
+    /// [`has_moves`](Self::has_moves).
     pub fn phase(&self) -> Phase {
-        if self.count_moves() == 0 {
+        if !self.has_moves() {
             Phase::Over
         } else if self.is_opening() {
             Phase::Opening
@@ -236,9 +245,20 @@ impl Position {
         }
     }
 
-    /// Whether the player to move has no legal move.
+    /// Whether the player to move has a legal move. Answered from the
+    /// first jumps (or removals) alone, in a few bitboard operations,
+    /// however many moves there are.
+    pub fn has_moves(&self) -> bool {
+        with_width!(self.rules.layout.words, W => {
+            let (ctx, st) = self.kernel::<W>();
+            st.has_move(&ctx, self.ply)
+        })
+    }
+
+    /// Whether the player to move has no legal move (cheap, as
+    /// [`has_moves`](Self::has_moves)).
     pub fn is_over(&self) -> bool {
-        self.count_moves() == 0
+        !self.has_moves()
     }
 
     /// The result, once the game is over.
@@ -277,36 +297,68 @@ impl Position {
                 }
             };
         }
-        (ctx, Board { occ, sides, removable, cells })
+        (ctx, Board { occ, sides, removable, cells, quota: u64::MAX, over: false })
     }
 
-    /// The number of move sequences of exactly `depth` plies (`docs/rules.md` §9).
-    pub fn perft(&self, depth: u32) -> u64 {
+    /// The number of move sequences of exactly `depth` plies (`docs/rules.md` §9),
+    /// or [`OverBudget`] once it has gone through `budget` positions and
+    /// paths.
+    ///
+    /// # Errors
+    ///
+    /// [`OverBudget`] past the budget.
+    pub fn perft(&self, depth: u32, budget: PathBudget) -> Result<u64, OverBudget> {
         with_width!(self.rules.layout.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
-            st.perft(&ctx, self.ply, depth)
+            st.quota = budget.paths();
+            let n = st.perft(&ctx, self.ply, depth);
+            if st.over { Err(OverBudget::of(budget)) } else { Ok(n) }
         })
     }
 
+    /// [`perft`](Self::perft) without a budget: exponential in `depth`,
+    /// and, on some boards, already at depth 1.
+    pub fn perft_unbounded(&self, depth: u32) -> u64 {
+        self.perft(depth, PathBudget::UNLIMITED).unwrap_or(u64::MAX)
+    }
+
     /// Perft of every legal move's child at `depth - 1`, sorted by move
-    /// notation. Empty for depth 0.
-    pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+    /// notation. Empty for depth 0. The budget covers the whole division.
+    ///
+    /// # Errors
+    ///
+    /// [`OverBudget`] past the budget.
+    pub fn divide(&self, depth: u32, budget: PathBudget) -> Result<Vec<(Move, u64)>, OverBudget> {
         if depth == 0 {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let lay = &self.rules.layout;
         let mut out = Vec::new();
-        with_width!(lay.words, W => {
+        let over = with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
+            st.quota = budget.paths();
             let _ = st.walk(&ctx, self.ply, &mut |st: &mut Board<W>, path: &[usize]| {
+                if !st.spend() {
+                    return ControlFlow::Break(());
+                }
                 let mv = Move::new(path.iter().map(|&i| lay.cell(i)).collect())
                     .expect("generated paths are not empty");
-                out.push((mv, st.perft(&ctx, self.ply + 1, depth - 1)));
-                ControlFlow::Continue(())
+                let n = st.perft(&ctx, self.ply + 1, depth - 1);
+                out.push((mv, n));
+                if st.over { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
             });
+            st.over
         });
+        if over {
+            return Err(OverBudget::of(budget));
+        }
         out.sort_unstable_by(|a, b| a.0.cmp_notation(&b.0));
-        out
+        Ok(out)
+    }
+
+    /// [`divide`](Self::divide) without a budget: exponential in `depth`.
+    pub fn divide_unbounded(&self, depth: u32) -> Vec<(Move, u64)> {
+        self.divide(depth, PathBudget::UNLIMITED).unwrap_or_default()
     }
 }
 

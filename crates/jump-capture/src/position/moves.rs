@@ -4,12 +4,26 @@
 use super::*;
 
 impl Position {
-    /// The number of legal moves.
-    pub fn count_moves(&self) -> u64 {
+    /// The number of legal moves, counted in bulk, if it is at most the
+    /// budget's paths. (To know whether there is one, ask
+    /// [`has_moves`](Self::has_moves): it does not count.)
+    ///
+    /// # Errors
+    ///
+    /// [`OverBudget`] when there are more moves than the budget.
+    pub fn count_moves(&self, budget: PathBudget) -> Result<u64, OverBudget> {
         with_width!(self.rules.layout.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
-            st.count(&ctx, self.ply)
+            st.quota = budget.paths();
+            let n = st.count(&ctx, self.ply);
+            if st.over || n > budget.paths() { Err(OverBudget::of(budget)) } else { Ok(n) }
         })
+    }
+
+    /// [`count_moves`](Self::count_moves) without a budget: exponential in
+    /// the board's size on some positions.
+    pub fn count_moves_unbounded(&self) -> u64 {
+        self.count_moves(PathBudget::UNLIMITED).unwrap_or(u64::MAX)
     }
 
     /// Calls `visit` with every legal move — only those from `from`, if
@@ -106,37 +120,80 @@ impl Position {
     }
 
     /// Every legal move, sorted by notation.
-    pub fn legal_moves(&self) -> Vec<Move> {
-        self.move_list(None).to_moves()
+    ///
+    /// # Errors
+    ///
+    /// [`OverBudget`] when there are more moves than the budget.
+    pub fn legal_moves(&self, budget: PathBudget) -> Result<Vec<Move>, OverBudget> {
+        Ok(self.move_list(None, budget)?.to_moves())
+    }
+
+    /// [`legal_moves`](Self::legal_moves) without a budget: exponential in
+    /// the board's size on some positions.
+    pub fn legal_moves_unbounded(&self) -> Vec<Move> {
+        self.move_list_unbounded(None).to_moves()
     }
 
     /// The legal moves (only those starting on `from`, if given), sorted
     /// by notation, in one flat list: the cheap way to list many moves and
     /// use a few, as a page of them.
-    pub fn move_list(&self, from: Option<Cell>) -> MoveList {
+    ///
+    /// # Errors
+    ///
+    /// [`OverBudget`] when there are more moves than the budget.
+    pub fn move_list(&self, from: Option<Cell>, budget: PathBudget) -> Result<MoveList, OverBudget> {
+        let limit = usize::try_from(budget.paths()).unwrap_or(usize::MAX);
+        let list = self.first_moves(from, limit.saturating_add(1));
+        if list.len() > limit { Err(OverBudget::of(budget)) } else { Ok(list) }
+    }
+
+    /// [`move_list`](Self::move_list) without a budget: exponential in the
+    /// board's size on some positions.
+    pub fn move_list_unbounded(&self, from: Option<Cell>) -> MoveList {
+        self.first_moves(from, usize::MAX)
+    }
+
+    /// The first `n` legal moves in notation order (only those starting on
+    /// `from`, if given): all of them when there are fewer. Never walks
+    /// more than `n` paths.
+    pub fn first_moves(&self, from: Option<Cell>, n: usize) -> MoveList {
         // Room for a typical middle game at once: growing by doubling would
         // copy and free the buffers several times over.
-        let mut cells = Vec::with_capacity(1024);
-        let mut spans = Vec::with_capacity(256);
-        let mut gains = Vec::with_capacity(256);
-        self.for_each_move(from, |m| {
-            spans.push((cells.len() as u32, m.path.len() as u32));
-            cells.extend(m.path.iter().copied());
-            gains.push(m.gain);
-            ControlFlow::Continue(())
-        });
+        let mut cells = Vec::with_capacity(1024.min(n.saturating_mul(4)));
+        let mut spans = Vec::with_capacity(256.min(n));
+        let mut gains = Vec::with_capacity(256.min(n));
+        if n > 0 {
+            self.for_each_move(from, |m| {
+                spans.push((cells.len() as u32, m.path.len() as u32));
+                cells.extend(m.path.iter().copied());
+                gains.push(m.gain);
+                if gains.len() < n { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+            });
+        }
         MoveList::in_order(cells, spans, gains)
     }
 
-    /// The jumps from `from` as a tree (children in notation order). In the
-    /// opening, and from a cell with no jump, the tree is the root alone.
-    pub fn jump_tree(&self, from: Cell) -> JumpTree {
+    /// The jumps from `from` as a tree (children in notation order), of at
+    /// most the budget's paths (one node a path). In the opening, and from
+    /// a cell with no jump, the tree is the root alone.
+    ///
+    /// # Errors
+    ///
+    /// [`OverBudget`] when more moves start on `from` than the budget.
+    pub fn jump_tree(&self, from: Cell, budget: PathBudget) -> Result<JumpTree, OverBudget> {
         let mut root = JumpTree { cell: from, over: None, next: Vec::new() };
         if self.is_opening() {
-            return root;
+            return Ok(root);
         }
+        let mut left = budget.paths();
+        let mut over = false;
         // Every path walked starts on `from`.
         self.for_each_move(Some(from), |m| {
+            if left == 0 {
+                over = true;
+                return ControlFlow::Break(());
+            }
+            left -= 1;
             let mut node = &mut root;
             for (&to, over) in m.path[1..].iter().zip(m.captures()) {
                 let pos = match node.next.iter().position(|n| n.cell == to) {
@@ -150,43 +207,88 @@ impl Position {
             }
             ControlFlow::Continue(())
         });
-        root
+        if over { Err(OverBudget::of(budget)) } else { Ok(root) }
+    }
+
+    /// [`jump_tree`](Self::jump_tree) without a budget: exponential in the
+    /// board's size on some positions, in time and memory.
+    pub fn jump_tree_unbounded(&self, from: Cell) -> JumpTree {
+        self.jump_tree(from, PathBudget::UNLIMITED).unwrap_or(JumpTree {
+            cell: from,
+            over: None,
+            next: Vec::new(),
+        })
     }
 
     /// A uniformly random legal move (every path equally likely), or `None`
-    /// when the game is over.
-    pub fn random_move<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
-        let n = self.count_moves();
+    /// when the game is over. Choosing needs the count.
+    ///
+    /// # Errors
+    ///
+    /// [`OverBudget`] when there are more moves than the budget.
+    pub fn random_move<R: rand::Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        budget: PathBudget,
+    ) -> Result<Option<Move>, OverBudget> {
+        let n = self.count_moves(budget)?;
         if n == 0 {
-            return None;
+            return Ok(None);
         }
-        self.nth_move(below(rng, n))
+        self.nth_move(below(rng, n), budget)
+    }
+
+    /// [`random_move`](Self::random_move) without a budget: exponential in
+    /// the board's size on some positions.
+    pub fn random_move_unbounded<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+        self.random_move(rng, PathBudget::UNLIMITED).unwrap_or(None)
     }
 
     /// Move `k` (from 0) of the legal moves in the engine's own fixed
-    /// order, or `None` when `k` is not below [`Position::count_moves`].
-    /// Every legal move has exactly one index; finding it skips the moves
-    /// before it in bulk instead of listing them.
-    pub fn nth_move(&self, k: u64) -> Option<Move> {
+    /// order, or `None` when `k` is not below the number of moves. Every
+    /// legal move has exactly one index; finding it skips the moves before
+    /// it in bulk instead of listing them.
+    ///
+    /// # Errors
+    ///
+    /// [`OverBudget`] when there are more moves than the budget.
+    pub fn nth_move(&self, k: u64, budget: PathBudget) -> Result<Option<Move>, OverBudget> {
         let lay = &self.rules.layout;
         let mut path = Vec::new();
         with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
+            st.quota = budget.paths();
             let mut figures = CountRecord::default();
-            if k >= st.count_recording(&ctx, self.ply, Some(&mut figures)) {
-                return None;
+            let n = st.count_recording(&ctx, self.ply, Some(&mut figures));
+            if st.over || n > budget.paths() {
+                return Err(OverBudget::of(budget));
             }
+            if k >= n {
+                return Ok(None);
+            }
+            // Selection walks within what was just counted: no more work.
+            st.quota = u64::MAX;
             st.select_counted(&ctx, self.ply, k, &figures, &mut path);
         });
-        Move::new(path.iter().map(|&i| lay.cell(i)).collect()).ok()
+        Ok(Move::new(path.iter().map(|&i| lay.cell(i)).collect()).ok())
     }
 
     /// Plays uniformly random legal moves (every path equally likely) until
     /// the game is over; returns the number of plies played. The engine of
     /// Monte Carlo search: one move-generator state is kept for the whole
     /// game, and a ply costs a bulk count and a selection that skips the
-    /// moves before the chosen one in bulk.
-    pub fn playout<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+    /// moves before the chosen one in bulk. The budget holds for each ply.
+    ///
+    /// # Errors
+    ///
+    /// [`OverBudget`] when a ply has more moves than the budget: the
+    /// position is then the one that had them (the plies before it are
+    /// played).
+    pub fn playout<R: rand::Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        budget: PathBudget,
+    ) -> Result<u32, OverBudget> {
         let lay = &self.rules.layout;
         let mut path = Vec::with_capacity(16);
         let start = self.ply;
@@ -194,16 +296,31 @@ impl Position {
             let (ctx, mut st) = self.kernel::<W>();
             let mut figures = CountRecord::default();
             loop {
+                st.quota = budget.paths();
                 let n = st.count_recording(&ctx, self.ply, Some(&mut figures));
+                if st.over || n > budget.paths() {
+                    return Err(OverBudget::of(budget));
+                }
                 if n == 0 {
                     break;
                 }
+                st.quota = u64::MAX;
                 st.select_counted(&ctx, self.ply, below(rng, n), &figures, &mut path);
                 st.apply(&ctx, self.ply, &path);
                 self.apply_unchecked(&path);
             }
         });
-        self.ply - start
+        Ok(self.ply - start)
+    }
+
+    /// [`playout`](Self::playout) without a budget: a ply can take
+    /// exponential time on some boards.
+    pub fn playout_unbounded<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let start = self.ply;
+        match self.playout(rng, PathBudget::UNLIMITED) {
+            Ok(n) => n,
+            Err(_) => self.ply - start,
+        }
     }
 
     /// Plays a generated path (layout indices) on the mailbox, bitboard and

@@ -24,7 +24,7 @@ pub fn pos(spec: RulesSpec, text: &str) -> Position {
 
 /// Sorted move strings.
 pub fn moves(p: &Position) -> Vec<String> {
-    p.legal_moves().iter().map(ToString::to_string).collect()
+    p.legal_moves_unbounded().iter().map(ToString::to_string).collect()
 }
 
 /// Plays a move given in notation.

@@ -134,7 +134,7 @@ pub fn write_page(
         ControlFlow::Continue(())
     });
     json.truncate(at);
-    let count = if stopped { pos.count_moves() } else { count as u64 };
+    let count = if stopped { pos.count_moves_unbounded() } else { count as u64 };
     let end = (stop as u64).min(count);
     json.extend_from_slice(b"],\"next_cursor\":");
     if end < count {
@@ -145,7 +145,7 @@ pub fn write_page(
     if let Some(c) = from {
         json.extend_from_slice(b",\"tree\":");
         // A tree is a plain serde value: this cannot fail.
-        let _ = serde_json::to_writer(&mut json, &JumpTree::of(&pos.jump_tree(c)));
+        let _ = serde_json::to_writer(&mut json, &JumpTree::of(&pos.jump_tree_unbounded(c)));
     }
     json.push(b'}');
     let mut head = [0u8; PAGE_HEAD];
@@ -436,7 +436,7 @@ mod tests {
     ) -> String {
         let from = from.map(|f| f.parse::<jc::Cell>().unwrap());
         let list: Vec<jc::Move> =
-            pos.legal_moves().into_iter().filter(|m| from.is_none_or(|f| m.from() == f)).collect();
+            pos.legal_moves_unbounded().into_iter().filter(|m| from.is_none_or(|f| m.from() == f)).collect();
         let start = cursor.map(|c| parse_cursor(c).unwrap()).unwrap_or(0);
         let end = start.saturating_add(limit.unwrap_or(DEFAULT_PAGE)).min(list.len());
         let page = LegalMovesResponse {
@@ -451,7 +451,7 @@ mod tests {
                 })
                 .collect(),
             next_cursor: (end < list.len()).then(|| format!("m{end:x}")),
-            tree: from.map(|c| JumpTree::of(&pos.jump_tree(c))),
+            tree: from.map(|c| JumpTree::of(&pos.jump_tree_unbounded(c))),
         };
         serde_json::to_string(&page).unwrap()
     }
@@ -471,7 +471,7 @@ mod tests {
             let rules = jc::Rules::new(preset.spec().with_directions(dirs)).unwrap();
             let (mut pos, _) = jc::Position::start(rules, 2, Some(3)).unwrap();
             for ply in 0..60 {
-                let from = pos.legal_moves().first().map(|m| m.from().to_string());
+                let from = pos.legal_moves_unbounded().first().map(|m| m.from().to_string());
                 for (from, limit, cursor) in [
                     (None, None, None),
                     (None, Some(3), Some("m2")),
@@ -486,7 +486,7 @@ mod tests {
                         "{preset:?} ply {ply}, from {from:?}, limit {limit:?}, cursor {cursor:?}"
                     );
                 }
-                let Some(mv) = pos.random_move(&mut rng) else { break };
+                let Some(mv) = pos.random_move_unbounded(&mut rng) else { break };
                 pos.play(&mv).unwrap();
             }
         }
