@@ -1,8 +1,6 @@
 //! The players search is measured against: uniformly random, greedy, and
 //! a one-reply lookahead.
 
-use std::ops::ControlFlow;
-
 use jump_capture::{Move, Position};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
@@ -28,7 +26,11 @@ impl Player for RandomPlayer {
     }
 
     fn choose(&mut self, pos: &Position) -> Option<Move> {
-        pos.random_move_unbounded(&mut self.rng)
+        match pos.random_move(&mut self.rng, crate::CONSIDERED_BUDGET) {
+            Ok(mv) => mv,
+            // Too many to draw from all: one of the first considered.
+            Err(_) => pick(&mut self.rng, crate::considered_moves(pos).to_moves()),
+        }
     }
 }
 
@@ -37,7 +39,7 @@ impl Player for RandomPlayer {
 pub fn best_gains(pos: &Position) -> (Vec<Move>, u32) {
     let mut best = Vec::new();
     let mut top = 0;
-    pos.for_each_move(None, |m| {
+    crate::for_each_considered(pos, |m| {
         if m.gain > top || best.is_empty() {
             if m.gain > top {
                 best.clear();
@@ -50,7 +52,6 @@ pub fn best_gains(pos: &Position) -> (Vec<Move>, u32) {
                 best.push(mv);
             }
         }
-        ControlFlow::Continue(())
     });
     (best, top)
 }
@@ -58,10 +59,7 @@ pub fn best_gains(pos: &Position) -> (Vec<Move>, u32) {
 /// The largest gain of any legal move (0 when there is none).
 pub fn top_gain(pos: &Position) -> u32 {
     let mut top = 0;
-    pos.for_each_move(None, |m| {
-        top = top.max(m.gain);
-        ControlFlow::Continue(())
-    });
+    crate::for_each_considered(pos, |m| top = top.max(m.gain));
     top
 }
 
@@ -133,7 +131,7 @@ impl Player for LookaheadPlayer {
 
 /// Every legal move with its gain, in notation order.
 pub fn scored_moves(pos: &Position) -> Vec<(Move, u32)> {
-    let list = pos.move_list_unbounded(None);
+    let list = crate::considered_moves(pos);
     (0..list.len()).filter_map(|i| Some((list.get(i)?, list.gain(i)?))).collect()
 }
 

@@ -50,7 +50,7 @@ impl Solver {
         }
         let mover = pos.to_move();
         let mut candidates = Vec::new();
-        for mv in pos.legal_moves_unbounded() {
+        for mv in pos.legal_moves(crate::CONSIDERED_BUDGET).ok()? {
             let mut next = pos.clone();
             next.play(&mv).ok()?;
             let entry = self.solve(&next).ok()?;
@@ -95,7 +95,7 @@ impl Solver {
         }
         let mover = pos.to_move();
         let mut best: Option<Entry> = None;
-        for mv in pos.legal_moves_unbounded() {
+        for mv in pos.legal_moves(crate::CONSIDERED_BUDGET).map_err(|_| TooBig)? {
             let mut next = pos.clone();
             if next.play(&mv).is_err() {
                 continue;

@@ -11,8 +11,6 @@
 //! is expected to go on doing so: at its turns the search looks only at
 //! its moves of the largest gain, each as likely as the others.
 
-use std::ops::ControlFlow;
-
 use jump_capture::{Move, Position};
 
 /// Choices between moves of different gains a player must have made, all
@@ -55,10 +53,9 @@ impl Habits {
     pub fn observe(&mut self, before: &Position, mv: &Move) {
         let Ok(played) = before.check(mv) else { return };
         let (mut least, mut most) = (u32::MAX, 0);
-        before.for_each_move(None, |m| {
+        crate::for_each_considered(before, |m| {
             least = least.min(m.gain);
             most = most.max(m.gain);
-            ControlFlow::Continue(())
         });
         if least >= most {
             return;

@@ -81,7 +81,9 @@ impl fmt::Display for Level {
             Level::Easy => f.write_str("easy"),
             Level::Medium => f.write_str("medium"),
             Level::Hard => f.write_str("hard"),
-            Level::Search(Budget::Iterations(n)) => write!(f, "mcts-{n}"),
+            Level::Search(Budget::Iterations(n) | Budget::IterationsWithin { iterations: n, .. }) => {
+                write!(f, "mcts-{n}")
+            }
             Level::Search(Budget::Millis(ms)) => write!(f, "mcts-{ms}ms"),
         }
     }

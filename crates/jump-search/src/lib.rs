@@ -52,7 +52,9 @@ mod reward;
 
 use std::time::{Duration, Instant};
 
-use jump_capture::{Move, Position};
+use std::ops::ControlFlow;
+
+use jump_capture::{Move, PathBudget, Position, ScoredPath};
 
 pub use baseline::{GreedyPlayer, LookaheadPlayer, RandomPlayer, best_gains, scored_moves, top_gain};
 pub use habits::{GREEDY_AFTER, Habits};
@@ -83,6 +85,59 @@ pub enum Budget {
     Iterations(u64),
     /// About this many milliseconds: the result depends on the machine.
     Millis(u64),
+    /// This many iterations, or about `millis` milliseconds, whichever
+    /// ends first: reproducible from the seed when the iterations end
+    /// first, and never longer than the time.
+    IterationsWithin {
+        /// Iterations.
+        iterations: u64,
+        /// Milliseconds at most.
+        millis: u64,
+    },
+}
+
+impl Budget {
+    /// The iterations allowed, if they are counted.
+    pub fn iterations(self) -> Option<u64> {
+        match self {
+            Budget::Iterations(n) | Budget::IterationsWithin { iterations: n, .. } => Some(n),
+            Budget::Millis(_) => None,
+        }
+    }
+
+    /// The milliseconds allowed, if the clock is watched.
+    pub fn millis(self) -> Option<u64> {
+        match self {
+            Budget::Millis(ms) | Budget::IterationsWithin { millis: ms, .. } => Some(ms),
+            Budget::Iterations(_) => None,
+        }
+    }
+}
+
+/// A position with more legal moves than this is searched, and played by
+/// every player of this crate, on its first `CONSIDERED` moves in notation
+/// order: in these games the moves of a position can be exponentially
+/// many, and going through all of them could take for ever.
+pub const CONSIDERED: u64 = 20_000;
+
+/// The engine budget that goes with [`CONSIDERED`].
+pub(crate) const CONSIDERED_BUDGET: PathBudget = PathBudget::new(CONSIDERED);
+
+/// Calls `visit` with each of the first [`CONSIDERED`] moves of `pos`, in
+/// notation order.
+pub(crate) fn for_each_considered(pos: &Position, mut visit: impl FnMut(ScoredPath<'_>)) {
+    let mut left = CONSIDERED;
+    pos.for_each_move(None, |m| {
+        visit(m);
+        left -= 1;
+        if left == 0 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    });
+}
+
+/// The first [`CONSIDERED`] moves of `pos` in notation order, with their
+/// gains.
+pub(crate) fn considered_moves(pos: &Position) -> jump_capture::MoveList {
+    pos.first_moves(None, CONSIDERED as usize)
 }
 
 /// A move the search considered.
@@ -136,17 +191,14 @@ pub fn analyse(pos: &Position, budget: Budget, seed: u64) -> Option<Analysis> {
 /// The exact search near the end expects perfect play of everyone.
 pub fn analyse_with(pos: &Position, budget: Budget, seed: u64, habits: &Habits) -> Option<Analysis> {
     let started = Instant::now();
-    let moves = pos.count_moves_unbounded();
-    if moves == 0 {
+    if !pos.has_moves() {
         return None;
     }
-    if moves <= EXACT_MOVES {
-        let (limit, deadline) = match budget {
-            Budget::Iterations(n) => {
-                (usize::try_from(n.saturating_mul(4)).unwrap_or(usize::MAX).max(20_000), None)
-            }
-            Budget::Millis(ms) => (usize::MAX, Some(started + Duration::from_millis(ms) / 2)),
-        };
+    if pos.count_moves(PathBudget::new(EXACT_MOVES)).is_ok() {
+        let limit = budget
+            .iterations()
+            .map_or(usize::MAX, |n| usize::try_from(n.saturating_mul(4)).unwrap_or(usize::MAX).max(20_000));
+        let deadline = budget.millis().map(|ms| started + Duration::from_millis(ms) / 2);
         if let Some(exact) = exact::Solver::new(limit, deadline).analyse(pos, started) {
             return Some(exact);
         }

@@ -19,7 +19,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 use crate::reward::rewards;
-use crate::{Analysis, Budget, Candidate, Habits};
+use crate::{Analysis, Budget, CONSIDERED, CONSIDERED_BUDGET, Candidate, Habits};
 
 /// The exploration constant of UCT, for rewards between 0 and 1.
 const EXPLORATION: f64 = 0.5;
@@ -40,7 +40,7 @@ fn greedy_move(pos: &Position, rng: &mut ChaCha8Rng) -> Option<Move> {
     let mut top = 0;
     let mut ties = 0u32;
     let mut chosen: Vec<jump_capture::Cell> = Vec::new();
-    pos.for_each_move(None, |m| {
+    crate::for_each_considered(pos, |m| {
         if m.gain > top || ties == 0 {
             top = m.gain;
             ties = 0;
@@ -54,7 +54,6 @@ fn greedy_move(pos: &Position, rng: &mut ChaCha8Rng) -> Option<Move> {
                 chosen.extend_from_slice(m.path);
             }
         }
-        std::ops::ControlFlow::Continue(())
     });
     Move::new(chosen).ok()
 }
@@ -62,14 +61,13 @@ fn greedy_move(pos: &Position, rng: &mut ChaCha8Rng) -> Option<Move> {
 /// How many moves of `pos` have the largest gain.
 fn largest_gains(pos: &Position) -> usize {
     let (mut top, mut count) = (0, 0);
-    pos.for_each_move(None, |m| {
+    crate::for_each_considered(pos, |m| {
         if m.gain > top || count == 0 {
             (top, count) = (m.gain, 0);
         }
         if m.gain == top {
             count += 1;
         }
-        std::ops::ControlFlow::Continue(())
     });
     count
 }
@@ -157,17 +155,17 @@ impl Tree {
     /// Runs the search within `budget`; returns the iterations done.
     pub(crate) fn run(&mut self, budget: Budget, started: Instant) -> u64 {
         let mut done = 0;
+        let (iterations, millis) = (budget.iterations(), budget.millis());
         loop {
-            match budget {
-                Budget::Iterations(n) if done >= n => break,
-                Budget::Millis(ms)
-                    if done.is_multiple_of(CLOCK_EVERY)
-                        && done > 0
-                        && started.elapsed().as_millis() >= u128::from(ms) =>
-                {
-                    break;
-                }
-                _ => {}
+            if iterations.is_some_and(|n| done >= n) {
+                break;
+            }
+            if let Some(ms) = millis
+                && done.is_multiple_of(CLOCK_EVERY)
+                && done > 0
+                && started.elapsed().as_millis() >= u128::from(ms)
+            {
+                break;
             }
             self.iterate();
             done += 1;
@@ -191,7 +189,12 @@ impl Tree {
                 None => {
                     // A player expected to be greedy has only its moves of
                     // the largest gain: they come first in `nth_best` order.
-                    let n = if greedy { largest_gains(&pos) } else { pos.count_moves_unbounded() as usize };
+                    let n = if greedy {
+                        largest_gains(&pos)
+                    } else {
+                        // Past the budget: the first CONSIDERED moves.
+                        pos.count_moves(CONSIDERED_BUDGET).unwrap_or(CONSIDERED) as usize
+                    };
                     let n = u32::try_from(n).unwrap_or(u32::MAX);
                     self.nodes[node].moves = Some(n);
                     n
@@ -242,7 +245,8 @@ impl Tree {
     /// engine's fast selection.
     fn rollout(&mut self, pos: &mut Position) -> Vec<f64> {
         if pos.rules().spec().end == EndRule::NoMoveLoses {
-            pos.playout_unbounded(&mut self.rng);
+            // A ply past the budget ends the playout where it is.
+            let _ = pos.playout(&mut self.rng, CONSIDERED_BUDGET);
         } else {
             for _ in 0..ROLLOUT_PLIES {
                 let Some(mv) = greedy_move(pos, &mut self.rng) else { break };
@@ -259,7 +263,7 @@ impl Tree {
     /// drawn from the search's seed and the node (the same every time it
     /// is asked, so the list need not be kept).
     fn nth_best(&self, pos: &Position, node: usize, k: usize) -> Option<Move> {
-        let list = pos.move_list_unbounded(None);
+        let list = crate::considered_moves(pos);
         let salt = self.salt ^ (node as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let key = |i: &u32| {
             let i = *i as usize;
