@@ -7,6 +7,9 @@ use jump_capture::{Move, Position};
 
 use crate::{Budget, GreedyPlayer, Habits, LookaheadPlayer, Player, RandomPlayer, analyse_with};
 
+/// The most milliseconds `easy` and `medium` think about a move.
+pub const LEVEL_MILLIS: u64 = 2_000;
+
 /// A strength a person can ask for, weakest first.
 ///
 /// | level | plays |
@@ -22,6 +25,8 @@ use crate::{Budget, GreedyPlayer, Habits, LookaheadPlayer, Player, RandomPlayer,
 /// Every search level plays exactly near the end (see [`crate::analyse`]). The
 /// levels counted in iterations play the same moves on every machine for
 /// the same seed; `hard` and `mcts-Nms` depend on the machine's speed.
+/// `easy` and `medium` also stop at [`LEVEL_MILLIS`], which only a
+/// position of very many moves reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
     /// Uniformly random.
@@ -49,8 +54,8 @@ impl Level {
     pub fn budget(self) -> Option<Budget> {
         match self {
             Level::Random | Level::Greedy | Level::Lookahead => None,
-            Level::Easy => Some(Budget::Iterations(300)),
-            Level::Medium => Some(Budget::Iterations(3_000)),
+            Level::Easy => Some(Budget::IterationsWithin { iterations: 300, millis: LEVEL_MILLIS }),
+            Level::Medium => Some(Budget::IterationsWithin { iterations: 3_000, millis: LEVEL_MILLIS }),
             Level::Hard => Some(Budget::Millis(2_000)),
             Level::Search(budget) => Some(budget),
         }

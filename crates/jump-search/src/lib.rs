@@ -58,7 +58,7 @@ use jump_capture::{Move, PathBudget, Position, ScoredPath};
 
 pub use baseline::{GreedyPlayer, LookaheadPlayer, RandomPlayer, best_gains, scored_moves, top_gain};
 pub use habits::{GREEDY_AFTER, Habits};
-pub use level::{Level, ParseLevelError, SearchPlayer};
+pub use level::{LEVEL_MILLIS, Level, ParseLevelError, SearchPlayer};
 pub use reward::{SCORE_WEIGHT, rewards, win_shares};
 
 /// Anything that picks a move: a baseline, a search, a level.

@@ -16,7 +16,7 @@ use std::time::Duration;
 use crate::events::Hub;
 use crate::game::{Game, GameError, now_ms};
 use crate::store::Store;
-use crate::thinking::Thinkers;
+use crate::thinking::{Lane, Thinkers};
 
 /// How often the scan for forgotten computer moves runs, and how long a
 /// game must have been still to be picked up by it.
@@ -83,11 +83,18 @@ impl Computer {
             // The same game, ply and level: the same move, where the level
             // counts iterations.
             let seed = game.seed() ^ u64::from(game.position().ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            // A person waits: first. Computer seats alone: in the background,
+            // each creator's games taking turns with everyone else's.
+            let lane = if game.has_people() { Lane::Play } else { Lane::Background };
+            let client = game.client().to_string();
             let answer = loop {
                 let (game, history) = (game.clone(), history.clone());
-                match self.thinkers.submit(move || game.computer_choice(level, seed, &history)) {
+                match self
+                    .thinkers
+                    .submit(lane, &client, None, move || game.computer_choice(level, seed, &history))
+                {
                     Ok(answer) => break answer,
-                    // Analyses fill the queue: the game waits its turn.
+                    // The queue is full: the game waits its turn.
                     Err(_) => tokio::time::sleep(Duration::from_millis(250)).await,
                 }
             };

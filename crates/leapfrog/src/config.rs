@@ -40,6 +40,10 @@ pub struct ThinkingArgs {
     /// Searches that may wait for a thread; past them, an analysis gets 503.
     #[arg(long, env = "LEAPFROG_THINK_QUEUE", default_value_t = 64)]
     pub think_queue: usize,
+    /// Analyses one client may have running or waiting at once; past them,
+    /// 429.
+    #[arg(long, env = "LEAPFROG_ANALYSES_PER_CLIENT", default_value_t = 2)]
+    pub analyses_per_client: usize,
 }
 
 impl ThinkingArgs {

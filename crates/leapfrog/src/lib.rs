@@ -31,3 +31,4 @@ pub mod store;
 pub mod telemetry;
 pub mod thinking;
 pub mod wire;
+pub mod work;

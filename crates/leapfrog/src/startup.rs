@@ -35,6 +35,10 @@ pub struct AppState {
     pub thinkers: crate::thinking::Thinkers,
     /// Plays the computer's seats.
     pub computer: crate::computer::Computer,
+    /// Runs engine work too large for a request thread.
+    pub engine: crate::work::Engine,
+    /// Analyses one client may have running or waiting at once.
+    pub analyses_per_client: usize,
 }
 
 impl AppState {
@@ -42,6 +46,11 @@ impl AppState {
     pub fn client(&self, req: &HttpRequest) -> Option<std::net::IpAddr> {
         let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
         self.limiter.client(req.peer_addr().map(|a| a.ip()), forwarded)
+    }
+
+    /// The client's address as a key for fair shares (empty when unknown).
+    pub fn client_key(&self, req: &HttpRequest) -> String {
+        self.client(req).map(|ip| ip.to_string()).unwrap_or_default()
     }
 
     /// Takes one request of `class` from the client's bucket.
@@ -256,6 +265,8 @@ impl Application {
             hub,
             limiter,
             max_unfinished: config.limits.max_unfinished(),
+            engine: crate::work::Engine::new(config.thinking.threads()),
+            analyses_per_client: config.thinking.analyses_per_client.max(1),
             thinkers,
             computer,
         };

@@ -1,115 +1,352 @@
-//! Where the computer thinks: a bounded pool of threads with a bounded
-//! queue, apart from the threads that handle requests. A job that finds
-//! the queue full is refused at once (the API answers 503), never queued
-//! without bound.
+//! Where the computer thinks: bounded pools of threads apart from the
+//! threads that handle requests, each with a bounded queue that serves its
+//! clients in turn. A job that finds the queue full is refused at once (the
+//! API answers 503), never queued without bound.
+//!
+//! The computer has two [`Lane`]s. Its moves in games where a person waits
+//! go first: they have threads of their own, at the normal priority. The
+//! analyses and the games of computer seats alone share threads that run at
+//! the lowest priority the system has (`nice` 19), so that a flood of them
+//! leaves the CPU to the people's games and to the request threads.
+//!
+//! In a lane, waiting jobs are kept per client and served a client at a
+//! time, in turn: a client with twenty jobs waiting gets every other turn
+//! against a client with one, never twenty turns in a row. A job may also
+//! count against its client's cap (analyses do): past it, the client is
+//! refused at once with [`Busy::Client`].
 
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 type Job = Box<dyn FnOnce() + Send>;
 
-/// The pool. Cloning it gives another handle on the same threads.
+/// Why a job was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Busy {
+    /// The queue is full.
+    #[error("the computer is busy: {threads} searches running and {queued} waiting; retry shortly")]
+    Full {
+        /// Threads of the pool.
+        threads: usize,
+        /// Jobs the queue holds.
+        queued: usize,
+    },
+    /// The client has its most capped jobs running or waiting.
+    #[error("this client has {limit} searches running or waiting, the most it may; wait for one to end")]
+    Client {
+        /// The cap.
+        limit: usize,
+    },
+}
+
+/// Which threads a job of the computer runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// A move in a game where a person waits: first, at normal priority.
+    Play,
+    /// An analysis, or a move in a game of computer seats alone: at the
+    /// lowest priority, after the people's games.
+    Background,
+}
+
+/// A pool of threads serving its clients' jobs in turn. Cloning it gives
+/// another handle on the same threads.
 #[derive(Debug, Clone)]
-pub struct Thinkers {
-    queue: SyncSender<Job>,
+pub struct Pool {
+    shared: Arc<Shared>,
     threads: usize,
     capacity: usize,
 }
 
-/// The queue is full.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the computer is busy: {threads} searches running and {queued} waiting; retry shortly")]
-pub struct Busy {
-    /// Threads thinking.
-    pub threads: usize,
-    /// Jobs the queue holds.
-    pub queued: usize,
+#[derive(Debug)]
+struct Shared {
+    queue: Mutex<Queue>,
+    ready: Condvar,
 }
 
-impl Thinkers {
-    /// A pool of `threads` threads (at least one) and a queue of
-    /// `capacity` waiting jobs.
-    pub fn new(threads: usize, capacity: usize) -> Thinkers {
+#[derive(Default)]
+struct Queue {
+    /// Waiting jobs per client, oldest first.
+    waiting: HashMap<String, VecDeque<Job>>,
+    /// The clients with waiting jobs, in the order of their next turn.
+    turns: VecDeque<String>,
+    /// Jobs waiting, in all.
+    queued: usize,
+    /// Per client, its capped jobs waiting or running.
+    capped: HashMap<String, usize>,
+}
+
+impl std::fmt::Debug for Queue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Queue").field("queued", &self.queued).field("clients", &self.turns.len()).finish()
+    }
+}
+
+/// How a pool's threads run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Priority {
+    /// As the rest of the process.
+    Normal,
+    /// Only when nothing else wants the CPU (`nice` 19).
+    Lowest,
+}
+
+impl Pool {
+    /// A pool of `threads` threads (at least one) named `{name}-{i}`, and a
+    /// queue of `capacity` waiting jobs.
+    pub fn new(name: &str, threads: usize, capacity: usize, priority: Priority) -> Pool {
         let threads = threads.max(1);
-        let (queue, jobs) = sync_channel::<Job>(capacity);
-        let jobs = Arc::new(Mutex::new(jobs));
+        let shared = Arc::new(Shared { queue: Mutex::new(Queue::default()), ready: Condvar::new() });
         for i in 0..threads {
-            let jobs = jobs.clone();
-            let spawned = std::thread::Builder::new().name(format!("thinker-{i}")).spawn(move || work(&jobs));
+            let shared = shared.clone();
+            let spawned = std::thread::Builder::new().name(format!("{name}-{i}")).spawn(move || {
+                if priority == Priority::Lowest {
+                    lower_this_threads_priority();
+                }
+                work(&shared);
+            });
             if let Err(e) = spawned {
-                tracing::error!(error = %e, "cannot start a thinking thread");
+                tracing::error!(error = %e, "cannot start a thread of the {name} pool");
             }
         }
-        Thinkers { queue, threads, capacity }
+        Pool { shared, threads, capacity }
     }
 
-    /// Runs `job` on the pool; its answer comes on the returned receiver.
+    /// Runs `job` for `client` on the pool; its answer comes on the
+    /// returned receiver. With `cap`, the job counts against the client's
+    /// most jobs waiting or running at once.
     ///
     /// # Errors
     ///
-    /// [`Busy`] when the queue is full.
+    /// [`Busy`] when the queue is full, or the client at its cap.
     pub fn submit<T: Send + 'static>(
         &self,
+        client: &str,
+        cap: Option<usize>,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Result<tokio::sync::oneshot::Receiver<T>, Busy> {
         let (tx, rx) = tokio::sync::oneshot::channel();
+        let mut queue = self.lock();
+        if queue.queued >= self.capacity {
+            return Err(Busy::Full { threads: self.threads, queued: queue.queued });
+        }
+        if let Some(limit) = cap {
+            let count = queue.capped.entry(client.to_string()).or_default();
+            if *count >= limit {
+                return Err(Busy::Client { limit });
+            }
+            *count += 1;
+        }
+        let shared = self.shared.clone();
+        let owner = client.to_string();
         let job: Job = Box::new(move || {
             // The asker may have gone (a closed connection): nothing to do.
             let _ = tx.send(job());
-        });
-        match self.queue.try_send(job) {
-            Ok(()) => Ok(rx),
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
-                Err(Busy { threads: self.threads, queued: self.capacity })
+            if cap.is_some() {
+                let mut queue = shared.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                if let Some(count) = queue.capped.get_mut(&owner) {
+                    *count -= 1;
+                    if *count == 0 {
+                        queue.capped.remove(&owner);
+                    }
+                }
             }
+        });
+        let Queue { waiting, turns, queued, .. } = &mut *queue;
+        let mine = waiting.entry(client.to_string()).or_default();
+        if mine.is_empty() {
+            turns.push_back(client.to_string());
         }
+        mine.push_back(job);
+        *queued += 1;
+        drop(queue);
+        self.shared.ready.notify_one();
+        Ok(rx)
     }
 
     /// Threads in the pool.
     pub fn threads(&self) -> usize {
         self.threads
     }
+
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.shared.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
-fn work(jobs: &Mutex<Receiver<Job>>) {
+/// A thread's loop: the next client's oldest job, in turn.
+fn work(shared: &Shared) {
     loop {
-        // One thread waits on the queue at a time; the others wait on the
-        // lock. A panicking job does not take the pool down: the lock is
-        // taken back from a poisoned state.
-        let job = jobs.lock().unwrap_or_else(PoisonError::into_inner).recv();
-        match job {
-            Ok(job) => {
-                if std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).is_err() {
-                    tracing::error!("a search panicked");
+        let job = {
+            let mut queue = shared.queue.lock().unwrap_or_else(PoisonError::into_inner);
+            loop {
+                if let Some(job) = next(&mut queue) {
+                    break job;
                 }
+                queue = shared.ready.wait(queue).unwrap_or_else(PoisonError::into_inner);
             }
-            Err(_) => return,
+        };
+        // A panicking job does not take the pool down.
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).is_err() {
+            tracing::error!("a job on a thread pool panicked");
         }
+    }
+}
+
+/// Takes the oldest job of the client whose turn it is; that client goes
+/// to the back of the turns if it has more waiting.
+fn next(queue: &mut Queue) -> Option<Job> {
+    let client = queue.turns.pop_front()?;
+    let waiting = queue.waiting.get_mut(&client)?;
+    let job = waiting.pop_front();
+    if waiting.is_empty() {
+        queue.waiting.remove(&client);
+    } else {
+        queue.turns.push_back(client);
+    }
+    queue.queued -= usize::from(job.is_some());
+    job
+}
+
+/// Runs the calling thread at the lowest priority (Linux: `nice` 19 for
+/// this thread alone). Elsewhere, or if refused, it runs as it was.
+fn lower_this_threads_priority() {
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19) {
+        tracing::warn!(error = %e, "cannot lower a background thread's priority");
+    }
+}
+
+/// The computer's threads: one [`Pool`] a [`Lane`].
+#[derive(Debug, Clone)]
+pub struct Thinkers {
+    play: Pool,
+    background: Pool,
+}
+
+impl Thinkers {
+    /// `threads` threads a lane, each lane with a queue of `capacity`.
+    pub fn new(threads: usize, capacity: usize) -> Thinkers {
+        Thinkers {
+            play: Pool::new("play", threads, capacity, Priority::Normal),
+            background: Pool::new("think", threads, capacity, Priority::Lowest),
+        }
+    }
+
+    /// Runs `job` for `client` in `lane` (see [`Pool::submit`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Busy`] when the lane's queue is full, or the client at its cap.
+    pub fn submit<T: Send + 'static>(
+        &self,
+        lane: Lane,
+        client: &str,
+        cap: Option<usize>,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<tokio::sync::oneshot::Receiver<T>, Busy> {
+        match lane {
+            Lane::Play => self.play.submit(client, cap, job),
+            Lane::Background => self.background.submit(client, cap, job),
+        }
+    }
+
+    /// Threads a lane.
+    pub fn threads(&self) -> usize {
+        self.play.threads()
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::mpsc;
+
     use super::*;
+
+    /// A job that tells when it starts and waits to be let go.
+    fn held(
+        pool: &Pool,
+        client: &str,
+        cap: Option<usize>,
+    ) -> (tokio::sync::oneshot::Receiver<()>, mpsc::Receiver<()>, mpsc::Sender<()>) {
+        let (started, running) = mpsc::channel::<()>();
+        let (hold, wait) = mpsc::channel::<()>();
+        let rx = pool
+            .submit(client, cap, move || {
+                let _ = started.send(());
+                let _ = wait.recv();
+            })
+            .unwrap();
+        (rx, running, hold)
+    }
 
     #[actix_rt::test]
     async fn jobs_run_off_the_caller_and_a_full_queue_refuses_at_once() {
-        let pool = Thinkers::new(1, 1);
-        let (started, running) = std::sync::mpsc::channel::<()>();
-        let (hold, wait) = std::sync::mpsc::channel::<()>();
-        let blocked = pool
-            .submit(move || {
-                let _ = started.send(());
-                wait.recv().is_ok()
-            })
-            .unwrap();
+        let pool = Pool::new("test", 1, 1, Priority::Normal);
+        let (blocked, running, hold) = held(&pool, "a", None);
         running.recv().unwrap();
         // The thread is busy: one job waits in the queue, the next is refused.
-        let queued = pool.submit(|| 7).unwrap();
-        assert_eq!(pool.submit(|| 8).unwrap_err(), Busy { threads: 1, queued: 1 });
+        let queued = pool.submit("a", None, || 7).unwrap();
+        assert_eq!(pool.submit("b", None, || 8).unwrap_err(), Busy::Full { threads: 1, queued: 1 });
         hold.send(()).unwrap();
-        assert!(blocked.await.unwrap());
+        blocked.await.unwrap();
         assert_eq!(queued.await.unwrap(), 7);
-        assert_eq!(pool.submit(|| 9).unwrap().await.unwrap(), 9);
+        assert_eq!(pool.submit("a", None, || 9).unwrap().await.unwrap(), 9);
+    }
+
+    #[actix_rt::test]
+    async fn clients_are_served_in_turn_whatever_one_of_them_queued() {
+        let pool = Pool::new("test", 1, 100, Priority::Normal);
+        let (blocked, running, hold) = held(&pool, "x", None);
+        running.recv().unwrap();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut answers = Vec::new();
+        // Greedy queues ten jobs, then modest one: modest's comes second.
+        for (client, n) in [("greedy", 10), ("modest", 1)] {
+            for i in 0..n {
+                let order = order.clone();
+                answers.push(
+                    pool.submit(client, None, move || order.lock().unwrap().push((client, i))).unwrap(),
+                );
+            }
+        }
+        hold.send(()).unwrap();
+        blocked.await.unwrap();
+        for a in answers {
+            a.await.unwrap();
+        }
+        let order = order.lock().unwrap();
+        assert_eq!(order[..3], [("greedy", 0), ("modest", 0), ("greedy", 1)]);
+        assert_eq!(order.len(), 11);
+    }
+
+    #[actix_rt::test]
+    async fn a_client_at_its_cap_is_refused_and_others_are_not() {
+        let pool = Pool::new("test", 1, 100, Priority::Normal);
+        let (blocked, running, hold) = held(&pool, "a", Some(2));
+        running.recv().unwrap();
+        let second = pool.submit("a", Some(2), || 2).unwrap();
+        assert_eq!(pool.submit("a", Some(2), || 3).unwrap_err(), Busy::Client { limit: 2 });
+        // Uncapped jobs of the same client, and other clients, still go.
+        let uncapped = pool.submit("a", None, || 4).unwrap();
+        let other = pool.submit("b", Some(2), || 5).unwrap();
+        hold.send(()).unwrap();
+        blocked.await.unwrap();
+        assert_eq!((second.await.unwrap(), uncapped.await.unwrap(), other.await.unwrap()), (2, 4, 5));
+        // Its jobs ended: the client may ask again.
+        assert_eq!(pool.submit("a", Some(2), || 6).unwrap().await.unwrap(), 6);
+    }
+
+    #[test]
+    fn background_threads_run_at_the_lowest_priority() {
+        let pool = Pool::new("test", 1, 1, Priority::Lowest);
+        let (tx, rx) = mpsc::channel();
+        let _ = pool.submit("a", None, move || {
+            #[cfg(target_os = "linux")]
+            let _ = tx.send(rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap());
+            #[cfg(not(target_os = "linux"))]
+            let _ = tx.send(19);
+        });
+        assert_eq!(rx.recv().unwrap(), 19);
     }
 }

@@ -11,6 +11,7 @@ use super::problem::{ApiError, Problem};
 use super::stateless::{BodyErrors, rules_and_position};
 use crate::limits::Class;
 use crate::startup::AppState;
+use crate::thinking::{Busy, Lane};
 use crate::wire::{PositionInput, Refusal, Rules, SeedInput, seed_string};
 
 /// Most iterations one analysis may ask for.
@@ -133,10 +134,18 @@ pub async fn analysis(
         ));
     }
     let seed = body.seed.map_or_else(jump_capture::random_seed, |s| s.0);
+    let client = state.client_key(&req);
     let answer = state
         .thinkers
-        .submit(move || jump_search::analyse(&pos, budget, seed))
-        .map_err(|busy| ApiError::Unavailable { detail: busy.to_string(), retry_after: 1 })?
+        .submit(Lane::Background, &client, Some(state.analyses_per_client), move || {
+            jump_search::analyse(&pos, budget, seed)
+        })
+        .map_err(|busy| match busy {
+            Busy::Full { .. } => ApiError::Unavailable { detail: busy.to_string(), retry_after: 1 },
+            Busy::Client { .. } => {
+                ApiError::TooManyRequests { detail: busy.to_string(), retry_after: Some(1) }
+            }
+        })?
         .await
         .map_err(|_| ApiError::Internal("a search ended without an answer".into()))?
         .ok_or_else(|| {
@@ -170,7 +179,10 @@ fn budget(iterations: Option<u64>, millis: Option<u64>) -> Result<Budget, ApiErr
         (Some(_), Some(_)) => {
             Err(ApiError::refuse(Refusal::InvalidValue, "give iterations or millis, not both", "millis"))
         }
-        (Some(n), None) if (1..=MAX_ITERATIONS).contains(&n) => Ok(Budget::Iterations(n)),
+        // The time cap holds for a budget in iterations too.
+        (Some(n), None) if (1..=MAX_ITERATIONS).contains(&n) => {
+            Ok(Budget::IterationsWithin { iterations: n, millis: MAX_MILLIS })
+        }
         (Some(n), None) => Err(ApiError::refuse(
             Refusal::InvalidValue,
             format!("iterations must be from 1 to {MAX_ITERATIONS}, not {n}"),
@@ -182,6 +194,6 @@ fn budget(iterations: Option<u64>, millis: Option<u64>) -> Result<Budget, ApiErr
             format!("millis must be from 1 to {MAX_MILLIS}, not {ms}"),
             "millis",
         )),
-        (None, None) => Ok(Budget::Iterations(DEFAULT_ITERATIONS)),
+        (None, None) => Ok(Budget::IterationsWithin { iterations: DEFAULT_ITERATIONS, millis: MAX_MILLIS }),
     }
 }

@@ -17,7 +17,9 @@ use jump_capture as jc;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::problem::ApiError;
 use crate::wire::{Invalid, JumpTree, MoveView, Refusal};
+use crate::work;
 
 /// The most moves one page holds.
 pub const MAX_PAGE: usize = 1000;
@@ -79,10 +81,14 @@ const PAGE_HEAD: usize = r#"{"count":,"moves":["#.len() + 20;
 /// its jump tree, if given — of `limit` moves (1 to [`MAX_PAGE`], default
 /// [`DEFAULT_PAGE`]) from a previous page's `cursor`.
 ///
+/// Within the work budget of a request ([`work::MOVES`] moves, or
+/// [`work::CELL_MOVES`] from one cell with its tree).
+///
 /// # Errors
 ///
-/// A `limit` out of range, a cursor this server did not give out, or a
-/// `from` that is not a cell name.
+/// A `limit` out of range, a cursor this server did not give out, a
+/// `from` that is not a cell name, or a position whose moves are over
+/// the budget.
 pub fn write_page(
     pos: &jc::Position,
     from: Option<&str>,
@@ -104,18 +110,28 @@ pub fn write_page(
                 .map_err(|e| Invalid::new(Refusal::InvalidNotation, format!("'{f}': {e}"), "from"))
         })
         .transpose()?;
+    // The count first, in bulk and within the budget: it bounds the walk
+    // below too. (The moves from one cell are walked to the end, within
+    // their own budget.)
+    let total = match from {
+        None => Some(pos.count_moves(work::MOVES).map_err(|_| work::too_many_moves(None))?),
+        Some(_) => None,
+    };
     let stop = start.saturating_add(limit);
     // Room for a page of short moves; it grows for long ones. What is in
     // it is written over, so it is zeroed once, not per move.
     let mut json = vec![0; PAGE_HEAD + limit.min(DEFAULT_PAGE) * 96];
     let mut at = PAGE_HEAD;
     let mut count = 0usize;
-    let mut stopped = false;
+    let mut over = false;
+    let cell_budget = work::CELL_MOVES.paths() as usize;
     pos.for_each_move(from, |m| {
-        if count >= stop && from.is_none() {
-            // The rest is counted in bulk. (The moves from one cell are
-            // few: those are walked to the end.)
-            stopped = true;
+        if from.is_none() && count >= stop {
+            // The rest was counted in bulk.
+            return ControlFlow::Break(());
+        }
+        if from.is_some() && count >= cell_budget {
+            over = true;
             return ControlFlow::Break(());
         }
         if (start..stop).contains(&count) {
@@ -133,8 +149,11 @@ pub fn write_page(
         count += 1;
         ControlFlow::Continue(())
     });
+    if over {
+        return Err(work::too_many_moves(from));
+    }
     json.truncate(at);
-    let count = if stopped { pos.count_moves_unbounded() } else { count as u64 };
+    let count = total.unwrap_or(count as u64);
     let end = (stop as u64).min(count);
     json.extend_from_slice(b"],\"next_cursor\":");
     if end < count {
@@ -145,7 +164,9 @@ pub fn write_page(
     if let Some(c) = from {
         json.extend_from_slice(b",\"tree\":");
         // A tree is a plain serde value: this cannot fail.
-        let _ = serde_json::to_writer(&mut json, &JumpTree::of(&pos.jump_tree_unbounded(c)));
+        // (Its nodes are the moves just walked: within the budget.)
+        let tree = pos.jump_tree(c, work::CELL_MOVES).map_err(|_| work::too_many_moves(from))?;
+        let _ = serde_json::to_writer(&mut json, &JumpTree::of(&tree));
     }
     json.push(b'}');
     let mut head = [0u8; PAGE_HEAD];
@@ -155,6 +176,31 @@ pub fn write_page(
     let skip = rest.len();
     json[skip..PAGE_HEAD].copy_from_slice(&head[..PAGE_HEAD - skip]);
     Ok(MovePage { json, skip })
+}
+
+/// A page of `pos`'s legal moves ([`write_page`]'s arguments), written on
+/// the request's thread when the position's moves fit [`work::INLINE`], on the
+/// engine's threads otherwise.
+///
+/// # Errors
+///
+/// As [`write_page`]; 503 when the engine is busy or late.
+pub async fn legal_moves_page(
+    engine: &work::Engine,
+    client: &str,
+    pos: jump_capture::Position,
+    from: Option<String>,
+    limit: Option<usize>,
+    cursor: Option<String>,
+) -> Result<MovePage, ApiError> {
+    if pos.count_moves(work::INLINE).is_ok() {
+        return Ok(write_page(&pos, from.as_deref(), limit, cursor.as_deref())?);
+    }
+    let page = engine
+        .run(client, move || write_page(&pos, from.as_deref(), limit, cursor.as_deref()))
+        .await
+        .map_err(|e| ApiError::Unavailable { detail: e.to_string(), retry_after: 1 })?;
+    Ok(page?)
 }
 
 /// The index of a cell in the tables below: rank × 26 + file.

@@ -8,7 +8,7 @@ use utoipa::{IntoParams, IntoResponses};
 
 use super::games::{GameErrors, etag};
 use super::json::JsonBody;
-use super::move_page::{LegalMovesResponse, write_page};
+use super::move_page::{LegalMovesResponse, legal_moves_page};
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
 use crate::game::{Expected, Game, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken};
@@ -188,18 +188,29 @@ pub struct LegalMovesQuery {
     responses(
         (status = 200, description = "A page of legal moves", body = LegalMovesResponse),
         (status = 400, description = "An unknown query parameter or one of the wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A bad `from`, `limit` or `cursor`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad `from`, `limit` or `cursor`, or more moves than one request lists (`over-budget`: 1000000 moves of a position, 100000 from one cell)", body = Problem, content_type = "application/problem+json"),
         GameErrors
     )
 )]
 #[get("/v1/games/{id}/legal-moves")]
 pub async fn game_legal_moves(
     state: web::Data<AppState>,
+    http: HttpRequest,
     id: web::Path<String>,
     query: QueryParams<LegalMovesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let game = Game::load(&state.store, &id).await?;
-    let page = write_page(game.position(), query.from.as_deref(), query.limit, query.cursor.as_deref())?;
+    let QueryParams(query) = query;
+    let client = state.client_key(&http);
+    let page = legal_moves_page(
+        &state.engine,
+        &client,
+        game.position().clone(),
+        query.from,
+        query.limit,
+        query.cursor,
+    )
+    .await?;
     Ok(page.respond())
 }
 

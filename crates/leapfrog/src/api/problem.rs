@@ -143,6 +143,7 @@ impl From<GameError> for ApiError {
             GameError::NoSuchSeat { .. } => ApiError::NotFound(detail),
             GameError::Invitation => ApiError::Forbidden(detail),
             GameError::MoveLimit(_) => ApiError::refuse(Refusal::InvalidValue, detail, "move_time_limit"),
+            GameError::TooManyMoves => ApiError::refuse(Refusal::OverBudget, detail, "rules"),
             GameError::Invalid(invalid) => invalid.into(),
             GameError::Illegal(_) => ApiError::refuse(Refusal::IllegalMove, detail, "path"),
             GameError::Players(_) => ApiError::refuse(Refusal::InvalidValue, detail, "players"),
@@ -175,6 +176,7 @@ impl Refusal {
             Refusal::InvalidValue => ("invalid-value", "Value out of range"),
             Refusal::GameOver => ("game-over", "Game over"),
             Refusal::KeyReused => ("idempotency-key-reused", "Idempotency key reused"),
+            Refusal::OverBudget => ("over-budget", "Over the work budget of a request"),
         }
     }
 }

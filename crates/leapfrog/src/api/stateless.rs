@@ -1,14 +1,15 @@
 //! The stateless endpoints: presets, setups, legal moves, apply. Each
 //! request carries the rules and the position; nothing is stored.
 
-use actix_web::{HttpResponse, get, post};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use jump_capture as jc;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoResponses, ToSchema};
 
 use super::json::JsonBody;
-use super::move_page::{LegalMovesResponse, write_page};
+use super::move_page::{LegalMovesResponse, legal_moves_page};
 use super::problem::{ApiError, Problem};
+use crate::startup::AppState;
 use crate::wire::{
     Invalid, MoveInput, MoveView, Outcome, PositionInput, PositionView, PresetId, Refusal, RuleSet, Rules,
     SeedInput, Status, seed_string,
@@ -177,9 +178,14 @@ fn careful_position(rules: &Rules, position: &PositionInput) -> Result<jc::Posit
     responses((status = 200, description = "A page of legal moves", body = LegalMovesResponse), BodyErrors)
 )]
 #[post("/v1/legal-moves")]
-pub async fn legal_moves(JsonBody(req): JsonBody<LegalMovesRequest>) -> Result<HttpResponse, ApiError> {
+pub async fn legal_moves(
+    state: web::Data<AppState>,
+    http: HttpRequest,
+    JsonBody(req): JsonBody<LegalMovesRequest>,
+) -> Result<HttpResponse, ApiError> {
     let pos = rules_and_position(&req.rules, &req.position)?;
-    let page = write_page(&pos, req.from.as_deref(), req.limit, req.cursor.as_deref())?;
+    let client = state.client_key(&http);
+    let page = legal_moves_page(&state.engine, &client, pos, req.from, req.limit, req.cursor).await?;
     Ok(page.respond())
 }
 

@@ -110,6 +110,14 @@ pub enum GameError {
     /// A move time limit out of bounds.
     #[error("a move time limit of {0} s is not from {min} to {max} s", min = super::MIN_MOVE_LIMIT, max = super::MAX_MOVE_LIMIT)]
     MoveLimit(u32),
+    /// The starting position has more legal moves than one request may
+    /// list: its game could not be served.
+    #[error(
+        "this game's starting position has more than {} legal moves, the most one request lists; \
+         choose a smaller board or fewer holes",
+        crate::work::MOVES.paths()
+    )]
+    TooManyMoves,
     /// The move does not read (a bad cell, an empty path).
     #[error("{0}")]
     Invalid(crate::wire::Invalid),

@@ -99,6 +99,10 @@ pub struct Game {
     seed: u64,
     seats: Vec<Seat>,
     position: jc::Position,
+    /// Whether the player to move in `position` has no move: decided when
+    /// the position is made or played on, stored with the game (in its
+    /// status and result), never worked out again by a read.
+    stuck: bool,
     created_at: i64,
     updated_at: i64,
     client: String,
@@ -209,6 +213,9 @@ impl Game {
             return Err(GameError::MoveLimit(limit));
         }
         let (position, seed) = jc::Position::start(rules.clone(), new_seats.len(), seed)?;
+        if position.count_moves(crate::work::MOVES).is_err() {
+            return Err(GameError::TooManyMoves);
+        }
         if creator.max_unfinished > 0
             && store.unfinished_games_of(&creator.client).await? >= i64::from(creator.max_unfinished)
         {
@@ -229,6 +236,7 @@ impl Game {
             rules,
             seed,
             seats: seats.collect(),
+            stuck: position.is_over(),
             position,
             created_at: now,
             updated_at: now,
@@ -476,6 +484,7 @@ impl Game {
         let seat = self.position.to_move() as i64;
         let ply = self.position.ply();
         let played = self.position.play(&mv)?;
+        self.stuck = self.position.is_over();
         let now = now_ms();
         self.version = version + 1;
         self.updated_at = now;
@@ -542,6 +551,7 @@ impl Game {
         let position = self.replay(&moves[..=ply])?;
         Ok(MoveOutcome::Replayed(Box::new(Game {
             version: first.version,
+            stuck: position.is_over(),
             position,
             updated_at: made.at,
             abandoned_at: None,
@@ -582,7 +592,24 @@ impl Game {
     /// The position's phase: opening, playing or over. The game may be
     /// over before its position is (see [`Game::status`]).
     pub fn phase(&self) -> jc::Phase {
-        if self.status() == GameStatus::Over { jc::Phase::Over } else { self.position.phase() }
+        if self.status() == GameStatus::Over {
+            jc::Phase::Over
+        } else if self.position.is_opening() {
+            jc::Phase::Opening
+        } else {
+            jc::Phase::Playing
+        }
+    }
+
+    /// Who created it: the client's address, or empty.
+    pub fn client(&self) -> &str {
+        &self.client
+    }
+
+    /// Whether a person plays in it: a seat held by a person who has not
+    /// resigned.
+    pub fn has_people(&self) -> bool {
+        self.seats.iter().any(|s| s.holder == Holder::Person && s.resigned.is_none())
     }
 
     /// Seconds a person's seat has for a move, if limited.
@@ -653,7 +680,14 @@ impl Game {
             })
             .collect::<Result<_, GameError>>()?;
         let seed = row.seed.parse().map_err(|e| corrupt("seed", &e))?;
+        // Over, and not by resignation: the position is.
+        let stuck = row.status == "over"
+            && !row.result.as_deref().is_some_and(|r| {
+                serde_json::from_str::<serde_json::Value>(r)
+                    .is_ok_and(|v| v.get("ended").and_then(|e| e.as_str()) == Some("resignation"))
+            });
         Ok(Game {
+            stuck,
             version: row.version,
             rules,
             seed,

@@ -70,6 +70,7 @@ impl Game {
             rules: self.rules.clone(),
             seed,
             seats,
+            stuck: position.is_over(),
             position,
             created_at: now,
             updated_at: now,

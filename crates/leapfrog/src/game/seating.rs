@@ -132,9 +132,7 @@ impl Game {
         let people = self.seats.iter().filter(|s| s.holder == Holder::Person).count();
         let people_resigned =
             self.seats.iter().filter(|s| s.holder == Holder::Person && s.resigned.is_some()).count();
-        if self.position.is_over()
-            || (self.seats.len() == 2 && resigned > 0)
-            || (people > 0 && people_resigned == people)
+        if self.stuck || (self.seats.len() == 2 && resigned > 0) || (people > 0 && people_resigned == people)
         {
             GameStatus::Over
         } else if self.seats.iter().any(|s| matches!(s.holder, Holder::Open(_))) {
@@ -150,9 +148,9 @@ impl Game {
             return None;
         }
         let resigned: Vec<bool> = self.seats.iter().map(|s| s.resigned.is_some()).collect();
-        let stuck = self.position.is_over().then(|| self.position.to_move());
+        let stuck = self.stuck.then(|| self.position.to_move());
         let outcome = decide(self.rules.spec().end, self.position.scores(), stuck, &resigned);
-        Some(GameResult { outcome, resigned, by_resignation: !self.position.is_over() })
+        Some(GameResult { outcome, resigned, by_resignation: !self.stuck })
     }
 
     /// When the seat to move runs out of time (Unix milliseconds): while

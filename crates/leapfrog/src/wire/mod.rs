@@ -31,6 +31,9 @@ pub enum Refusal {
     GameOver,
     /// An idempotency key sent again with a different request.
     KeyReused,
+    /// Answering would take more work than one request may do (see
+    /// [`crate::work`]).
+    OverBudget,
 }
 
 /// A value that reads as JSON but that the rules refuse: what is wrong,
