@@ -29,7 +29,7 @@ fn a_game_is_played_refused_and_replayed_through_the_domain() {
             NewSeat::Person(PlayerName::parse("Ann").unwrap()),
             NewSeat::Person(PlayerName::parse(" Bo ").unwrap()),
         ];
-        let creator = Creator { client: "192.0.2.1".into(), max_unfinished: 1 };
+        let creator = Creator { client: "192.0.2.1".into(), max_unfinished: 1, max_computer_games: 0 };
         let (game, Created { tokens, .. }) =
             Game::create(&store, rules.clone(), names.clone(), Some(5), None, &creator).await.unwrap();
         let id = game.id().to_string();
@@ -102,7 +102,7 @@ fn the_computer_moves_only_on_its_turn_and_each_of_its_moves_is_stored_once() {
             NewSeat::Person(PlayerName::parse("Ann").unwrap()),
             NewSeat::Computer(jump_search::Level::Greedy, PlayerName::parse("Computer").unwrap()),
         ];
-        let creator = Creator { client: String::new(), max_unfinished: 0 };
+        let creator = Creator { client: String::new(), max_unfinished: 0, max_computer_games: 0 };
         let (game, Created { tokens, .. }) =
             Game::create(&store, std::sync::Arc::new(rules), seats, Some(5), None, &creator).await.unwrap();
         let id = game.id().to_string();
@@ -141,7 +141,7 @@ fn the_computer_chooses_as_a_player_that_watched_the_whole_game() {
             NewSeat::Person(PlayerName::parse("Bea").unwrap()),
             NewSeat::Computer(Level::Easy, PlayerName::parse("Computer").unwrap()),
         ];
-        let creator = Creator { client: String::new(), max_unfinished: 0 };
+        let creator = Creator { client: String::new(), max_unfinished: 0, max_computer_games: 0 };
         let (game, Created { tokens, .. }) =
             Game::create(&store, std::sync::Arc::new(rules), seats, Some(5), None, &creator).await.unwrap();
         let id = game.id().to_string();

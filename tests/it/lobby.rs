@@ -234,26 +234,34 @@ fn with_two_players_a_resignation_ends_the_game_and_the_other_wins_whatever_the_
         ("rematch", Some(next_id.as_str()))
     );
     assert_eq!(stream.next(), None, "nothing follows the rematch");
-    // Every later ask: the same game, and each holder's same new token.
+    // Every later ask: the same game. Asking again issues a new random
+    // token for the same seat, and the one before stops working.
     let bob = rematch(&tokens[1]);
     assert_eq!(bob.status, 200, "{}", bob.body);
     let bob = bob.json();
     assert_eq!((bob["game"]["id"].as_str(), &bob["seat"]["player"]), (Some(next_id.as_str()), &json!(0)));
     let again = rematch(&tokens[0]).json();
     assert_eq!(
-        (&again["game"]["id"], &again["seat"]["token"]),
-        (&first["game"]["id"], &first["seat"]["token"])
+        (&again["game"]["id"], &again["seat"]["player"]),
+        (&first["game"]["id"], &first["seat"]["player"])
     );
+    assert_ne!(again["seat"]["token"], first["seat"]["token"], "a token is never derived twice the same");
+    let stale = GameRef {
+        id: next_id.clone(),
+        tokens: vec![String::new(), first["seat"]["token"].as_str().unwrap().to_string()],
+    };
     assert_eq!(app.get(&format!("/v1/games/{id}")).json()["rematch"], json!(next_id));
     // The new tokens play the new game; the old ones do not.
     let new_tokens = vec![
         bob["seat"]["token"].as_str().unwrap().to_string(),
-        first["seat"]["token"].as_str().unwrap().to_string(),
+        again["seat"]["token"].as_str().unwrap().to_string(),
     ];
     let old = GameRef { id: next_id.clone(), tokens: vec![tokens[1].clone(), tokens[0].clone()] };
     assert_eq!(play_first(&app, &old).unwrap().status, 401);
     let next = GameRef { id: next_id, tokens: new_tokens };
     assert_eq!(play_first(&app, &next).unwrap().status, 201);
+    // Ann (seat 1) is to move: the token she got first was replaced.
+    assert_eq!(play_first(&app, &stale).unwrap().status, 401);
     assert_eq!(play_first(&app, &next).unwrap().status, 201);
 }
 

@@ -104,6 +104,12 @@ pub struct LimitArgs {
     /// Open event streams on one game.
     #[arg(long, env = "LEAPFROG_MAX_STREAMS_PER_GAME", default_value_t = 1_000)]
     pub max_streams_per_game: usize,
+    /// Open event streams of one client, on one server process (0: no cap).
+    #[arg(long, env = "LEAPFROG_MAX_STREAMS_PER_CLIENT", default_value_t = 100)]
+    pub max_streams_per_client: usize,
+    /// Unfinished games of computer seats alone one client may have (0: no cap).
+    #[arg(long, env = "LEAPFROG_MAX_COMPUTER_GAMES", default_value_t = 2)]
+    pub max_computer_games: u32,
     /// How long a move's idempotency key is remembered (`24h`, `90m`, `30s`).
     #[arg(long, env = "LEAPFROG_IDEMPOTENCY_TTL", default_value = "24h", value_parser = parse_duration)]
     pub idempotency_ttl: Duration,
@@ -132,6 +138,12 @@ impl LimitArgs {
     /// The cap on unfinished games per client (0: none).
     pub fn max_unfinished(&self) -> u32 {
         if self.no_rate_limits { 0 } else { self.max_unfinished_games }
+    }
+
+    /// The cap on unfinished games of computer seats alone per client (0:
+    /// none).
+    pub fn max_computer_games(&self) -> u32 {
+        if self.no_rate_limits { 0 } else { self.max_computer_games }
     }
 }
 

@@ -167,12 +167,16 @@ pub struct StreamLimits {
     pub total: usize,
     /// Open streams on one game.
     pub per_game: usize,
+    /// Open streams of one client (0: no cap).
+    pub per_client: usize,
 }
 
 #[derive(Debug, Default)]
 struct Followers {
     games: HashMap<String, Channel>,
     open: usize,
+    /// Open streams per client (only while the cap is on).
+    clients: HashMap<String, usize>,
     /// Streams closed since the process started.
     closed: u64,
 }
@@ -194,6 +198,9 @@ pub enum Full {
     /// The game has its most streams.
     #[error("this game has {0} event streams open, its most; retry shortly")]
     Game(usize),
+    /// The client has its most streams open.
+    #[error("this client has {0} event streams open, its most; close one first")]
+    Client(usize),
 }
 
 /// A follower's place: its receiver, given back when dropped.
@@ -201,6 +208,8 @@ pub enum Full {
 pub struct Follower {
     hub: Hub,
     game: String,
+    /// Whose stream it is, when the per-client cap counts it.
+    client: Option<String>,
     /// The game's events from the moment it joined.
     pub rx: broadcast::Receiver<Event>,
 }
@@ -210,6 +219,14 @@ impl Drop for Follower {
         let mut f = self.hub.lock();
         f.open -= 1;
         f.closed += 1;
+        if let Some(client) = &self.client
+            && let Some(n) = f.clients.get_mut(client)
+        {
+            *n -= 1;
+            if *n == 0 {
+                f.clients.remove(client);
+            }
+        }
         if let Some(channel) = f.games.get_mut(&self.game) {
             channel.followers -= 1;
             if channel.followers == 0 {
@@ -244,11 +261,16 @@ impl Hub {
     ///
     /// # Errors
     ///
-    /// When the process or the game has its most streams.
-    pub fn follow(&self, game: &str) -> Result<Follower, Full> {
+    /// When the process, the game or the client (`client`, counted in this
+    /// process) has its most streams.
+    pub fn follow(&self, game: &str, client: &str) -> Result<Follower, Full> {
         let mut f = self.lock();
         if f.open >= self.limits.total {
             return Err(Full::Server(self.limits.total));
+        }
+        let per_client = self.limits.per_client;
+        if per_client > 0 && f.clients.get(client).is_some_and(|&n| n >= per_client) {
+            return Err(Full::Client(per_client));
         }
         let channel = f.games.entry(game.to_string()).or_insert_with(|| Channel {
             tx: broadcast::channel(BACKLOG).0,
@@ -262,7 +284,11 @@ impl Hub {
         channel.followers += 1;
         let rx = channel.tx.subscribe();
         f.open += 1;
-        Ok(Follower { hub: self.clone(), game: game.to_string(), rx })
+        let client = (per_client > 0).then(|| client.to_string());
+        if let Some(c) = &client {
+            *f.clients.entry(c.clone()).or_default() += 1;
+        }
+        Ok(Follower { hub: self.clone(), game: game.to_string(), client, rx })
     }
 
     /// Records that a follower of `game` has everything before ply `next`
@@ -374,7 +400,7 @@ mod tests {
             NewSeat::Person(PlayerName::parse("A").unwrap()),
             NewSeat::Person(PlayerName::parse("B").unwrap()),
         ];
-        let creator = Creator { client: String::new(), max_unfinished: 0 };
+        let creator = Creator { client: String::new(), max_unfinished: 0, max_computer_games: 0 };
         let (game, created) = Game::create(store, rules, names, Some(1), None, &creator).await.unwrap();
         let mv = MoveInput { path: vec!["h8".into()] };
         let request = MoveRequest { token: created.tokens[0].1.clone(), expected: None, key: None, mv };
@@ -391,9 +417,9 @@ mod tests {
         let db = std::env::temp_dir().join(format!("leapfrog-hub-{}.db", uuid::Uuid::new_v4()));
         let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
         let (a, b) = (game_with_a_move(&store).await, game_with_a_move(&store).await);
-        let hub = Hub::new(store, StreamLimits { total: 10, per_game: 10 });
+        let hub = Hub::new(store, StreamLimits { total: 10, per_game: 10, per_client: 0 });
         let (mut one, mut two, mut other) =
-            (hub.follow(&a).unwrap(), hub.follow(&a).unwrap(), hub.follow(&b).unwrap());
+            (hub.follow(&a, "").unwrap(), hub.follow(&a, "").unwrap(), hub.follow(&b, "").unwrap());
         assert_eq!(hub.streams().0, 3);
         hub.notify(&a);
         let (first, second) = (next(&mut one.rx).await, next(&mut two.rx).await);
@@ -416,13 +442,27 @@ mod tests {
     async fn streams_past_a_limit_are_refused() {
         let db = std::env::temp_dir().join(format!("leapfrog-hub-{}.db", uuid::Uuid::new_v4()));
         let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
-        let hub = Hub::new(store, StreamLimits { total: 3, per_game: 2 });
-        let _kept = [hub.follow("a").unwrap(), hub.follow("a").unwrap()];
-        assert_eq!(hub.follow("a").unwrap_err(), Full::Game(2));
-        let b = hub.follow("b").unwrap();
-        assert_eq!(hub.follow("c").unwrap_err(), Full::Server(3));
+        let hub = Hub::new(store, StreamLimits { total: 3, per_game: 2, per_client: 0 });
+        let _kept = [hub.follow("a", "x").unwrap(), hub.follow("a", "x").unwrap()];
+        assert_eq!(hub.follow("a", "x").unwrap_err(), Full::Game(2));
+        let b = hub.follow("b", "x").unwrap();
+        assert_eq!(hub.follow("c", "x").unwrap_err(), Full::Server(3));
         drop(b);
         assert_eq!((hub.streams(), hub.closed()), ((2, 3), 1), "a closed stream gives its place back");
-        assert!(hub.follow("c").is_ok());
+        assert!(hub.follow("c", "x").is_ok());
+    }
+
+    #[actix_rt::test]
+    async fn a_client_past_its_streams_is_refused_and_others_are_not() {
+        let db = std::env::temp_dir().join(format!("leapfrog-hub-{}.db", uuid::Uuid::new_v4()));
+        let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
+        let hub = Hub::new(store, StreamLimits { total: 100, per_game: 100, per_client: 2 });
+        let first = hub.follow("a", "greedy").unwrap();
+        let _second = hub.follow("b", "greedy").unwrap();
+        assert_eq!(hub.follow("a", "greedy").unwrap_err(), Full::Client(2));
+        assert!(hub.follow("a", "modest").is_ok());
+        drop(first);
+        assert!(hub.follow("a", "greedy").is_ok(), "a closed stream gives its client's place back");
+        let _ = std::fs::remove_file(db);
     }
 }

@@ -25,6 +25,7 @@ pub mod config;
 pub mod events;
 pub mod game;
 pub mod limits;
+pub mod names;
 pub mod page;
 pub mod startup;
 pub mod store;

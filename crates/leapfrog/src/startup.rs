@@ -31,6 +31,8 @@ pub struct AppState {
     pub limiter: Arc<Limiter>,
     /// Most unfinished games per client (0: no cap).
     pub max_unfinished: u32,
+    /// Most unfinished games of computer seats alone per client (0: no cap).
+    pub max_computer_games: u32,
     /// Where the computer thinks.
     pub thinkers: crate::thinking::Thinkers,
     /// Plays the computer's seats.
@@ -71,6 +73,7 @@ impl AppState {
         Creator {
             client: self.client(req).map(|ip| ip.to_string()).unwrap_or_default(),
             max_unfinished: self.max_unfinished,
+            max_computer_games: self.max_computer_games,
         }
     }
 }
@@ -92,12 +95,33 @@ fn raise_open_files() -> Option<u64> {
     }
 }
 
+/// The Swagger UI's policy: this server only, and the inline styles it
+/// sets on its elements.
+const DOCS_POLICY: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
+                           base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Headers every answer carries: no type sniffing, no referrer sent on
+/// (a page's address may hold an invitation), and on `/docs` a content
+/// policy as strict as the page's.
+fn security_headers(headers: &mut actix_web::http::header::HeaderMap, docs: bool) {
+    use actix_web::http::header;
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    if docs {
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(DOCS_POLICY));
+    }
+}
+
 /// The stream limits: as configured, within the open files less the
 /// reserve.
 fn stream_limits(limits: &LimitArgs, open_files: Option<u64>) -> StreamLimits {
     let room = open_files
         .map_or(usize::MAX, |n| usize::try_from(n.saturating_sub(RESERVED_FILES)).unwrap_or(usize::MAX));
-    StreamLimits { total: limits.max_streams.min(room).max(1), per_game: limits.max_streams_per_game.max(1) }
+    StreamLimits {
+        total: limits.max_streams.min(room).max(1),
+        per_game: limits.max_streams_per_game.max(1),
+        per_client: if limits.no_rate_limits { 0 } else { limits.max_streams_per_client },
+    }
 }
 
 /// Sweeps old idempotency keys and abandoned games every so often, for as
@@ -265,6 +289,7 @@ impl Application {
             hub,
             limiter,
             max_unfinished: config.limits.max_unfinished(),
+            max_computer_games: config.limits.max_computer_games(),
             engine: crate::work::Engine::new(config.thinking.threads()),
             analyses_per_client: config.thinking.analyses_per_client.max(1),
             thinkers,
@@ -289,12 +314,14 @@ impl Application {
                 .default_service(web::to(api::not_found))
                 .wrap_fn(|req, srv| {
                     let id = req.extensions().get::<RequestId>().map(ToString::to_string);
+                    let docs = req.path() == "/docs" || req.path().starts_with("/docs/");
                     let fut = srv.call(req);
                     async move {
                         let mut res = fut.await?;
                         if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
                             res.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
                         }
+                        security_headers(res.headers_mut(), docs);
                         Ok(res)
                     }
                 })

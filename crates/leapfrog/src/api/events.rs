@@ -9,7 +9,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::games::GameErrors;
 use super::problem::{ApiError, Problem};
-use crate::events::{Event, Follower, Kind};
+use crate::events::{Event, Follower, Full, Kind};
 use crate::game::{Game, GameError, GameStatus};
 use crate::limits::Class;
 use crate::startup::AppState;
@@ -137,7 +137,7 @@ impl Stream {
     ),
     responses(
         (status = 200, description = "An event stream: a `game` event (data: `Game`), then `move` events (data: `MoveRecord`) and seat events (data: `GameChange`), then an `over` event (data: `GameOverEvent`) and maybe a `rematch` event (data: `RematchEvent`)", content_type = "text/event-stream", body = String),
-        (status = 429, description = "This client opened too many streams lately; see `Retry-After`", body = Problem, content_type = "application/problem+json",
+        (status = 429, description = "This client opened too many streams lately, or has its most open (100 by default); see `Retry-After`", body = Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u64, description = "Seconds to wait"))),
         (status = 503, description = "The game or the server has its most streams open; see `Retry-After`", body = Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u64, description = "Seconds to wait"))),
@@ -161,10 +161,14 @@ pub async fn events(
         .map(|last| last.saturating_add(1));
     // Follow first, then catch up: a move is either in the catch-up or
     // sent to the follower (or both; the stream skips what it has sent).
-    let follower = state
-        .hub
-        .follow(&id)
-        .map_err(|e| ApiError::Unavailable { detail: e.to_string(), retry_after: FULL_RETRY_AFTER })?;
+    let follower = state.hub.follow(&id, &state.client_key(&req)).map_err(|e| match e {
+        Full::Client(_) => {
+            ApiError::TooManyRequests { detail: e.to_string(), retry_after: Some(FULL_RETRY_AFTER) }
+        }
+        Full::Server(_) | Full::Game(_) => {
+            ApiError::Unavailable { detail: e.to_string(), retry_after: FULL_RETRY_AFTER }
+        }
+    })?;
     let start = tokio::time::Instant::now() + HEARTBEAT;
     let mut heartbeat = tokio::time::interval_at(start, HEARTBEAT);
     heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -103,6 +103,8 @@ pub async fn create_game(
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id())))
         .insert_header((header::ETAG, etag(game.version())))
+        // It carries the seats' tokens: kept by no cache.
+        .insert_header((header::CACHE_CONTROL, "no-store"))
         .json(GameView::created(&game, &created)))
 }
 

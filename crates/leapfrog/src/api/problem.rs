@@ -132,7 +132,9 @@ impl From<GameError> for ApiError {
             GameError::StaleVersion { .. } => ApiError::PreconditionFailed(detail),
             GameError::Conflict | GameError::Moved { .. } => ApiError::Conflict(detail),
             GameError::KeyReused { .. } => ApiError::refuse(Refusal::KeyReused, detail, "Idempotency-Key"),
-            GameError::TooManyGames { .. } => ApiError::TooManyRequests { detail, retry_after: None },
+            GameError::TooManyGames { .. } | GameError::TooManyComputerGames { .. } => {
+                ApiError::TooManyRequests { detail, retry_after: None }
+            }
             GameError::Over => ApiError::refuse(Refusal::GameOver, detail, "path"),
             GameError::Waiting
             | GameError::NotWaiting
@@ -161,7 +163,7 @@ impl ApiError {
         match e {
             InputError::Token => ApiError::Unauthorized(e.to_string()),
             InputError::Key => ApiError::BadRequest { detail: e.to_string(), field: Some(field.into()) },
-            InputError::Name | InputError::Cursor => ApiError::refuse(Refusal::InvalidValue, e, field),
+            InputError::Name(_) | InputError::Cursor => ApiError::refuse(Refusal::InvalidValue, e, field),
         }
     }
 }

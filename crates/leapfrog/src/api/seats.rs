@@ -88,6 +88,8 @@ pub async fn join_game(
     let answer = HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", joined.game.id())))
         .insert_header((header::ETAG, etag(joined.game.version())))
+        // It carries the seat's token: kept by no cache.
+        .insert_header((header::CACHE_CONTROL, "no-store"))
         .json(Joined { game: GameView::of(&joined.game), seat });
     Ok(changed(&state, &joined.game, answer))
 }
@@ -163,8 +165,10 @@ pub async fn resign_game(
 /// creates it (201): the same rules, move time limit and kinds of seat,
 /// the seats rotated by one so that the second player moves first, a new
 /// deal. Every later ask answers the same game (200). Each person claims
-/// their seat in it with the token of their old seat and gets the new
-/// seat's token, the same on every ask.
+/// their seat in it with the token of their old seat and gets a new,
+/// random token for it; asking again issues another, and the one before
+/// stops working. Creating a rematch counts as creating a game (the
+/// creation rate and the cap of unfinished games apply).
 #[utoipa::path(
     tag = "games",
     operation_id = "playAgain",
@@ -184,14 +188,17 @@ pub async fn play_again(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    state.limit(Class::Move, &req)?;
+    // A rematch is a creation: charged as one.
+    state.limit(Class::Create, &req)?;
     let token = bearer(&req)?;
-    let rematch = Game::play_again(&state.store, &id, &token).await?;
+    let rematch = Game::play_again(&state.store, &id, &token, &state.creator(&req)).await?;
     let seat = SeatView::of(&rematch.game, rematch.player, &rematch.token)
         .ok_or_else(|| ApiError::Internal("the seat claimed is not in the game".into()))?;
     let mut answer = if rematch.created { HttpResponse::Created() } else { HttpResponse::Ok() };
     let answer = answer
         .insert_header((header::LOCATION, format!("/v1/games/{}", rematch.game.id())))
+        // It carries the seat's token: kept by no cache.
+        .insert_header((header::CACHE_CONTROL, "no-store"))
         .json(Joined { game: GameView::of(&rematch.game), seat });
     if rematch.created {
         // The old game now points to it: its followers hear of it.

@@ -54,6 +54,15 @@ pub enum GameError {
         /// The cap.
         limit: u32,
     },
+    /// The creator has their most unfinished games of computer seats alone.
+    #[error(
+        "this client has {limit} unfinished games where the computer holds every seat, its most; \
+         let one end first"
+    )]
+    TooManyComputerGames {
+        /// The cap.
+        limit: u32,
+    },
     /// The client's expected version is not the game's.
     #[error("the game is at version {version}, not {expected}; read it again")]
     StaleVersion {

@@ -16,9 +16,10 @@ pub const MAX_KEY: usize = 200;
 /// one looks like.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InputError {
-    /// A name that is empty or too long once trimmed.
-    #[error("a player's name is 1 to {MAX_NAME} characters")]
-    Name,
+    /// A name that is empty or too long once trimmed, or holds a control
+    /// or format character.
+    #[error(transparent)]
+    Name(#[from] crate::names::NameError),
     /// An empty token.
     #[error("send the seat's token as 'Authorization: Bearer <token>'")]
     Token,
@@ -35,18 +36,20 @@ pub enum InputError {
 pub struct PlayerName(String);
 
 impl PlayerName {
-    /// Trims `name` and checks its length.
+    /// Trims `name` and checks it (see [`crate::names`]).
     ///
     /// # Errors
     ///
-    /// [`InputError::Name`] when it is empty or too long.
+    /// [`InputError::Name`] when it is empty, too long, or holds a control
+    /// or format character.
     pub fn parse(name: &str) -> Result<PlayerName, InputError> {
-        let name = name.trim();
-        let n = name.chars().count();
-        if n == 0 || n > MAX_NAME {
-            return Err(InputError::Name);
-        }
-        Ok(PlayerName(name.to_string()))
+        Ok(PlayerName(crate::names::check(name, "player's name", MAX_NAME)?.to_string()))
+    }
+
+    /// A name as stored: checked when it came in, unless it came before
+    /// the checks; then its forbidden characters are shown as U+FFFD.
+    pub fn stored(name: &str) -> PlayerName {
+        PlayerName(crate::names::sanitized(name))
     }
 
     /// The name.
@@ -104,19 +107,6 @@ impl SeatToken {
         let mut bytes = [0u8; 32];
         rand::rngs::SysRng.try_fill_bytes(&mut bytes)?;
         Ok(SeatToken(hex(&bytes)))
-    }
-
-    /// The token of a rematch's seat for the holder of this one: the same
-    /// for every ask (so a lost answer can be asked for again), and only
-    /// the holder of this token can compute it.
-    pub fn for_rematch(&self, rematch: &str) -> SeatToken {
-        let mut h = Sha256::new();
-        for part in [b"leapfrog rematch".as_slice(), rematch.as_bytes(), self.0.as_bytes()] {
-            // Lengths first: no two different triples hash the same text.
-            h.update((part.len() as u64).to_le_bytes());
-            h.update(part);
-        }
-        SeatToken(hex(&h.finalize()))
     }
 
     /// The token, to show its holder once.
@@ -194,8 +184,9 @@ mod tests {
     fn names_are_trimmed_and_one_to_sixty_four_characters() {
         assert_eq!(PlayerName::parse("  Ann ").unwrap().as_str(), "Ann");
         assert_eq!(PlayerName::parse(&"é".repeat(64)).unwrap().as_str().chars().count(), 64);
-        assert_eq!(PlayerName::parse(&"é".repeat(65)), Err(InputError::Name));
-        assert_eq!(PlayerName::parse("   "), Err(InputError::Name));
+        assert!(matches!(PlayerName::parse(&"é".repeat(65)), Err(InputError::Name(_))));
+        assert!(matches!(PlayerName::parse("   "), Err(InputError::Name(_))));
+        assert!(matches!(PlayerName::parse("Ann\u{202E}"), Err(InputError::Name(_))));
     }
 
     #[test]

@@ -123,6 +123,26 @@ pub struct Creator {
     /// Most games this client may have that are neither over nor
     /// abandoned; 0 for no limit.
     pub max_unfinished: u32,
+    /// Most of those where the computer holds every seat; 0 for no limit.
+    pub max_computer_games: u32,
+}
+
+impl Creator {
+    /// Whether this creator may make one more game.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::TooManyGames`] at the cap (concurrent creations may
+    /// pass it by a few: it stops floods, it is not a ledger); store
+    /// failures.
+    pub async fn check_cap(&self, store: &Store) -> Result<(), GameError> {
+        if self.max_unfinished > 0
+            && store.unfinished_games_of(&self.client).await? >= i64::from(self.max_unfinished)
+        {
+            return Err(GameError::TooManyGames { limit: self.max_unfinished });
+        }
+        Ok(())
+    }
 }
 
 /// The versions a move may be played at (from `If-Match`).
@@ -216,10 +236,13 @@ impl Game {
         if position.count_moves(crate::work::MOVES).is_err() {
             return Err(GameError::TooManyMoves);
         }
-        if creator.max_unfinished > 0
-            && store.unfinished_games_of(&creator.client).await? >= i64::from(creator.max_unfinished)
+        creator.check_cap(store).await?;
+        if creator.max_computer_games > 0
+            && new_seats.iter().all(|s| matches!(s, NewSeat::Computer(..)))
+            && store.unfinished_computer_games_of(&creator.client).await?
+                >= i64::from(creator.max_computer_games)
         {
-            return Err(GameError::TooManyGames { limit: creator.max_unfinished });
+            return Err(GameError::TooManyComputerGames { limit: creator.max_computer_games });
         }
         let now = now_ms();
         let seats = new_seats.into_iter().enumerate().map(|(player, seat)| {
@@ -664,7 +687,7 @@ impl Game {
             .iter()
             .enumerate()
             .map(|(player, name)| {
-                let name = PlayerName::parse(name).map_err(|e| corrupt("players", &e))?;
+                let name = PlayerName::stored(name);
                 let state = states.get(player).cloned().unwrap_or_default();
                 // A resigned person's seat is in `computers` too (the
                 // computer plays it), but its holder stays the person.

@@ -2,10 +2,13 @@
 //! first ask creates it — the same rules, move time limit and kinds of
 //! seat, the seats rotated by one (the second player moves first), a new
 //! deal — and every later ask finds the same game. Each person claims
-//! their new seat with their old token and gets the new seat's token,
-//! the same on every ask.
+//! their new seat with their old token and gets a new, random token for
+//! it; asking again (an answer lost on the way) issues another, and the
+//! one before stops working. The store records which old token claims
+//! which seat (by its hash); nothing of the new token is derived from the
+//! old one.
 
-use super::{Game, GameError, GameStatus, Holder, Seat, SeatToken, now_ms};
+use super::{Creator, Game, GameError, GameStatus, Holder, Seat, SeatToken, now_ms};
 use crate::store::{SeatRow, Store};
 
 /// A seat of a rematch, claimed.
@@ -28,17 +31,24 @@ impl Game {
     /// # Errors
     ///
     /// [`GameError::NotASeat`]; [`GameError::NotOver`] before the end;
-    /// store failures.
-    pub async fn play_again(store: &Store, id: &str, token: &SeatToken) -> Result<Rematch, GameError> {
+    /// [`GameError::TooManyGames`] when creating it would pass the
+    /// creator's cap of unfinished games (a rematch is a creation, charged
+    /// to whoever asks first); store failures.
+    pub async fn play_again(
+        store: &Store,
+        id: &str,
+        token: &SeatToken,
+        creator: &Creator,
+    ) -> Result<Rematch, GameError> {
         let (old, _) = Game::with_seat(store, id, token).await?;
         if old.status() != GameStatus::Over {
             return Err(GameError::NotOver);
         }
         let (next_id, created) = match &old.rematch {
             Some(next) => (next.clone(), false),
-            None => old.create_rematch(store).await?,
+            None => old.create_rematch(store, creator).await?,
         };
-        let new_token = token.for_rematch(&next_id);
+        let new_token = SeatToken::generate()?;
         let player = store
             .claim_seat(&next_id, token.hash().as_str(), new_token.hash().as_str())
             .await?
@@ -49,7 +59,8 @@ impl Game {
 
     /// Stores the rematch of this finished game unless another ask stored
     /// one first; returns its id and whether this call made it.
-    async fn create_rematch(&self, store: &Store) -> Result<(String, bool), GameError> {
+    async fn create_rematch(&self, store: &Store, creator: &Creator) -> Result<(String, bool), GameError> {
+        creator.check_cap(store).await?;
         let n = self.seats.len();
         let (position, seed) = jump_capture::Position::start(self.rules.clone(), n, None)?;
         let now = now_ms();
@@ -74,7 +85,7 @@ impl Game {
             position,
             created_at: now,
             updated_at: now,
-            client: self.client.clone(),
+            client: creator.client.clone(),
             abandoned_at: None,
             move_limit: self.move_limit,
             turn_at: now,

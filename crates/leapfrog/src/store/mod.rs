@@ -506,7 +506,7 @@ impl Store {
 
     /// Gives the seat of game `id` that `claim_hash` claims the token hash
     /// `token_hash`; returns the seat, or `None` when no seat is claimed
-    /// by it. Claiming again with the same token hash changes nothing.
+    /// by it. Claiming again replaces the token hash given before.
     ///
     /// # Errors
     ///
@@ -607,6 +607,30 @@ impl Store {
         .fetch_one(&self.pool)
         .await?;
         Ok(row.try_get(0)?)
+    }
+
+    /// The games `client` created that are neither over nor abandoned and
+    /// where the computer holds every seat.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn unfinished_computer_games_of(&self, client: &str) -> Result<i64, StoreError> {
+        // At most the client's cap of unfinished games: read and counted here.
+        let rows = sqlx::query(
+            "SELECT computers FROM games WHERE client = $1 AND status IN ('opening', 'playing') \
+             AND abandoned_at IS NULL AND open_seats = 0 AND computers IS NOT NULL",
+        )
+        .bind(client)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut n = 0;
+        for row in &rows {
+            let levels: String = row.try_get(0)?;
+            let levels: Vec<Option<String>> = serde_json::from_str(&levels).unwrap_or_default();
+            n += i64::from(!levels.is_empty() && levels.iter().all(Option::is_some));
+        }
+        Ok(n)
     }
 
     /// The moves of a game with ply at least `from`, in order.

@@ -11,6 +11,11 @@ use jump_capture as jc;
 use super::rules::{CaptureRule, ChainRule, Directions, EndRuleId, FillType, OpeningType, PresetId, Rules};
 use super::{Invalid, Refusal};
 
+/// The longest rule set name, in characters.
+pub const MAX_RULES_NAME: usize = 64;
+/// The longest kind name, in characters.
+pub const MAX_KIND_NAME: usize = 32;
+
 fn letter(s: &str, field: &str) -> Result<char, Invalid> {
     let mut chars = s.chars();
     match (chars.next(), chars.next()) {
@@ -87,9 +92,22 @@ fn cached_or<E>(key: CacheKey, make: impl FnOnce() -> Result<jc::Rules, E>) -> R
 /// When the JSON is not a valid rule set (a damaged row).
 pub fn stored_rules(json: &str) -> Result<Arc<jc::Rules>, String> {
     cached_or(CacheKey::Stored(json.to_string()), || {
-        let spec: Rules = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let mut spec: Rules = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        // Names stored before they were checked: read within today's rules.
+        spec.name = spec.name.map(|n| stored_name(&n, MAX_RULES_NAME));
+        for kind in spec.kinds.iter_mut().flatten() {
+            kind.name = stored_name(&kind.name, MAX_KIND_NAME);
+        }
         spec.resolve(None).map_err(|e| e.detail)
     })
+}
+
+/// A name as stored, made to pass today's checks: forbidden characters
+/// shown as U+FFFD, cut to `max` characters, never empty.
+fn stored_name(name: &str, max: usize) -> String {
+    let name: String = crate::names::sanitized(name.trim()).chars().take(max).collect();
+    let name = name.trim();
+    if name.is_empty() { "unnamed".to_string() } else { name.to_string() }
 }
 
 impl Rules {
@@ -203,7 +221,9 @@ impl Rules {
             spec = spec.with_shape_of(grid);
         }
         if let Some(name) = &self.name {
-            spec.name = name.chars().take(100).collect();
+            spec.name = crate::names::check(name, "rule set's name", MAX_RULES_NAME)
+                .map_err(|e| Invalid::new(Refusal::InvalidRules, e, "rules.name"))?
+                .to_string();
         }
         if let Some(r) = self.rows {
             spec.rows = side(r);
@@ -231,7 +251,11 @@ impl Rules {
                 .map(|(i, k)| {
                     Ok(jc::Kind {
                         letter: letter(&k.letter, &format!("rules.kinds[{i}].letter"))?,
-                        name: k.name.chars().take(40).collect(),
+                        name: crate::names::check(&k.name, "kind's name", MAX_KIND_NAME)
+                            .map_err(|e| {
+                                Invalid::new(Refusal::InvalidRules, e, &format!("rules.kinds[{i}].name"))
+                            })?
+                            .to_string(),
                         value: k.value,
                         owner: k.owner,
                     })

@@ -95,7 +95,9 @@ pub struct KindSpec {
     /// One upper-case letter, used in board strings.
     #[schema(pattern = "^[A-Z]$")]
     pub letter: String,
-    /// A human name.
+    /// A human name: 1 to 32 characters, none of them control or format
+    /// characters.
+    #[schema(min_length = 1, max_length = 32)]
     pub name: String,
     /// Points for capturing one.
     #[schema(format = "uint32", minimum = 0, maximum = 4294967295_u64)]
@@ -178,7 +180,9 @@ pub struct OpeningSpec {
 pub struct Rules {
     /// The preset to start from.
     pub preset: Option<PresetId>,
-    /// A name for the rule set.
+    /// A name for the rule set: 1 to 64 characters, none of them control
+    /// or format characters.
+    #[schema(min_length = 1, max_length = 64)]
     pub name: Option<String>,
     /// Ranks, 3 to 26.
     #[schema(minimum = 3, maximum = 26)]
