@@ -20,6 +20,7 @@
 mod abuse;
 mod api;
 mod bad_input;
+mod bounded;
 mod browser;
 mod common;
 mod computer;
