@@ -264,7 +264,8 @@ fn a_computer_turn_left_pending_by_a_kill_is_played_after_the_restart() {
 #[test]
 fn two_processes_on_one_postgres_never_both_move_for_the_computer() {
     let Some(url) = pg::fresh_database() else { return };
-    let a = ServerProcess::start(&["--database-url", &url], &[]);
+    // Four games of computer seats alone from one client: past the default cap.
+    let a = ServerProcess::start(&["--database-url", &url, "--max-computer-games", "0"], &[]);
     let games: Vec<Value> = (0..4)
         .map(|_| {
             create_seated(

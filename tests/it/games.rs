@@ -478,7 +478,7 @@ fn syscalls_of_one_move(durability: &str) -> Option<Vec<String>> {
     let log = crate::common::temp_db().with_extension("strace");
     let log_path = log.display().to_string();
     let tracer =
-        ["strace", "-f", "-y", "-s", "400", "-e", "trace=fsync,fdatasync,write,writev,sendto,sendmsg", "-o"];
+        ["strace", "-f", "-y", "-s", "2000", "-e", "trace=fsync,fdatasync,write,writev,sendto,sendmsg", "-o"];
     let wrapper: Vec<&str> = tracer.iter().copied().chain([log_path.as_str(), "--"]).collect();
     let server = ServerProcess::start_under(&wrapper, &["--durability", durability], &[]);
     let game = create(&server.app, json!({"preset": "old", "rows": 4, "cols": 4}), 2, 1);

@@ -90,7 +90,7 @@ enum Command {
     /// Play seeded games between computer players, seats rotated, and tally them.
     Arena(ArenaArgs),
     /// Run the REST service (interactive docs at /docs, spec at /openapi.json).
-    Serve(ServeConfig),
+    Serve(Box<ServeConfig>),
     /// Create or update the database schema (serve does this at start too).
     Migrate(crate::config::DatabaseArgs),
     /// Print the OpenAPI document (what openapi/openapi.json holds).
@@ -256,7 +256,7 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli) -> Result<String, CliError> {
     match cli.command {
         Command::Setup(args) => setup(args),
-        Command::Serve(config) => serve(config).map(|()| String::new()),
+        Command::Serve(config) => serve(*config).map(|()| String::new()),
         Command::Migrate(db) => actix_web::rt::System::new().block_on(async move {
             crate::store::Store::open(&db.url, db.durability)
                 .await

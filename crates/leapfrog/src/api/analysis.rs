@@ -90,7 +90,8 @@ pub struct AnalysisResponse {
 #[derive(Debug, IntoResponses)]
 #[allow(dead_code)] // only read by the OpenAPI derive
 pub enum AnalysisErrors {
-    /// This client asked for too many analyses lately; see `Retry-After`.
+    /// This client asked for too many analyses lately, or has its most
+    /// running or waiting at once (2 by default); see `Retry-After`.
     #[response(status = 429, content_type = "application/problem+json")]
     TooManyRequests(Problem),
     /// Every thinking thread is busy and the queue is full; see

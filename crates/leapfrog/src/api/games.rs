@@ -45,7 +45,7 @@ pub fn etag(version: i64) -> String {
     responses(
         (status = 201, description = "The game, with one token per seat (shown only here)", body = GameView,
          headers(("Location" = String, description = "The game's URL"), ("ETag" = String, description = "Its version"))),
-        (status = 429, description = "This client created too many games lately (with `Retry-After`), or has its most unfinished games", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client created too many games lately (with `Retry-After`), or has its most unfinished games, or its most unfinished games of computer seats alone (2 by default)", body = Problem, content_type = "application/problem+json"),
         BodyErrors
     )
 )]

@@ -550,4 +550,73 @@ mod tests {
             assert_eq!(write_page(&pos, from, limit, cursor).unwrap_err().field, field);
         }
     }
+
+    /// A custom rule set of `rows × cols` of one kind of piece, and a
+    /// position of it with `holes` as a fraction of its cells — or, with
+    /// `lattice`, of its cells on even ranks and files, where chains branch
+    /// at every hole and moves grow past any budget.
+    fn custom_position(
+        seed: u64,
+        (rows, cols): (u8, u8),
+        holes: f64,
+        lattice: bool,
+        dirs: usize,
+        straight: bool,
+    ) -> jc::Position {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut spec = jc::Preset::Old.spec().with_size(rows, cols);
+        spec.directions =
+            [jc::DirectionSet::Orthogonal, jc::DirectionSet::Diagonal, jc::DirectionSet::All][dirs];
+        spec.chain = if straight { jc::Chain::Straight } else { jc::Chain::Free };
+        spec.opening = jc::Opening::None;
+        let rules = jc::Rules::new(spec).unwrap();
+        let mut grid = jc::Grid::filled(rows, cols, jc::Square::Piece('O'));
+        for r in 0..rows {
+            for f in 0..cols {
+                let here = !lattice || (r % 2 == 0 && f % 2 == 0);
+                if here && rand::RngExt::random_bool(&mut rng, holes) {
+                    grid.set(jc::Cell::new(f, r).unwrap(), jc::Square::Empty);
+                }
+            }
+        }
+        let setup = jc::Setup { grid, ply: 0, scores: vec![0, 0] };
+        jc::Position::from_setup(std::sync::Arc::new(rules), &setup).unwrap()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Over random custom rule sets and positions up to the documented
+        /// sizes: a page is within its budget, or refused as over it; a
+        /// tree has at most its budget of nodes.
+        #[test]
+        fn no_page_goes_past_its_budget(
+            seed in proptest::prelude::any::<u64>(),
+            rows in 3u8..=26, cols in 3u8..=26,
+            holes in 0.02f64..1.0, lattice in proptest::prelude::any::<bool>(),
+            dirs in 0usize..3, straight in proptest::prelude::any::<bool>(),
+            file in 0u8..26, rank in 0u8..26, cursor in 0usize..2_000_000,
+        ) {
+            let pos = custom_position(seed, (rows, cols), holes, lattice, dirs, straight);
+            let from = jc::Cell::new(file % cols, rank % rows).unwrap().to_string();
+            let cursor = format!("m{cursor:x}");
+            for (from, cursor) in [(None, None), (None, Some(cursor.as_str())), (Some(from.as_str()), None)] {
+                match write_page(&pos, from, Some(MAX_PAGE), cursor) {
+                    Ok(page) => {
+                        let page: serde_json::Value = serde_json::from_slice(page.to_json()).unwrap();
+                        let budget = if from.is_some() { work::CELL_MOVES } else { work::MOVES };
+                        proptest::prop_assert!(page["count"].as_u64().unwrap() <= budget.paths());
+                        proptest::prop_assert!(page["moves"].as_array().unwrap().len() <= MAX_PAGE);
+                        if let Some(tree) = page.get("tree") {
+                            fn nodes(t: &serde_json::Value) -> u64 {
+                                1 + t["next"].as_array().map_or(0, |n| n.iter().map(nodes).sum())
+                            }
+                            proptest::prop_assert!(nodes(tree) <= work::CELL_MOVES.paths() + 1);
+                        }
+                    }
+                    Err(e) => proptest::prop_assert_eq!(e.kind, Refusal::OverBudget, "{}", e),
+                }
+            }
+        }
+    }
 }

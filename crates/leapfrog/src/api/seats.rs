@@ -179,6 +179,7 @@ pub async fn resign_game(
          headers(("Location" = String, description = "The new game's URL"))),
         (status = 200, description = "The new game another seat asked for first, and the caller's seat in it", body = Joined,
          headers(("Location" = String, description = "The new game's URL"))),
+        (status = 429, description = "This client created too many games lately (with `Retry-After`), or has its most unfinished games: a rematch is a creation", body = Problem, content_type = "application/problem+json"),
         HolderErrors
     )
 )]

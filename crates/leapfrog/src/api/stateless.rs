@@ -28,7 +28,9 @@ pub enum BodyErrors {
     TooLarge(Problem),
     /// A well-formed request the rules refuse: an invalid rule set, a bad
     /// board or cell (with rank and file), an illegal move (with the
-    /// reason), a board size or player count out of range.
+    /// reason), a board size or player count out of range; or one past the
+    /// work budget of a request (`over-budget`: a listing of more than
+    /// 1000000 legal moves, or 100000 from one cell with their tree).
     #[response(status = 422, content_type = "application/problem+json")]
     Unprocessable(Problem),
 }

@@ -301,8 +301,10 @@ export interface paths {
          *     creates it (201): the same rules, move time limit and kinds of seat,
          *     the seats rotated by one so that the second player moves first, a new
          *     deal. Every later ask answers the same game (200). Each person claims
-         *     their seat in it with the token of their old seat and gets the new
-         *     seat's token, the same on every ask.
+         *     their seat in it with the token of their old seat and gets a new,
+         *     random token for it; asking again issues another, and the one before
+         *     stops working. Creating a rematch counts as creating a game (the
+         *     creation rate and the cap of unfinished games apply).
          */
         post: operations["playAgain"];
         delete?: never;
@@ -777,7 +779,10 @@ export interface components {
         KindSpec: {
             /** @description One upper-case letter, used in board strings. */
             letter: string;
-            /** @description A human name. */
+            /**
+             * @description A human name: 1 to 32 characters, none of them control or format
+             *     characters.
+             */
             name: string;
             /**
              * Format: uint32
@@ -1214,7 +1219,10 @@ export interface components {
          */
         Rules: {
             preset?: components["schemas"]["PresetId"] | null;
-            /** @description A name for the rule set. */
+            /**
+             * @description A name for the rule set: 1 to 64 characters, none of them control
+             *     or format characters.
+             */
             name?: string | null;
             /**
              * Format: int32
@@ -1420,7 +1428,9 @@ export interface operations {
             /**
              * @description A well-formed request the rules refuse: an invalid rule set, a bad
              *     board or cell (with rank and file), an illegal move (with the
-             *     reason), a board size or player count out of range.
+             *     reason), a board size or player count out of range; or one past the
+             *     work budget of a request (`over-budget`: a listing of more than
+             *     1000000 legal moves, or 100000 from one cell with their tree).
              */
             422: {
                 headers: {
@@ -1430,7 +1440,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description This client asked for too many analyses lately; see `Retry-After`. */
+            /**
+             * @description This client asked for too many analyses lately, or has its most
+             *     running or waiting at once (2 by default); see `Retry-After`.
+             */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1499,7 +1512,9 @@ export interface operations {
             /**
              * @description A well-formed request the rules refuse: an invalid rule set, a bad
              *     board or cell (with rank and file), an illegal move (with the
-             *     reason), a board size or player count out of range.
+             *     reason), a board size or player count out of range; or one past the
+             *     work budget of a request (`over-budget`: a listing of more than
+             *     1000000 legal moves, or 100000 from one cell with their tree).
              */
             422: {
                 headers: {
@@ -1609,7 +1624,9 @@ export interface operations {
             /**
              * @description A well-formed request the rules refuse: an invalid rule set, a bad
              *     board or cell (with rank and file), an illegal move (with the
-             *     reason), a board size or player count out of range.
+             *     reason), a board size or player count out of range; or one past the
+             *     work budget of a request (`over-budget`: a listing of more than
+             *     1000000 legal moves, or 100000 from one cell with their tree).
              */
             422: {
                 headers: {
@@ -1619,7 +1636,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description This client created too many games lately (with `Retry-After`), or has its most unfinished games */
+            /** @description This client created too many games lately (with `Retry-After`), or has its most unfinished games, or its most unfinished games of computer seats alone (2 by default) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1704,7 +1721,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description This client opened too many streams lately; see `Retry-After` */
+            /** @description This client opened too many streams lately, or has its most open (100 by default); see `Retry-After` */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -1921,7 +1938,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A bad `from`, `limit` or `cursor` */
+            /** @description A bad `from`, `limit` or `cursor`, or more moves than one request lists (`over-budget`: 1000000 moves of a position, 100000 from one cell) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2177,6 +2194,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description This client created too many games lately (with `Retry-After`), or has its most unfinished games: a rematch is a creation */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     resignGame: {
@@ -2289,7 +2315,9 @@ export interface operations {
             /**
              * @description A well-formed request the rules refuse: an invalid rule set, a bad
              *     board or cell (with rank and file), an illegal move (with the
-             *     reason), a board size or player count out of range.
+             *     reason), a board size or player count out of range; or one past the
+             *     work budget of a request (`over-budget`: a listing of more than
+             *     1000000 legal moves, or 100000 from one cell with their tree).
              */
             422: {
                 headers: {
@@ -2367,7 +2395,9 @@ export interface operations {
             /**
              * @description A well-formed request the rules refuse: an invalid rule set, a bad
              *     board or cell (with rank and file), an illegal move (with the
-             *     reason), a board size or player count out of range.
+             *     reason), a board size or player count out of range; or one past the
+             *     work budget of a request (`over-budget`: a listing of more than
+             *     1000000 legal moves, or 100000 from one cell with their tree).
              */
             422: {
                 headers: {
