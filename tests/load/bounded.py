@@ -9,16 +9,17 @@ Starts `leapfrog serve` on a free loopback port and a fresh SQLite file
 its own through X-Forwarded-For), then:
 
 1. a person plays `medium` on Murray 15x15 alone: the computer's reply time;
-2. the same while, for SECONDS (default 30), twenty clients flood the
-   analysis endpoint to its limits (200000 iterations on 26x26, two at a
-   time each) and others send the requests that used to hang the server:
-   legal moves of a board whose moves cannot be counted, its jump tree,
-   moves applied on it, games created on it, long and spoofing names.
+2. the same while twenty clients flood the analysis endpoint to its limits
+   (200000 iterations on 26x26, two at a time each);
+3. for SECONDS (default 30), that flood and every other request that used
+   to hang the server, at once: legal moves of a board whose moves cannot
+   be counted, its jump tree, moves applied on it, games created on it,
+   long names, the lobby.
 
-It prints the computer's reply time without and with the flood, the
-slowest answer of each kind of request, /healthz's latency (probed every
-50 ms), and the server's memory (VmRSS, VmHWM). Every loop is bounded in
-count and time and talks to 127.0.0.1 only.
+It prints the computer's reply times, the slowest answer of each kind of
+request in phase 3 with the answers' statuses, /healthz's latency (probed
+every 50 ms), and the server's memory (VmRSS, VmHWM). Every loop is bounded
+in count and time and talks to 127.0.0.1 only.
 """
 
 import http.client
@@ -154,11 +155,11 @@ def main():
         print(f"computer (medium, Murray 15x15) reply, no flood: median {statistics.median(quiet)*1000:.0f} ms, "
               f"max {max(quiet)*1000:.0f} ms ({len(quiet)} moves)")
 
-        stop = time.monotonic() + SECONDS
         position = murray26()
         worst = {}
         statuses = {}
         lock = threading.Lock()
+        until = [0.0]
 
         def note(kind, status, seconds):
             with lock:
@@ -167,21 +168,39 @@ def main():
                 statuses[kind][status] += 1
 
         def analyst(client):
-            while time.monotonic() < stop:
+            while time.monotonic() < until[0]:
                 st, _, s = request("POST", "/v1/analysis", {**ANALYSIS, "position": position}, client=client)
                 note("analysis, 200000 iterations on 26x26", st, s)
                 if st in (429, 503):
                     time.sleep(0.05)
 
         def attacker(kind, send):
-            while time.monotonic() < stop:
+            while time.monotonic() < until[0]:
                 st, _, s = send()
                 note(kind, st, s)
 
+        # Phase 2: the analysis flood alone, while the person plays.
+        until[0] = time.monotonic() + 3600
+        analysts = [threading.Thread(target=analyst, args=(f"10.1.0.{i}",)) for i in range(20) for _ in range(2)]
+        for t in analysts:
+            t.start()
+        time.sleep(2)
+        flooded = person_against_computer(12, "flood")
+        until[0] = 0
+        for t in analysts:
+            t.join()
+        print(f"computer (medium, Murray 15x15) reply, analyses flooded: median "
+              f"{statistics.median(flooded)*1000:.0f} ms, max {max(flooded)*1000:.0f} ms ({len(flooded)} moves); "
+              f"analyses {dict(sorted(statuses.get('analysis, 200000 iterations on 26x26', {}).items()))}")
+        worst.clear()
+        statuses.clear()
+
+        # Phase 3: everything at once.
+        until[0] = time.monotonic() + SECONDS
         health = []
 
         def prober():
-            while time.monotonic() < stop:
+            while time.monotonic() < until[0]:
                 st, _, s = request("GET", "/healthz", timeout=10)
                 health.append((st, s))
                 time.sleep(0.05)
@@ -189,7 +208,7 @@ def main():
         memory = []
 
         def sampler():
-            while time.monotonic() < stop:
+            while time.monotonic() < until[0]:
                 with open(f"/proc/{pid}/status") as f:
                     fields = dict(line.split(":", 1) for line in f if ":" in line)
                 memory.append((int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])))
@@ -200,11 +219,9 @@ def main():
         threads += [threading.Thread(target=prober), threading.Thread(target=sampler)]
         for t in threads:
             t.start()
-        flooded = person_against_computer(12, "flood")
         for t in threads:
             t.join()
-        print(f"computer (medium, Murray 15x15) reply, flooded: median {statistics.median(flooded)*1000:.0f} ms, "
-              f"max {max(flooded)*1000:.0f} ms ({len(flooded)} moves)")
+        print(f"everything at once for {SECONDS:.0f} s:")
         print(f"{'request':<42} {'slowest':>9}  answers")
         for kind in sorted(worst):
             print(f"{kind:<42} {worst[kind]*1000:7.0f} ms  {dict(sorted(statuses[kind].items()))}")

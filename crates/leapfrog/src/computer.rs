@@ -87,18 +87,23 @@ impl Computer {
             // each creator's games taking turns with everyone else's.
             let lane = if game.has_people() { Lane::Play } else { Lane::Background };
             let client = game.client().to_string();
-            let answer = loop {
+            let choice = loop {
                 let (game, history) = (game.clone(), history.clone());
                 match self
                     .thinkers
                     .submit(lane, &client, None, move || game.computer_choice(level, seed, &history))
                 {
-                    Ok(answer) => break answer,
+                    Ok(answer) => match answer.await {
+                        Ok(Ok(choice)) => break choice,
+                        // It waited its most for a thread: it asks again.
+                        Ok(Err(_late)) => {}
+                        // The search panicked (logged): the scan retries.
+                        Err(_) => return Ok(()),
+                    },
                     // The queue is full: the game waits its turn.
                     Err(_) => tokio::time::sleep(Duration::from_millis(250)).await,
                 }
             };
-            let Ok(choice) = answer.await else { return Ok(()) };
             let Some(mv) = choice? else { return Ok(()) };
             match game.play_for_computer(&self.store, mv).await {
                 Ok(played) => {

@@ -9,6 +9,10 @@
 //! the lowest priority the system has (`nice` 19), so that a flood of them
 //! leaves the CPU to the people's games and to the request threads.
 //!
+//! A pool may bound how long a job waits for a thread: one that waited
+//! longer is answered [`Late`] instead of run, and a job whose asker has
+//! gone (a closed connection, a timed-out request) is not run at all.
+//!
 //! In a lane, waiting jobs are kept per client and served a client at a
 //! time, in turn: a client with twenty jobs waiting gets every other turn
 //! against a client with one, never twenty turns in a row. A job may also
@@ -17,6 +21,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -39,6 +44,15 @@ pub enum Busy {
     },
 }
 
+/// A job waited longer than its pool allows for a thread, and was not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("it waited {} s for a thread, the most it may; retry shortly", .0.as_secs_f32())]
+pub struct Late(pub Duration);
+
+/// How long an analysis or a game of computer seats alone may wait for a
+/// thread before it is answered [`Late`].
+pub const BACKGROUND_WAIT: Duration = Duration::from_secs(2);
+
 /// Which threads a job of the computer runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lane {
@@ -56,6 +70,7 @@ pub struct Pool {
     shared: Arc<Shared>,
     threads: usize,
     capacity: usize,
+    max_wait: Option<Duration>,
 }
 
 #[derive(Debug)]
@@ -92,9 +107,16 @@ pub enum Priority {
 }
 
 impl Pool {
-    /// A pool of `threads` threads (at least one) named `{name}-{i}`, and a
-    /// queue of `capacity` waiting jobs.
-    pub fn new(name: &str, threads: usize, capacity: usize, priority: Priority) -> Pool {
+    /// A pool of `threads` threads (at least one) named `{name}-{i}`, a
+    /// queue of `capacity` waiting jobs, each waiting at most `max_wait`
+    /// for a thread.
+    pub fn new(
+        name: &str,
+        threads: usize,
+        capacity: usize,
+        priority: Priority,
+        max_wait: Option<Duration>,
+    ) -> Pool {
         let threads = threads.max(1);
         let shared = Arc::new(Shared { queue: Mutex::new(Queue::default()), ready: Condvar::new() });
         for i in 0..threads {
@@ -109,12 +131,13 @@ impl Pool {
                 tracing::error!(error = %e, "cannot start a thread of the {name} pool");
             }
         }
-        Pool { shared, threads, capacity }
+        Pool { shared, threads, capacity, max_wait }
     }
 
     /// Runs `job` for `client` on the pool; its answer comes on the
-    /// returned receiver. With `cap`, the job counts against the client's
-    /// most jobs waiting or running at once.
+    /// returned receiver, or [`Late`] when it waited past the pool's most.
+    /// With `cap`, the job counts against the client's most jobs waiting or
+    /// running at once.
     ///
     /// # Errors
     ///
@@ -124,8 +147,9 @@ impl Pool {
         client: &str,
         cap: Option<usize>,
         job: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<tokio::sync::oneshot::Receiver<T>, Busy> {
+    ) -> Result<tokio::sync::oneshot::Receiver<Result<T, Late>>, Busy> {
         let (tx, rx) = tokio::sync::oneshot::channel();
+        let (submitted, max_wait) = (Instant::now(), self.max_wait);
         let mut queue = self.lock();
         if queue.queued >= self.capacity {
             return Err(Busy::Full { threads: self.threads, queued: queue.queued });
@@ -140,8 +164,15 @@ impl Pool {
         let shared = self.shared.clone();
         let owner = client.to_string();
         let job: Job = Box::new(move || {
-            // The asker may have gone (a closed connection): nothing to do.
-            let _ = tx.send(job());
+            let waited = submitted.elapsed();
+            if tx.is_closed() {
+                // The asker has gone: nothing to do.
+            } else if max_wait.is_some_and(|most| waited > most) {
+                let _ = tx.send(Err(Late(waited)));
+            } else {
+                // The asker may go meanwhile: then the answer is dropped.
+                let _ = tx.send(Ok(job()));
+            }
             if cap.is_some() {
                 let mut queue = shared.queue.lock().unwrap_or_else(PoisonError::into_inner);
                 if let Some(count) = queue.capped.get_mut(&owner) {
@@ -228,8 +259,9 @@ impl Thinkers {
     /// `threads` threads a lane, each lane with a queue of `capacity`.
     pub fn new(threads: usize, capacity: usize) -> Thinkers {
         Thinkers {
-            play: Pool::new("play", threads, capacity, Priority::Normal),
-            background: Pool::new("think", threads, capacity, Priority::Lowest),
+            // A person waits for these: as long as it takes.
+            play: Pool::new("play", threads, capacity, Priority::Normal, None),
+            background: Pool::new("think", threads, capacity, Priority::Lowest, Some(BACKGROUND_WAIT)),
         }
     }
 
@@ -244,7 +276,7 @@ impl Thinkers {
         client: &str,
         cap: Option<usize>,
         job: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<tokio::sync::oneshot::Receiver<T>, Busy> {
+    ) -> Result<tokio::sync::oneshot::Receiver<Result<T, Late>>, Busy> {
         match lane {
             Lane::Play => self.play.submit(client, cap, job),
             Lane::Background => self.background.submit(client, cap, job),
@@ -268,7 +300,7 @@ mod tests {
         pool: &Pool,
         client: &str,
         cap: Option<usize>,
-    ) -> (tokio::sync::oneshot::Receiver<()>, mpsc::Receiver<()>, mpsc::Sender<()>) {
+    ) -> (tokio::sync::oneshot::Receiver<Result<(), Late>>, mpsc::Receiver<()>, mpsc::Sender<()>) {
         let (started, running) = mpsc::channel::<()>();
         let (hold, wait) = mpsc::channel::<()>();
         let rx = pool
@@ -282,21 +314,21 @@ mod tests {
 
     #[actix_rt::test]
     async fn jobs_run_off_the_caller_and_a_full_queue_refuses_at_once() {
-        let pool = Pool::new("test", 1, 1, Priority::Normal);
+        let pool = Pool::new("test", 1, 1, Priority::Normal, None);
         let (blocked, running, hold) = held(&pool, "a", None);
         running.recv().unwrap();
         // The thread is busy: one job waits in the queue, the next is refused.
         let queued = pool.submit("a", None, || 7).unwrap();
         assert_eq!(pool.submit("b", None, || 8).unwrap_err(), Busy::Full { threads: 1, queued: 1 });
         hold.send(()).unwrap();
-        blocked.await.unwrap();
-        assert_eq!(queued.await.unwrap(), 7);
-        assert_eq!(pool.submit("a", None, || 9).unwrap().await.unwrap(), 9);
+        blocked.await.unwrap().unwrap();
+        assert_eq!(queued.await.unwrap().unwrap(), 7);
+        assert_eq!(pool.submit("a", None, || 9).unwrap().await.unwrap().unwrap(), 9);
     }
 
     #[actix_rt::test]
     async fn clients_are_served_in_turn_whatever_one_of_them_queued() {
-        let pool = Pool::new("test", 1, 100, Priority::Normal);
+        let pool = Pool::new("test", 1, 100, Priority::Normal, None);
         let (blocked, running, hold) = held(&pool, "x", None);
         running.recv().unwrap();
         let order = Arc::new(Mutex::new(Vec::new()));
@@ -311,9 +343,9 @@ mod tests {
             }
         }
         hold.send(()).unwrap();
-        blocked.await.unwrap();
+        blocked.await.unwrap().unwrap();
         for a in answers {
-            a.await.unwrap();
+            a.await.unwrap().unwrap();
         }
         let order = order.lock().unwrap();
         assert_eq!(order[..3], [("greedy", 0), ("modest", 0), ("greedy", 1)]);
@@ -322,7 +354,7 @@ mod tests {
 
     #[actix_rt::test]
     async fn a_client_at_its_cap_is_refused_and_others_are_not() {
-        let pool = Pool::new("test", 1, 100, Priority::Normal);
+        let pool = Pool::new("test", 1, 100, Priority::Normal, None);
         let (blocked, running, hold) = held(&pool, "a", Some(2));
         running.recv().unwrap();
         let second = pool.submit("a", Some(2), || 2).unwrap();
@@ -331,22 +363,43 @@ mod tests {
         let uncapped = pool.submit("a", None, || 4).unwrap();
         let other = pool.submit("b", Some(2), || 5).unwrap();
         hold.send(()).unwrap();
-        blocked.await.unwrap();
-        assert_eq!((second.await.unwrap(), uncapped.await.unwrap(), other.await.unwrap()), (2, 4, 5));
+        blocked.await.unwrap().unwrap();
+        assert_eq!(
+            (second.await.unwrap().unwrap(), uncapped.await.unwrap().unwrap(), other.await.unwrap().unwrap()),
+            (2, 4, 5)
+        );
         // Its jobs ended: the client may ask again.
-        assert_eq!(pool.submit("a", Some(2), || 6).unwrap().await.unwrap(), 6);
+        assert_eq!(pool.submit("a", Some(2), || 6).unwrap().await.unwrap().unwrap(), 6);
     }
 
     #[test]
     fn background_threads_run_at_the_lowest_priority() {
-        let pool = Pool::new("test", 1, 1, Priority::Lowest);
+        let pool = Pool::new("test", 1, 1, Priority::Lowest, None);
         let (tx, rx) = mpsc::channel();
-        let _ = pool.submit("a", None, move || {
+        let _answer = pool.submit("a", None, move || {
             #[cfg(target_os = "linux")]
             let _ = tx.send(rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap());
             #[cfg(not(target_os = "linux"))]
             let _ = tx.send(19);
         });
         assert_eq!(rx.recv().unwrap(), 19);
+    }
+
+    #[actix_rt::test]
+    async fn a_job_that_waited_too_long_is_answered_late_and_one_whose_asker_left_is_not_run() {
+        let pool = Pool::new("test", 1, 10, Priority::Normal, Some(Duration::from_millis(50)));
+        let (blocked, running, hold) = held(&pool, "a", None);
+        running.recv().unwrap();
+        let ran = Arc::new(Mutex::new(Vec::new()));
+        let (r1, r2) = (ran.clone(), ran.clone());
+        let late = pool.submit("b", None, move || r1.lock().unwrap().push("late")).unwrap();
+        let gone = pool.submit("c", None, move || r2.lock().unwrap().push("gone")).unwrap();
+        drop(gone);
+        std::thread::sleep(Duration::from_millis(100));
+        hold.send(()).unwrap();
+        blocked.await.unwrap().unwrap();
+        assert!(late.await.unwrap().is_err(), "it waited past 50 ms");
+        assert_eq!(pool.submit("d", None, || 1).unwrap().await.unwrap(), Ok(1));
+        assert!(ran.lock().unwrap().is_empty(), "neither the late job nor the abandoned one ran");
     }
 }

@@ -29,7 +29,7 @@ pub const CELL_MOVES: PathBudget = PathBudget::new(100_000);
 /// Work that fits this many moves is done on the request's own thread.
 pub const INLINE: PathBudget = PathBudget::new(20_000);
 
-/// How long a request waits for the engine's threads before a 503.
+/// How long a request waits for one of the engine's threads before a 503.
 pub const DEADLINE: Duration = Duration::from_secs(2);
 
 /// Jobs that may wait for the engine's threads; past them, a 503 at once.
@@ -68,12 +68,12 @@ pub struct Engine {
 impl Engine {
     /// An engine of `threads` threads.
     pub fn new(threads: usize) -> Engine {
-        Engine { pool: Pool::new("engine", threads, QUEUE, Priority::Normal) }
+        Engine { pool: Pool::new("engine", threads, QUEUE, Priority::Normal, Some(DEADLINE)) }
     }
 
-    /// Runs `job` for `client` on the engine's threads (clients in turn)
-    /// and waits for it up to [`DEADLINE`]. The job itself is bounded by its budget: one that
-    /// outlives the deadline ends on its own, and its answer is dropped.
+    /// Runs `job` for `client` on the engine's threads (clients in turn),
+    /// if it gets one within [`DEADLINE`]. The job itself is bounded by its
+    /// budget (a tenth of a second at most, on this project's machine).
     ///
     /// # Errors
     ///
@@ -84,11 +84,11 @@ impl Engine {
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Unavailable> {
         let answer = self.pool.submit(client, None, job).map_err(Unavailable::Busy)?;
-        match tokio::time::timeout(DEADLINE, answer).await {
+        match answer.await {
             Ok(Ok(value)) => Ok(value),
+            Ok(Err(late)) => Err(Unavailable::Late(late)),
             // The job panicked (the pool logged it).
-            Ok(Err(_)) => Err(Unavailable::Lost),
-            Err(_) => Err(Unavailable::Late),
+            Err(_) => Err(Unavailable::Lost),
         }
     }
 }
@@ -99,9 +99,9 @@ pub enum Unavailable {
     /// Its queue is full.
     #[error("the engine is busy: {0}")]
     Busy(crate::thinking::Busy),
-    /// The deadline passed.
-    #[error("the engine did not answer within {} s; retry shortly", DEADLINE.as_secs())]
-    Late,
+    /// No thread was free within the deadline.
+    #[error("the engine is busy: {0}")]
+    Late(crate::thinking::Late),
     /// The job ended without an answer.
     #[error("the engine's job ended without an answer; retry")]
     Lost,

@@ -105,8 +105,10 @@ pub enum AnalysisErrors {
 /// Searches a position and answers with the best move, every candidate's
 /// visits and expected result for each player, and the principal line.
 /// Budgets are capped (200000 iterations, 5000 ms; over the cap is a 422).
-/// The search runs on a bounded pool of threads; when its queue is full
-/// the answer is 503 with `Retry-After`, at once.
+/// The search runs on a bounded pool of threads, at most 5 seconds
+/// whatever the budget; when its queue is full the answer is 503 with
+/// `Retry-After`, at once, and so it is when no thread was free within 2
+/// seconds. A client may have 2 analyses running or waiting (429 past it).
 #[utoipa::path(
     tag = "play",
     operation_id = "analysePosition",
@@ -149,6 +151,10 @@ pub async fn analysis(
         })?
         .await
         .map_err(|_| ApiError::Internal("a search ended without an answer".into()))?
+        .map_err(|late| ApiError::Unavailable {
+            detail: format!("the computer is busy: {late}"),
+            retry_after: 1,
+        })?
         .ok_or_else(|| {
             ApiError::refuse(Refusal::GameOver, "the game is over: there is no move to find", "position")
         })?;
