@@ -245,3 +245,55 @@ fn each_listing_filter_uses_its_index_postgres() {
     let Some(url) = pg::fresh_database() else { return };
     run(&url, |s, url| async move { each_listing_filter_uses_its_index(s, &url).await });
 }
+
+/// Rows written before the budgets and the name checks: a game on a board
+/// whose moves cannot be counted, names with control and format characters,
+/// a 100-character rule name (the old cap).
+async fn rows_stored_before_the_checks_still_read(store: Store) {
+    use leapfrog::game::{Game, GameStatus};
+    let board: Vec<String> = (0..11u8)
+        .rev()
+        .map(|r| {
+            (0..11u8).map(|f| if r % 2 == 0 && f % 2 == 0 && (r, f) != (0, 0) { '1' } else { 'O' }).collect()
+        })
+        .collect();
+    let long_name = "n".repeat(100);
+    let row = GameRow {
+        rules: format!(
+            r#"{{"preset":"old","rows":11,"cols":11,"name":"{long_name}","kinds":[{{"letter":"O","name":"fr\u202eog","value":1}}]}}"#
+        ),
+        players: r#"["Ann\u202ennA","B\u0000o"]"#.into(),
+        position: format!("{} 10 0,0", board.join("/")),
+        status: "playing".into(),
+        ..game(1, "")
+    };
+    let seats: Vec<SeatRow> = (0..2)
+        .map(|p| SeatRow {
+            player: p,
+            name: format!("P{p}"),
+            token_hash: format!("hash-{p}"),
+            invite_hash: None,
+            claim_hash: None,
+        })
+        .collect();
+    store.insert_game(&row, &seats).await.unwrap();
+    let g = Game::load(&store, "g1").await.unwrap();
+    // Its status is read as stored, not worked out by counting moves.
+    assert_eq!(g.status(), GameStatus::Started);
+    assert_eq!(g.phase(), jump_capture::Phase::Playing);
+    assert_eq!(g.seats()[0].name.as_str(), "Ann\u{FFFD}nnA", "shown without the override");
+    assert_eq!(g.seats()[1].name.as_str(), "B\u{FFFD}o");
+    assert_eq!(g.rules().name().chars().count(), 64, "cut to today's cap");
+    assert_eq!(g.rules().kinds()[0].name, "fr\u{FFFD}og");
+}
+
+#[test]
+fn rows_stored_before_the_checks_still_read_sqlite() {
+    run(&sqlite(), |s, _| rows_stored_before_the_checks_still_read(s));
+}
+
+#[test]
+fn rows_stored_before_the_checks_still_read_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    run(&url, |s, _| rows_stored_before_the_checks_still_read(s));
+}

@@ -95,6 +95,18 @@ pub fn write_page(
     limit: Option<usize>,
     cursor: Option<&str>,
 ) -> Result<MovePage, Invalid> {
+    write_counted_page(pos, from, limit, cursor, None)
+}
+
+/// [`write_page`], given the number of `pos`'s legal moves if it is known
+/// already (it is counted otherwise).
+fn write_counted_page(
+    pos: &jc::Position,
+    from: Option<&str>,
+    limit: Option<usize>,
+    cursor: Option<&str>,
+    counted: Option<u64>,
+) -> Result<MovePage, Invalid> {
     let limit = limit.unwrap_or(DEFAULT_PAGE);
     if !(1..=MAX_PAGE).contains(&limit) {
         return Err(Invalid::new(
@@ -113,9 +125,10 @@ pub fn write_page(
     // The count first, in bulk and within the budget: it bounds the walk
     // below too. (The moves from one cell are walked to the end, within
     // their own budget.)
-    let total = match from {
-        None => Some(pos.count_moves(work::MOVES).map_err(|_| work::too_many_moves(None))?),
-        Some(_) => None,
+    let total = match (from, counted) {
+        (None, Some(n)) => Some(n),
+        (None, None) => Some(pos.count_moves(work::MOVES).map_err(|_| work::too_many_moves(None))?),
+        (Some(_), _) => None,
     };
     let stop = start.saturating_add(limit);
     // Room for a page of short moves; it grows for long ones. What is in
@@ -193,8 +206,8 @@ pub async fn legal_moves_page(
     limit: Option<usize>,
     cursor: Option<String>,
 ) -> Result<MovePage, ApiError> {
-    if pos.count_moves(work::INLINE).is_ok() {
-        return Ok(write_page(&pos, from.as_deref(), limit, cursor.as_deref())?);
+    if let Ok(n) = pos.count_moves(work::INLINE) {
+        return Ok(write_counted_page(&pos, from.as_deref(), limit, cursor.as_deref(), Some(n))?);
     }
     let page = engine
         .run(client, move || write_page(&pos, from.as_deref(), limit, cursor.as_deref()))
