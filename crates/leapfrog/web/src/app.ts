@@ -612,6 +612,8 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
   }
   if (g.status === "over" && firstHeld) {
     actions.append(h("button", { id: "again", onclick: () => void (async () => {
+      // Asking again would replace the token this browser holds already.
+      if (g.rematch && seats.get(g.rematch).length > 0) { location.hash = `#/game/${g.rematch}`; return; }
       try {
         const next = await api.rematch(g.id, firstHeld.token);
         seats.add(next.game.id, { player: next.seat.player, token: next.seat.token });
