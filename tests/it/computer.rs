@@ -82,6 +82,8 @@ fn a_full_queue_answers_503_at_once_and_health_answers_while_the_computer_thinks
     config.limits.no_rate_limits = true;
     config.thinking.think_threads = 1;
     config.thinking.think_queue = 1;
+    // The queued search waits for the first to end (past the default 2 s).
+    config.thinking.think_wait = std::time::Duration::from_secs(60);
     let app = spawn_with(config);
     let done = Arc::new(AtomicUsize::new(0));
     // One thinks, one waits: 2 × 3 s of thinking.

@@ -44,6 +44,10 @@ pub struct ThinkingArgs {
     /// 429.
     #[arg(long, env = "LEAPFROG_ANALYSES_PER_CLIENT", default_value_t = 2)]
     pub analyses_per_client: usize,
+    /// How long an analysis (or a move of a game of computer seats alone)
+    /// may wait for a thread (`2s`, `1m`); past it, an analysis gets 503.
+    #[arg(long, env = "LEAPFROG_THINK_WAIT", default_value = "2s", value_parser = parse_duration)]
+    pub think_wait: Duration,
 }
 
 impl ThinkingArgs {

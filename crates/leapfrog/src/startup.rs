@@ -276,7 +276,11 @@ impl Application {
             )));
         }
         let limiter = Arc::new(Limiter::new(config.limits.rates(), config.limits.trusted_proxies.clone()));
-        let thinkers = crate::thinking::Thinkers::new(config.thinking.threads(), config.thinking.think_queue);
+        let thinkers = crate::thinking::Thinkers::new(
+            config.thinking.threads(),
+            config.thinking.think_queue,
+            config.thinking.think_wait,
+        );
         let computer = crate::computer::Computer::new(store.clone(), hub.clone(), thinkers.clone());
         background.push(actix_web::rt::spawn(computer.clone().scan()));
         background.push(actix_web::rt::spawn(crate::clock::run(

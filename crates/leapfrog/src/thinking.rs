@@ -49,10 +49,6 @@ pub enum Busy {
 #[error("it waited {} s for a thread, the most it may; retry shortly", .0.as_secs_f32())]
 pub struct Late(pub Duration);
 
-/// How long an analysis or a game of computer seats alone may wait for a
-/// thread before it is answered [`Late`].
-pub const BACKGROUND_WAIT: Duration = Duration::from_secs(2);
-
 /// Which threads a job of the computer runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lane {
@@ -256,12 +252,13 @@ pub struct Thinkers {
 }
 
 impl Thinkers {
-    /// `threads` threads a lane, each lane with a queue of `capacity`.
-    pub fn new(threads: usize, capacity: usize) -> Thinkers {
+    /// `threads` threads a lane, each lane with a queue of `capacity`; a
+    /// background job waits at most `background_wait` for a thread.
+    pub fn new(threads: usize, capacity: usize, background_wait: Duration) -> Thinkers {
         Thinkers {
             // A person waits for these: as long as it takes.
             play: Pool::new("play", threads, capacity, Priority::Normal, None),
-            background: Pool::new("think", threads, capacity, Priority::Lowest, Some(BACKGROUND_WAIT)),
+            background: Pool::new("think", threads, capacity, Priority::Lowest, Some(background_wait)),
         }
     }
 

@@ -58,8 +58,10 @@ export interface paths {
          * @description Searches a position and answers with the best move, every candidate's
          *     visits and expected result for each player, and the principal line.
          *     Budgets are capped (200000 iterations, 5000 ms; over the cap is a 422).
-         *     The search runs on a bounded pool of threads; when its queue is full
-         *     the answer is 503 with `Retry-After`, at once.
+         *     The search runs on a bounded pool of threads, at most 5 seconds
+         *     whatever the budget; when its queue is full the answer is 503 with
+         *     `Retry-After`, at once, and so it is when no thread was free within 2
+         *     seconds. A client may have 2 analyses running or waiting (429 past it).
          */
         post: operations["analysePosition"];
         delete?: never;
