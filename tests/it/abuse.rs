@@ -22,7 +22,7 @@ fn at_once(
     let send = Arc::new(send);
     let handles: Vec<_> = (0..n)
         .map(|i| {
-            let app = TestApp { address: app.address.clone(), port: app.port };
+            let app = app.clone();
             let (barrier, send) = (barrier.clone(), send.clone());
             std::thread::spawn(move || {
                 barrier.wait();

@@ -90,8 +90,7 @@ fn a_full_queue_answers_503_at_once_and_health_answers_while_the_computer_thinks
     let long = json!({"rules": {"preset": "murray"}, "position": middle_game(), "millis": 3000});
     let thinking: Vec<_> = (0..2)
         .map(|i| {
-            let (app, long, done) =
-                (TestApp { address: app.address.clone(), port: app.port }, long.clone(), done.clone());
+            let (app, long, done) = (app.clone(), long.clone(), done.clone());
             std::thread::spawn(move || {
                 std::thread::sleep(std::time::Duration::from_millis(200 * i));
                 let r = analyse(&app, long);
@@ -236,6 +235,7 @@ fn a_person_plays_the_computer_and_it_answers_each_move() {
 #[test]
 fn a_computer_turn_left_pending_by_a_kill_is_played_after_the_restart() {
     let db = format!("sqlite://{}", crate::common::temp_db().display());
+    let _files = crate::common::TempFiles::of_url(&db);
     let first = ServerProcess::start(&["--database-url", &db], &[]);
     // `hard` thinks two seconds on its first removal: the kill comes first.
     let game = create_seated(&first.app, json!([{"computer": "hard"}, {"name": "Ann"}]));

@@ -21,6 +21,7 @@ fn request(token: &leapfrog::game::SeatToken, path: &[&str]) -> MoveRequest {
 #[test]
 fn a_game_is_played_refused_and_replayed_through_the_domain() {
     let db = crate::common::temp_db();
+    let _files = crate::common::TempFiles::of_url(&format!("sqlite://{}", db.display()));
     actix_web::rt::System::new().block_on(async move {
         let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Full).await.unwrap();
         let rules = jump_capture::Rules::new(jump_capture::Preset::Old.spec().with_size(4, 4)).unwrap();
@@ -95,6 +96,7 @@ fn a_game_is_played_refused_and_replayed_through_the_domain() {
 #[test]
 fn the_computer_moves_only_on_its_turn_and_each_of_its_moves_is_stored_once() {
     let db = crate::common::temp_db();
+    let _files = crate::common::TempFiles::of_url(&format!("sqlite://{}", db.display()));
     actix_web::rt::System::new().block_on(async move {
         let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Full).await.unwrap();
         let rules = jump_capture::Rules::new(jump_capture::Preset::Old.spec().with_size(4, 4)).unwrap();
@@ -133,6 +135,7 @@ fn the_computer_moves_only_on_its_turn_and_each_of_its_moves_is_stored_once() {
 fn the_computer_chooses_as_a_player_that_watched_the_whole_game() {
     use jump_search::{GreedyPlayer, Level, Player};
     let db = crate::common::temp_db();
+    let _files = crate::common::TempFiles::of_url(&format!("sqlite://{}", db.display()));
     actix_web::rt::System::new().block_on(async move {
         let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
         let rules = jump_capture::Rules::new(jump_capture::Preset::Murray.spec().with_size(8, 8)).unwrap();

@@ -124,6 +124,7 @@ fn if_match_compares_versions_strongly_and_refuses_what_is_not_an_etag() {
 #[test]
 fn seats_need_their_token_and_their_turn_and_no_plain_token_is_stored() {
     let db = crate::common::temp_db();
+    let _files = crate::common::TempFiles::of_url(&format!("sqlite://{}", db.display()));
     let config = leapfrog::config::ServeConfig {
         database: leapfrog::config::DatabaseArgs {
             url: format!("sqlite://{}", db.display()),
@@ -338,11 +339,11 @@ fn events_stream_moves_resume_after_last_event_id_and_end_with_over() {
 /// and checks that every move answered 201 is there.
 fn durability(db_url: &str) {
     let server = ServerProcess::start(&["--database-url", db_url], &[]);
-    let app = TestApp { address: server.app.address.clone(), port: server.app.port };
+    let app = server.app.clone();
     let game = create(&app, json!({"preset": "old", "rows": 12, "cols": 12}), 2, 5);
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let mover = {
-        let app = TestApp { address: app.address.clone(), port: app.port };
+        let app = app.clone();
         let game = GameRef { id: game.id.clone(), tokens: game.tokens.clone() };
         std::thread::spawn(move || {
             for _ in 0..400 {
@@ -380,7 +381,9 @@ fn durability(db_url: &str) {
 
 #[test]
 fn every_answered_move_survives_kill_9_sqlite() {
-    durability(&format!("sqlite://{}", crate::common::temp_db().display()));
+    let db = format!("sqlite://{}", crate::common::temp_db().display());
+    let _files = crate::common::TempFiles::of_url(&db);
+    durability(&db);
 }
 
 #[test]
@@ -407,7 +410,7 @@ fn two_processes_on_postgres_race_and_exactly_one_move_wins() {
     let handles: Vec<_> = (0..32)
         .map(|i| {
             let app = if i % 2 == 0 { &a.app } else { &b.app };
-            let app = TestApp { address: app.address.clone(), port: app.port };
+            let app = app.clone();
             let game = GameRef { id: game.id.clone(), tokens: game.tokens.clone() };
             let path = options[i % options.len()].clone();
             let barrier = barrier.clone();

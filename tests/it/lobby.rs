@@ -391,6 +391,7 @@ fn a_time_out_is_applied_once_by_two_processes_on_one_postgres() {
 #[test]
 fn a_time_out_that_fell_due_while_the_server_was_down_is_applied_after_the_restart() {
     let db = format!("sqlite://{}", temp_db().display());
+    let _files = crate::common::TempFiles::of_url(&db);
     let server = ServerProcess::start(&["--database-url", &db], &[]);
     let (id, _) = timed_game(&server.app);
     server.signal("KILL");

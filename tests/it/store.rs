@@ -203,6 +203,7 @@ fn run<F: std::future::Future<Output = ()> + 'static>(
     test: impl FnOnce(Store, String) -> F + 'static,
 ) {
     let url = url.to_string();
+    let _files = crate::common::TempFiles::of_url(&url);
     actix_web::rt::System::new().block_on(async move {
         let store = Store::open(&url, Durability::Full).await.unwrap();
         test(store, url).await;

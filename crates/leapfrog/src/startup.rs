@@ -344,6 +344,11 @@ impl Application {
         self.port
     }
 
+    /// A handle that stops the server (as SIGTERM does) from anywhere.
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
     /// Serves until SIGINT or SIGTERM, then finishes the requests in flight.
     ///
     /// # Errors

@@ -11,11 +11,59 @@ use std::time::Duration;
 use leapfrog::config::ServeConfig;
 use leapfrog::startup::Application;
 
-/// A server running in the background for one test.
+/// A server running in the background for one test. Clones share it; when
+/// the last is dropped (the test ended, passed or failed), the server stops
+/// and its database files are removed.
+#[derive(Clone)]
 pub struct TestApp {
     /// `http://127.0.0.1:PORT`.
     pub address: String,
     pub port: u16,
+    /// What to stop and remove at the end; none for a server this helper
+    /// did not start in this process.
+    running: Option<std::sync::Arc<Running>>,
+}
+
+impl TestApp {
+    /// A client of a server on `port` that something else runs.
+    pub fn at(port: u16) -> TestApp {
+        TestApp { address: format!("http://127.0.0.1:{port}"), port, running: None }
+    }
+}
+
+/// An in-process server and its files, stopped and removed when dropped.
+struct Running {
+    handle: actix_web::dev::ServerHandle,
+    files: TempFiles,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        // The stop is sent at once; nobody needs to wait for it.
+        drop(self.handle.stop(false));
+    }
+}
+
+/// SQLite files a test made in the temporary folder (the database, its WAL
+/// and shared memory), removed when dropped.
+pub struct TempFiles(Option<std::path::PathBuf>);
+
+impl TempFiles {
+    /// The files of `url`, if it is an SQLite file in the temporary folder.
+    pub fn of_url(url: &str) -> TempFiles {
+        let path = url.strip_prefix("sqlite://").map(std::path::PathBuf::from);
+        TempFiles(path.filter(|p| p.starts_with(std::env::temp_dir())))
+    }
+}
+
+impl Drop for TempFiles {
+    fn drop(&mut self) {
+        if let Some(db) = &self.0 {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+            }
+        }
+    }
 }
 
 /// Starts the app on a free port in its own thread and runtime.
@@ -34,16 +82,18 @@ pub fn spawn_unlimited() -> TestApp {
 /// a free loopback port).
 pub fn spawn_with(mut config: ServeConfig) -> TestApp {
     config.bind = "127.0.0.1:0".into();
+    let files = TempFiles::of_url(&config.database.url);
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             let app = Application::build(config).await.expect("the test server starts");
-            tx.send(app.port()).expect("the test waits for the port");
+            tx.send((app.port(), app.handle())).expect("the test waits for the port");
             let _ = app.run_until_stopped().await;
         });
     });
-    let port = rx.recv_timeout(Duration::from_secs(10)).expect("the server starts");
-    TestApp { address: format!("http://127.0.0.1:{port}"), port }
+    let (port, handle) = rx.recv_timeout(Duration::from_secs(10)).expect("the server starts");
+    let running = Some(std::sync::Arc::new(Running { handle, files }));
+    TestApp { address: format!("http://127.0.0.1:{port}"), port, running }
 }
 
 /// An HTTP response.
@@ -175,6 +225,8 @@ pub fn leapfrog_binary() -> std::path::PathBuf {
 pub struct ServerProcess {
     pub child: std::process::Child,
     pub app: TestApp,
+    /// The database it was given by this helper, removed at the end.
+    _files: TempFiles,
 }
 
 impl ServerProcess {
@@ -222,7 +274,8 @@ impl ServerProcess {
             }
         });
         let port = rx.recv_timeout(Duration::from_secs(60)).expect("the server logs its port");
-        ServerProcess { child, app: TestApp { address: format!("http://127.0.0.1:{port}"), port } }
+        let files = TempFiles::of_url(if has_db { "" } else { &db });
+        ServerProcess { child, app: TestApp::at(port), _files: files }
     }
 
     /// Sends a signal by name (`TERM`, `INT`, `KILL`).
@@ -249,6 +302,13 @@ impl ServerProcess {
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
+        // A wrapper's children first (a server under strace outlives it).
+        let pid = self.child.id();
+        if let Ok(children) = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")) {
+            for child in children.split_whitespace().filter(|c| c.parse::<u32>().is_ok_and(|c| c > 1)) {
+                let _ = std::process::Command::new("kill").args(["-KILL", child]).status();
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
