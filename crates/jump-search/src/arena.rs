@@ -62,6 +62,56 @@ pub fn play_game(
     Ok(record)
 }
 
+/// Plays arena games `0..games` between `entrants` (see [`play_game`]) on
+/// `threads` threads (at least one), calling `done` after each game, and
+/// tallies them. Each game's result depends only on its number and the
+/// seed: the tally is the same for any number of threads.
+///
+/// # Errors
+///
+/// When the rules do not allow this many players.
+pub fn run(
+    rules: &Rules,
+    entrants: &[Level],
+    games: u64,
+    seed: u64,
+    threads: usize,
+    done: impl Fn() + Sync,
+) -> Result<Tally, PositionError> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    rules.check_players(entrants.len())?;
+    let next = AtomicU64::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut tally = Tally::new(entrants);
+    let mut failed = None;
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let (tx, next) = (tx.clone(), &next);
+            scope.spawn(move || {
+                loop {
+                    let game = next.fetch_add(1, Ordering::Relaxed);
+                    if game >= games || tx.send(play_game(rules, entrants, game, seed)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for record in rx {
+            match record {
+                Ok(r) => tally.add(&r),
+                Err(e) => failed = Some(e),
+            }
+            done();
+        }
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(tally),
+    }
+}
+
 /// One entrant's figures.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Standing {
@@ -145,6 +195,21 @@ fn wilson(rate: f64, n: f64) -> (f64, f64) {
 mod tests {
     use super::*;
     use jump_capture::Preset;
+
+    #[test]
+    fn a_run_tallies_every_game_the_same_on_any_number_of_threads() {
+        let rules = Rules::new(Preset::Old.spec().with_size(5, 5)).unwrap();
+        let entrants = [Level::Greedy, Level::Random];
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let count = || {
+            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        };
+        let one = run(&rules, &entrants, 8, 3, 1, count).unwrap();
+        let three = run(&rules, &entrants, 8, 3, 3, count).unwrap();
+        assert_eq!(one.standings(), three.standings());
+        assert_eq!(done.into_inner(), 16, "told after every game");
+        assert!(run(&rules, &[Level::Greedy; 65], 1, 3, 1, || {}).is_err(), "65 players");
+    }
 
     #[test]
     fn seats_rotate_over_one_deal_and_wins_add_up_to_the_games() {

@@ -115,6 +115,34 @@ struct RulesArgs {
     directions: Option<DirectionSet>,
 }
 
+/// The board a command's rules are made for.
+enum Shape<'a> {
+    /// `--size N` if given, else the preset's.
+    Size(Option<u8>),
+    /// `--rows R --cols C`.
+    RowsCols(u8, u8),
+    /// A position's board.
+    Of(&'a jump_capture::Grid),
+}
+
+impl RulesArgs {
+    /// The one place a command's rule set is made: the preset, on the board
+    /// of `shape`, with the directions asked for.
+    fn rules(&self, shape: Shape<'_>) -> Result<Rules, CliError> {
+        let mut spec = self.preset.spec();
+        spec = match shape {
+            Shape::Size(Some(n)) => spec.with_size(n, n),
+            Shape::Size(None) => spec,
+            Shape::RowsCols(r, c) => spec.with_size(r, c),
+            Shape::Of(grid) => spec.with_shape_of(grid),
+        };
+        if let Some(d) = self.directions {
+            spec = spec.with_directions(d);
+        }
+        Ok(Rules::new(spec)?)
+    }
+}
+
 #[derive(Debug, Args)]
 struct SetupArgs {
     #[command(flatten)]
@@ -302,17 +330,11 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
 }
 
 fn setup(args: SetupArgs) -> Result<String, CliError> {
-    let mut spec = args.rules.preset.spec();
-    if let Some(n) = args.size {
-        spec = spec.with_size(n, n);
-    }
-    if let (Some(r), Some(c)) = (args.rows, args.cols) {
-        spec = spec.with_size(r, c);
-    }
-    if let Some(d) = args.rules.directions {
-        spec = spec.with_directions(d);
-    }
-    let rules = Rules::new(spec)?;
+    let shape = match (args.rows, args.cols) {
+        (Some(r), Some(c)) => Shape::RowsCols(r, c),
+        _ => Shape::Size(args.size),
+    };
+    let rules = args.rules.rules(shape)?;
     let (mut pos, seed) = Position::start(rules, args.players, args.seed).map_err(CliError::Start)?;
     if args.seed.is_none() {
         eprintln!("seed {seed}");
@@ -354,20 +376,7 @@ fn analyse(args: &AnalyseArgs) -> Result<String, CliError> {
 }
 
 fn arena(args: &ArenaArgs) -> Result<String, CliError> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::mpsc;
-
-    use jump_search::arena::{Tally, play_game};
-
-    let mut spec = args.rules.preset.spec();
-    if let Some(n) = args.size {
-        spec = spec.with_size(n, n);
-    }
-    if let Some(d) = args.rules.directions {
-        spec = spec.with_directions(d);
-    }
-    let rules = Rules::new(spec)?;
-    rules.check_players(args.players.len()).map_err(|e| CliError::Arena(e.to_string()))?;
+    let rules = args.rules.rules(Shape::Size(args.size))?;
     let threads = args
         .threads
         .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get() as u64))
@@ -377,39 +386,12 @@ fn arena(args: &ArenaArgs) -> Result<String, CliError> {
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (about {eta} left)")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let next = AtomicU64::new(0);
-    let (tx, rx) = mpsc::channel();
-    let mut tally = Tally::new(&args.players);
-    let mut failed = None;
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, rules) = (&next, &rules);
-            scope.spawn(move || {
-                loop {
-                    let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game >= args.games {
-                        break;
-                    }
-                    if tx.send(play_game(rules, &args.players, game, args.seed)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for record in rx {
-            match record {
-                Ok(r) => tally.add(&r),
-                Err(e) => failed = Some(e),
-            }
-            progress.inc(1);
-        }
-    });
+    let threads = usize::try_from(threads).unwrap_or(1);
+    let tally =
+        jump_search::arena::run(&rules, &args.players, args.games, args.seed, threads, || progress.inc(1))
+            .map_err(|e| CliError::Arena(e.to_string()));
     progress.finish_and_clear();
-    if let Some(e) = failed {
-        return Err(CliError::Arena(e.to_string()));
-    }
+    let tally = tally?;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -444,11 +426,7 @@ fn arena(args: &ArenaArgs) -> Result<String, CliError> {
 
 fn position(args: &PositionArgs) -> Result<Position, CliError> {
     let setup: Setup = args.position.parse()?;
-    let mut spec = args.rules.preset.spec().with_shape_of(&setup.grid);
-    if let Some(d) = args.rules.directions {
-        spec = spec.with_directions(d);
-    }
-    let rules = Rules::new(spec)?;
+    let rules = args.rules.rules(Shape::Of(&setup.grid))?;
     Ok(Position::from_setup(rules, &setup)?)
 }
 

@@ -6,77 +6,18 @@ use std::sync::Arc;
 use actix_cors::Cors;
 use actix_web::dev::{Server, Service};
 use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::{App, HttpMessage, HttpRequest, HttpServer, web};
+use actix_web::{App, HttpMessage, HttpServer, web};
 use tracing_actix_web::{RequestId, TracingLogger};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 use crate::api::{self, ApiDoc, RouteTable, json::BodyLimit};
 use crate::config::{LimitArgs, ServeConfig};
 use crate::events::{Hub, StreamLimits};
-use crate::game::Creator;
-use crate::limits::{Class, Limiter};
+use crate::limits::Limiter;
 use crate::store::{Backend, Store, StoreError};
-
-/// What every handler needs: the store, the live-update hub, the limits.
-#[derive(Debug, Clone)]
-pub struct AppState {
-    /// The games.
-    pub store: Store,
-    /// Fans moves out to event streams.
-    pub hub: Hub,
-    /// Per-client rate limits.
-    pub limiter: Arc<Limiter>,
-    /// Most unfinished games per client (0: no cap).
-    pub max_unfinished: u32,
-    /// Most unfinished games of computer seats alone per client (0: no cap).
-    pub max_computer_games: u32,
-    /// Where the computer thinks.
-    pub thinkers: crate::thinking::Thinkers,
-    /// Plays the computer's seats.
-    pub computer: crate::computer::Computer,
-    /// Runs engine work too large for a request thread.
-    pub engine: crate::work::Engine,
-    /// Analyses one client may have running or waiting at once.
-    pub analyses_per_client: usize,
-}
-
-impl AppState {
-    /// The client's address, as the limits see it (empty when unknown).
-    pub fn client(&self, req: &HttpRequest) -> Option<std::net::IpAddr> {
-        let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
-        self.limiter.client(req.peer_addr().map(|a| a.ip()), forwarded)
-    }
-
-    /// The client's address as a key for fair shares (empty when unknown).
-    pub fn client_key(&self, req: &HttpRequest) -> String {
-        self.client(req).map(|ip| ip.to_string()).unwrap_or_default()
-    }
-
-    /// Takes one request of `class` from the client's bucket.
-    ///
-    /// # Errors
-    ///
-    /// A 429 with `Retry-After` past the limit.
-    pub fn limit(&self, class: Class, req: &HttpRequest) -> Result<(), ApiError> {
-        let Some(client) = self.client(req) else { return Ok(()) };
-        self.limiter.take(class, client, std::time::Instant::now()).map_err(|e| ApiError::TooManyRequests {
-            detail: e.to_string(),
-            retry_after: Some(e.retry_after),
-        })
-    }
-
-    /// Who creates a game with this request.
-    pub fn creator(&self, req: &HttpRequest) -> Creator {
-        Creator {
-            client: self.client(req).map(|ip| ip.to_string()).unwrap_or_default(),
-            max_unfinished: self.max_unfinished,
-            max_computer_games: self.max_computer_games,
-        }
-    }
-}
 
 /// File descriptors kept back from event streams: the database's
 /// connections, the listener, and room for other requests (`/healthz`

@@ -8,9 +8,9 @@ use utoipa::{IntoResponses, ToSchema};
 
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
+use super::state::AppState;
 use super::stateless::{BodyErrors, rules_and_position};
 use crate::limits::Class;
-use crate::startup::AppState;
 use crate::thinking::{Busy, Lane};
 use crate::wire::{PositionInput, Refusal, Rules, SeedInput, seed_string};
 

@@ -9,10 +9,10 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::games::GameErrors;
 use super::problem::{ApiError, Problem};
+use super::state::AppState;
 use crate::events::{Event, Follower, Full, Kind};
 use crate::game::{Game, GameError, GameStatus};
 use crate::limits::Class;
-use crate::startup::AppState;
 use crate::store::Store;
 
 /// How often a stream gets a comment line when nothing happens. Writing is

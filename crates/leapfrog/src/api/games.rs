@@ -8,10 +8,10 @@ use utoipa::{IntoParams, IntoResponses};
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
+use super::state::AppState;
 use super::stateless::BodyErrors;
 use crate::game::{Game, GameCursor, MAX_SEATS, NewSeat, PlayerName};
 use crate::limits::Class;
-use crate::startup::AppState;
 use crate::wire::Refusal;
 use crate::wire::game::{CreateGameRequest, GameList, GameStatusView, GameView};
 

@@ -52,7 +52,7 @@ pub struct Readiness {
     )
 )]
 #[get("/readyz")]
-pub async fn readyz(state: actix_web::web::Data<crate::startup::AppState>) -> HttpResponse {
+pub async fn readyz(state: actix_web::web::Data<super::state::AppState>) -> HttpResponse {
     let (streams_open, streams_limit) = state.hub.streams();
     if state.store.ping().await {
         HttpResponse::Ok().json(Readiness { status: "ok".into(), streams_open, streams_limit })

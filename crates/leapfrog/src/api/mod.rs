@@ -21,6 +21,7 @@ pub mod moves;
 pub mod problem;
 pub mod query;
 pub mod seats;
+pub mod state;
 pub mod stateless;
 
 use actix_web::{HttpRequest, HttpResponse, web};

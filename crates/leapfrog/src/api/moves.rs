@@ -11,9 +11,9 @@ use super::json::JsonBody;
 use super::move_page::{LegalMovesResponse, legal_moves_page};
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
+use super::state::AppState;
 use crate::game::{Expected, Game, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken};
 use crate::limits::Class;
-use crate::startup::AppState;
 use crate::wire::game::{GameView, History, MoveRecord};
 use crate::wire::{MoveInput, PositionView};
 

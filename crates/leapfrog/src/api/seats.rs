@@ -9,9 +9,9 @@ use super::games::etag;
 use super::json::JsonBody;
 use super::moves::bearer;
 use super::problem::{ApiError, Problem};
+use super::state::AppState;
 use crate::game::{Game, PlayerName, SeatChoice, SeatToken};
 use crate::limits::Class;
-use crate::startup::AppState;
 use crate::wire::Refusal;
 use crate::wire::game::{GameView, JoinRequest, Joined, SeatView};
 

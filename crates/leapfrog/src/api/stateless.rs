@@ -9,7 +9,7 @@ use utoipa::{IntoResponses, ToSchema};
 use super::json::JsonBody;
 use super::move_page::{LegalMovesResponse, legal_moves_page};
 use super::problem::{ApiError, Problem};
-use crate::startup::AppState;
+use super::state::AppState;
 use crate::wire::{
     Invalid, MoveInput, MoveView, Outcome, PositionInput, PositionView, PresetId, Refusal, RuleSet, Rules,
     SeedInput, Status, seed_string,
