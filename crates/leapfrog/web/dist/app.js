@@ -134,6 +134,18 @@ function colourOf(rules, letter) {
     const kind = rules.kinds[i];
     return (kind && COLOURS[kind.name.toLowerCase()]) ?? SPARE[Math.max(i, 0) % SPARE.length] ?? "#888";
 }
+/** The games' names, by preset id. */
+const GAME_NAMES = {
+    murray: "Leap Frog (Murray, coloured)",
+    old: "Leap Frog (old)",
+    froglet: "Froglet",
+    konane: "Konane",
+};
+/** A game's name as people say it: its preset's, or its own rule set's. */
+function gameName(rules) {
+    const name = rules.preset ? GAME_NAMES[rules.preset] : rules.name;
+    return `${name}, ${rules.rows}×${rules.cols}`;
+}
 function kindName(rules, letter) {
     return rules.kinds.find((k) => k.letter === letter)?.name ?? letter;
 }
@@ -175,7 +187,7 @@ function showHome() {
     };
     addSeat("me", localStorage.getItem("leapfrog:name") ?? "");
     addSeat("computer");
-    const preset = h("select", { id: "preset", name: "preset" }, h("option", { value: "murray" }, "Leap Frog (Murray, coloured)"), h("option", { value: "old" }, "Leap Frog (old)"), h("option", { value: "froglet" }, "Froglet"), h("option", { value: "konane" }, "Konane"));
+    const preset = h("select", { id: "preset", name: "preset" }, ...Object.entries(GAME_NAMES).map(([id, name]) => h("option", { value: id }, name)));
     const size = h("input", { id: "size", type: "number", min: 3, max: 26, placeholder: "preset's", name: "size" });
     const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"), h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"));
     const limit = h("input", { id: "limit", type: "number", min: 5, max: 604800, placeholder: "none", name: "limit" });
@@ -411,6 +423,8 @@ function renderGame(view, invite, render, recount) {
         headline = g.status === "opening" ? "Your turn: remove a piece (click it)." : "Your turn: click a piece, then where it jumps.";
     else
         headline = `${names[g.position.to_move] ?? "?"} to move.`;
+    // The tab says when it is this browser's turn, also while it is in the background.
+    document.title = `${turn ? "Your turn · " : ""}${gameName(g.rules)} · Leap Frog`;
     const play = async (path) => {
         if (!turn || view.busy)
             return;
@@ -597,7 +611,20 @@ function renderGame(view, invite, render, recount) {
     // Invitations this browser made.
     const invitations = seats.invitations(g.id).filter((i) => g.players[i.player]?.open);
     const publicOpen = g.status === "waiting" && g.players.some((p) => p.open === "public");
-    const share = h("div", {}, publicOpen ? h("p", {}, "Anyone can join from the lobby, or by this link: ", h("span", { class: "invite" }, `${location.origin}/#/game/${g.id}`)) : null, ...invitations.map((i) => h("p", {}, `Invitation for seat ${i.player + 1}: `, h("span", { class: "invite", "data-invite": String(i.player) }, `${location.origin}/#/game/${g.id}?invite=${i.invitation}`))));
+    const copy = (link, id) => h("button", { type: "button", class: "copy", id, onclick: () => void (async () => {
+            try {
+                await navigator.clipboard.writeText(link);
+                say("Link copied: send it to the person you invite.");
+            }
+            catch {
+                say("The link could not be copied: select it and copy it by hand.", true);
+            }
+        })() }, "Copy link");
+    const publicLink = `${location.origin}/#/game/${g.id}`;
+    const share = h("div", {}, publicOpen ? h("p", {}, "Anyone can join from the lobby, or by this link: ", h("span", { class: "invite" }, publicLink), " ", copy(publicLink, "copy-public")) : null, ...invitations.map((i) => {
+        const link = `${location.origin}/#/game/${g.id}?invite=${i.invitation}`;
+        return h("p", {}, `Invitation for seat ${i.player + 1}: `, h("span", { class: "invite", "data-invite": String(i.player) }, link), " ", copy(link, `copy-invite-${i.player}`));
+    }));
     // The result.
     let result = null;
     if (g.result) {
@@ -631,7 +658,9 @@ function renderGame(view, invite, render, recount) {
     const cell = active?.getAttribute("data-cell");
     const focusAgain = cell ? `[data-cell="${cell}"]` : active?.id ? `#${CSS.escape(active.id)}` : null;
     const caret = active instanceof HTMLInputElement && active.type === "text" ? { start: active.selectionStart, end: active.selectionEnd } : null;
-    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, `${g.rules.name}, ${g.rules.rows}×${g.rules.cols}`), h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })), view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), actions, share, result), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList), h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`), h("label", {}, "Replay", slider), moves))));
+    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, gameName(g.rules)), h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })), view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), actions, share, result), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList), h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`), h("label", {}, "Replay", slider), moves))));
+    // The latest move in view, in the list's own scroll box.
+    moves.scrollTop = moves.scrollHeight;
     const again = focusAgain ? root.querySelector(focusAgain) : null;
     again?.focus();
     if (caret && again instanceof HTMLInputElement)

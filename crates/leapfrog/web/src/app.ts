@@ -154,6 +154,20 @@ function colourOf(rules: S["RuleSet"], letter: string): string {
   return (kind && COLOURS[kind.name.toLowerCase()]) ?? SPARE[Math.max(i, 0) % SPARE.length] ?? "#888";
 }
 
+/** The games' names, by preset id. */
+const GAME_NAMES: Record<S["PresetId"], string> = {
+  murray: "Leap Frog (Murray, coloured)",
+  old: "Leap Frog (old)",
+  froglet: "Froglet",
+  konane: "Konane",
+};
+
+/** A game's name as people say it: its preset's, or its own rule set's. */
+function gameName(rules: S["RuleSet"]): string {
+  const name = rules.preset ? GAME_NAMES[rules.preset] : rules.name;
+  return `${name}, ${rules.rows}×${rules.cols}`;
+}
+
 function kindName(rules: S["RuleSet"], letter: string): string {
   return rules.kinds.find((k) => k.letter === letter)?.name ?? letter;
 }
@@ -204,8 +218,7 @@ function showHome(): void {
   addSeat("computer");
 
   const preset = h("select", { id: "preset", name: "preset" },
-    h("option", { value: "murray" }, "Leap Frog (Murray, coloured)"), h("option", { value: "old" }, "Leap Frog (old)"),
-    h("option", { value: "froglet" }, "Froglet"), h("option", { value: "konane" }, "Konane"));
+    ...Object.entries(GAME_NAMES).map(([id, name]) => h("option", { value: id }, name)));
   const size = h("input", { id: "size", type: "number", min: 3, max: 26, placeholder: "preset's", name: "size" });
   const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"),
     h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"));
@@ -457,6 +470,8 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
   else if (g.status === "over") headline = "The game is over.";
   else if (turn) headline = g.status === "opening" ? "Your turn: remove a piece (click it)." : "Your turn: click a piece, then where it jumps.";
   else headline = `${names[g.position.to_move] ?? "?"} to move.`;
+  // The tab says when it is this browser's turn, also while it is in the background.
+  document.title = `${turn ? "Your turn · " : ""}${gameName(g.rules)} · Leap Frog`;
 
   const play = async (path: string[]): Promise<void> => {
     if (!turn || view.busy) return;
@@ -627,11 +642,23 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
   // Invitations this browser made.
   const invitations = seats.invitations(g.id).filter((i) => g.players[i.player]?.open);
   const publicOpen = g.status === "waiting" && g.players.some((p) => p.open === "public");
+  const copy = (link: string, id: string) => h("button", { type: "button", class: "copy", id, onclick: () => void (async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      say("Link copied: send it to the person you invite.");
+    } catch {
+      say("The link could not be copied: select it and copy it by hand.", true);
+    }
+  })() }, "Copy link");
+  const publicLink = `${location.origin}/#/game/${g.id}`;
   const share = h("div", {},
     publicOpen ? h("p", {}, "Anyone can join from the lobby, or by this link: ",
-      h("span", { class: "invite" }, `${location.origin}/#/game/${g.id}`)) : null,
-    ...invitations.map((i) => h("p", {}, `Invitation for seat ${i.player + 1}: `,
-      h("span", { class: "invite", "data-invite": String(i.player) }, `${location.origin}/#/game/${g.id}?invite=${i.invitation}`))));
+      h("span", { class: "invite" }, publicLink), " ", copy(publicLink, "copy-public")) : null,
+    ...invitations.map((i) => {
+      const link = `${location.origin}/#/game/${g.id}?invite=${i.invitation}`;
+      return h("p", {}, `Invitation for seat ${i.player + 1}: `,
+        h("span", { class: "invite", "data-invite": String(i.player) }, link), " ", copy(link, `copy-invite-${i.player}`));
+    }));
 
   // The result.
   let result: HTMLElement | null = null;
@@ -672,7 +699,7 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
   root.replaceChildren(
     h("div", { class: "columns" },
       h("section", { class: "panel", "aria-labelledby": "game-title" },
-        h("h1", { id: "game-title" }, `${g.rules.name}, ${g.rules.rows}×${g.rules.cols}`),
+        h("h1", { id: "game-title" }, gameName(g.rules)),
         h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })),
         view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null,
         h("div", { class: "board-wrap" }, board),
@@ -681,6 +708,8 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
         h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList),
         h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`),
           h("label", {}, "Replay", slider), moves))));
+  // The latest move in view, in the list's own scroll box.
+  moves.scrollTop = moves.scrollHeight;
   const again = focusAgain ? root.querySelector<HTMLElement | SVGGElement>(focusAgain) : null;
   again?.focus();
   if (caret && again instanceof HTMLInputElement) again.setSelectionRange(caret.start, caret.end);

@@ -30,7 +30,7 @@ const browser = await chromium.launch({
 const outside = [];
 
 async function newPage(viewport = { width: 1200, height: 900 }, server = base) {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
   context.on("request", (r) => {
     if (!r.url().startsWith(server) && !r.url().startsWith("data:")) outside.push(r.url());
   });
@@ -81,6 +81,15 @@ async function playByClicks(page, movePath, stopAfter) {
   }
 }
 
+/** Whether the element `selector` is wholly inside the window as it is
+ * scrolled now. */
+async function inView(page, selector) {
+  return page.locator(selector).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+  });
+}
+
 async function movesShown(page) {
   return page.locator("ol.moves li").count();
 }
@@ -103,6 +112,11 @@ async function twoPeople() {
   await ann.waitForURL(/#\/game\//);
   await ann.locator("#headline", { hasText: "Waiting for players" }).waitFor();
   const link = await ann.locator("[data-invite]").textContent();
+  // The title says the game, by its name; a button copies the invitation.
+  assert.equal(await ann.locator("#game-title").textContent(), "Leap Frog (old), 4×4");
+  await ann.locator("#copy-invite-1").click();
+  await ann.locator("#status", { hasText: "Link copied" }).waitFor();
+  assert.equal(await ann.evaluate(() => navigator.clipboard.readText()), link);
 
   // The lobby lists games with public seats (one made through the API).
   const listed = await api("/v1/games", { method: "POST", headers: { "Content-Type": "application/json" },
@@ -124,6 +138,16 @@ async function twoPeople() {
     const mover = g.position.to_move === 0 ? ann : bob;
     const watcher = mover === ann ? bob : ann;
     const [move] = await firstLegal(g.id);
+    // The tab says whose turn it is.
+    await mover.waitForFunction(() => document.title.startsWith("Your turn"));
+    assert.ok(!(await watcher.title()).startsWith("Your turn"), "only the mover's tab says so");
+    if (move.path.length > 1) {
+      // The message after a first click is in view, on the laptop and the phone.
+      await click(mover, move.path[0]);
+      await mover.locator("#status", { hasText: "choose where to land" }).waitFor();
+      assert.ok(await inView(mover, "#status"), "the message line is in view");
+      await mover.keyboard.press("Escape");
+    }
     await playByClicks(mover, move.path);
     plies++;
     // The other browser sees it live, without reloading.
@@ -213,6 +237,13 @@ async function againstTheComputer() {
     }
   }
   await me.locator("#result").waitFor();
+  // The latest move is in view in the move list.
+  const latest = await me.locator("ol.moves").evaluate((ol) => {
+    const last = ol.lastElementChild.getBoundingClientRect();
+    const box = ol.getBoundingClientRect();
+    return last.bottom <= box.bottom + 1 && last.top >= box.top - 1;
+  });
+  assert.ok(latest, "the move list shows its latest move");
   assert.ok(reloaded, "reloaded in the middle");
   assert.ok(stoppedEarly, "a multi-jump was chosen jump by jump and stopped early");
   const history = await api(`/v1/games/${(await gameOf(me)).id}/moves`);
