@@ -125,6 +125,9 @@ fn a_game_whose_start_is_past_the_budget_is_refused_and_one_within_it_reads_fast
 fn an_analysis_by_iterations_stops_at_the_time_cap_and_a_client_has_its_share() {
     let mut config = ServeConfig::for_tests();
     config.thinking.analyses_per_client = 1;
+    // On a loaded machine the background threads (the lowest priority) may
+    // start late: this test is about the cap, not the wait.
+    config.thinking.think_wait = Duration::from_secs(60);
     let app = Arc::new(spawn_with(config));
     // 200000 iterations on a board whose moves cannot be counted: the
     // 5-second cap ends it. While it thinks, the same client's next
@@ -132,11 +135,13 @@ fn an_analysis_by_iterations_stops_at_the_time_cap_and_a_client_has_its_share() 
     // is in takes the client's place, and the long one is refused: then
     // both go again.)
     let long = lattice_request(11, 11, json!({"iterations": 200_000, "seed": "1"}));
-    for _ in 0..5 {
+    for _ in 0..10 {
         let slow = {
             let (app, long) = (app.clone(), long.clone());
             std::thread::spawn(move || app.post_json("/v1/analysis", &long))
         };
+        // A head start for the long one.
+        std::thread::sleep(Duration::from_millis(300));
         let mut refused = None;
         while refused.is_none() && !slow.is_finished() {
             let r = app.post_json("/v1/analysis", &lattice_request(7, 7, json!({"iterations": 10})));

@@ -134,6 +134,17 @@ function colourOf(rules, letter) {
     const kind = rules.kinds[i];
     return (kind && COLOURS[kind.name.toLowerCase()]) ?? SPARE[Math.max(i, 0) % SPARE.length] ?? "#888";
 }
+/** What each kind of piece is worth, with its colour; none for a single kind. */
+function legend(rules) {
+    if (rules.kinds.length < 2)
+        return null;
+    return h("p", { class: "legend", id: "legend", "aria-label": "what each piece is worth" }, ...rules.kinds.map((k) => {
+        const swatch = h("span", { class: "swatch" });
+        // Through the style object: the page's policy refuses style attributes.
+        swatch.style.backgroundColor = colourOf(rules, k.letter);
+        return h("span", { class: "key" }, swatch, `${k.name} ${k.value}${k.value === 1 ? " point" : " points"}`);
+    }));
+}
 /** The games' names, by preset id. */
 const GAME_NAMES = {
     murray: "Leap Frog (Murray, coloured)",
@@ -292,7 +303,7 @@ async function showGame(id, invite) {
     try {
         const [game, history, dealt] = await Promise.all([api.game(id), api.history(id), api.positionAt(id, 0)]);
         view = { game, history: history.moves, captured: [], chosen: null, hint: [], replay: null, replayPosition: null, busy: false,
-            joinName: localStorage.getItem("leapfrog:name") ?? "" };
+            joinName: localStorage.getItem("leapfrog:name") ?? "", toldOver: false };
         deal = dealt;
         recount(view, deal);
     }
@@ -523,6 +534,13 @@ function renderGame(view, invite, render, recount) {
     if (g.status === "waiting") {
         const open = g.players.filter((p) => p.open);
         const canJoin = open.some((p) => p.open === "public") || invite !== null;
+        if (invite !== null) {
+            // The invitation opens one of the private seats: say which.
+            const seatsOpen = open.filter((p) => p.open === "private").map((p) => String(p.player + 1));
+            actions.append(h("p", { id: "invited" }, seatsOpen.length === 1
+                ? `You are invited to seat ${seatsOpen[0]}: give your name and join.`
+                : `You are invited to one of seats ${seatsOpen.join(", ")}: give your name and join.`));
+        }
         if (canJoin) {
             const nameIn = h("input", { "aria-label": "your name", id: "join-name", value: view.joinName, placeholder: "your name", maxlength: 64,
                 oninput: () => { view.joinName = nameIn.value; } });
@@ -630,7 +648,13 @@ function renderGame(view, invite, render, recount) {
     if (g.result) {
         const r = g.result;
         const winners = r.winners.map((w) => names[w] ?? "?").join(" and ");
-        result = h("div", { class: "result", id: "result" }, h("p", {}, r.winners.length === 0 ? "No winner." : `${winners} ${r.shared ? "share the win" : "wins"}${r.ended === "resignation" ? " by resignation" : ""}.`), h("ol", {}, ...r.standings.map((st) => h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}`))));
+        const verdict = r.winners.length === 0 ? "No winner." : `${winners} ${r.shared ? "share the win" : "wins"}${r.ended === "resignation" ? " by resignation" : ""}.`;
+        // The end replaces whatever the message line said last ("Played …").
+        if (!view.toldOver) {
+            say(`The game is over. ${verdict}`);
+            view.toldOver = true;
+        }
+        result = h("div", { class: "result", id: "result" }, h("p", {}, verdict), h("ol", {}, ...r.standings.map((st) => h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}`))));
     }
     // Moves and replay.
     const moves = h("ol", { class: "moves", start: 1, "aria-label": "moves" }, ...view.history.map((m) => h("li", {}, `${names[m.player] ?? "?"}: ${m.notation}${m.gain ? ` (+${m.gain})` : ""}${m.computer ? " ·c" : ""}`)));
@@ -658,7 +682,7 @@ function renderGame(view, invite, render, recount) {
     const cell = active?.getAttribute("data-cell");
     const focusAgain = cell ? `[data-cell="${cell}"]` : active?.id ? `#${CSS.escape(active.id)}` : null;
     const caret = active instanceof HTMLInputElement && active.type === "text" ? { start: active.selectionStart, end: active.selectionEnd } : null;
-    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, gameName(g.rules)), h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })), view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), actions, share, result), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList), h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`), h("label", {}, "Replay", slider), moves))));
+    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, gameName(g.rules)), h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })), view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), legend(g.rules), actions, share, result), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList), h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`), h("label", {}, "Replay", slider), moves))));
     // The latest move in view, in the list's own scroll box.
     moves.scrollTop = moves.scrollHeight;
     const again = focusAgain ? root.querySelector(focusAgain) : null;

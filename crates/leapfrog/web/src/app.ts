@@ -154,6 +154,18 @@ function colourOf(rules: S["RuleSet"], letter: string): string {
   return (kind && COLOURS[kind.name.toLowerCase()]) ?? SPARE[Math.max(i, 0) % SPARE.length] ?? "#888";
 }
 
+/** What each kind of piece is worth, with its colour; none for a single kind. */
+function legend(rules: S["RuleSet"]): HTMLElement | null {
+  if (rules.kinds.length < 2) return null;
+  return h("p", { class: "legend", id: "legend", "aria-label": "what each piece is worth" },
+    ...rules.kinds.map((k) => {
+      const swatch = h("span", { class: "swatch" });
+      // Through the style object: the page's policy refuses style attributes.
+      swatch.style.backgroundColor = colourOf(rules, k.letter);
+      return h("span", { class: "key" }, swatch, `${k.name} ${k.value}${k.value === 1 ? " point" : " points"}`);
+    }));
+}
+
 /** The games' names, by preset id. */
 const GAME_NAMES: Record<S["PresetId"], string> = {
   murray: "Leap Frog (Murray, coloured)",
@@ -302,6 +314,8 @@ interface View {
   busy: boolean;
   /** The name typed to join with: kept, because every event redraws the page. */
   joinName: string;
+  /** Whether the end was told on the message line. */
+  toldOver: boolean;
 }
 
 function cellName(file: number, rank: number): string {
@@ -348,7 +362,7 @@ async function showGame(id: string, invite: string | null): Promise<void> {
   try {
     const [game, history, dealt] = await Promise.all([api.game(id), api.history(id), api.positionAt(id, 0)]);
     view = { game, history: history.moves, captured: [], chosen: null, hint: [], replay: null, replayPosition: null, busy: false,
-      joinName: localStorage.getItem("leapfrog:name") ?? "" };
+      joinName: localStorage.getItem("leapfrog:name") ?? "", toldOver: false };
     deal = dealt;
     recount(view, deal);
   } catch (err) {
@@ -575,6 +589,13 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
   if (g.status === "waiting") {
     const open = g.players.filter((p) => p.open);
     const canJoin = open.some((p) => p.open === "public") || invite !== null;
+    if (invite !== null) {
+      // The invitation opens one of the private seats: say which.
+      const seatsOpen = open.filter((p) => p.open === "private").map((p) => String(p.player + 1));
+      actions.append(h("p", { id: "invited" }, seatsOpen.length === 1
+        ? `You are invited to seat ${seatsOpen[0]}: give your name and join.`
+        : `You are invited to one of seats ${seatsOpen.join(", ")}: give your name and join.`));
+    }
     if (canJoin) {
       const nameIn = h("input", { "aria-label": "your name", id: "join-name", value: view.joinName, placeholder: "your name", maxlength: 64,
         oninput: () => { view.joinName = nameIn.value; } });
@@ -665,8 +686,14 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
   if (g.result) {
     const r = g.result;
     const winners = r.winners.map((w) => names[w] ?? "?").join(" and ");
+    const verdict = r.winners.length === 0 ? "No winner." : `${winners} ${r.shared ? "share the win" : "wins"}${r.ended === "resignation" ? " by resignation" : ""}.`;
+    // The end replaces whatever the message line said last ("Played …").
+    if (!view.toldOver) {
+      say(`The game is over. ${verdict}`);
+      view.toldOver = true;
+    }
     result = h("div", { class: "result", id: "result" },
-      h("p", {}, r.winners.length === 0 ? "No winner." : `${winners} ${r.shared ? "share the win" : "wins"}${r.ended === "resignation" ? " by resignation" : ""}.`),
+      h("p", {}, verdict),
       h("ol", {}, ...r.standings.map((st) => h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}`))));
   }
 
@@ -703,6 +730,7 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
         h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })),
         view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null,
         h("div", { class: "board-wrap" }, board),
+        legend(g.rules),
         actions, share, result),
       h("div", {},
         h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList),

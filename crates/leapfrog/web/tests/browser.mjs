@@ -124,8 +124,14 @@ async function twoPeople() {
   const bob = await newPage({ width: 390, height: 844 }); // a phone
   await bob.goto(base + "/");
   await bob.locator(`table.lobby a[href="#/game/${listed.id}"]`).waitFor();
-  // Ann's seat is private: Bob joins through her invitation link.
+  // Ann's seat is private: Bob joins through her invitation link, told
+  // which seat it opens, with a button as tall as the name field.
   await bob.goto(link);
+  await bob.locator("#invited", { hasText: "invited to seat 2" }).waitFor();
+  const [field, button] = await Promise.all(["#join-name", "#join"].map((s) => bob.locator(s).boundingBox()));
+  assert.ok(Math.abs(field.height - button.height) <= 6, `join ${button.height}px, name ${field.height}px`);
+  assert.ok(Math.abs(field.y + field.height - (button.y + button.height)) <= 3,
+    `they line up: name ${JSON.stringify(field)}, join ${JSON.stringify(button)}`);
   await bob.locator("#join-name").fill("Bob");
   await bob.locator("#join").click();
   await bob.locator(".badge", { hasText: "you" }).waitFor();
@@ -168,6 +174,8 @@ async function twoPeople() {
   // Bob moves first now; Ann resigns on his turn, and both pages say so.
   await ann.locator("#resign").click();
   for (const p of [ann, bob]) await p.locator("#result", { hasText: "by resignation" }).waitFor();
+  // The message line tells the end, not the last move played.
+  for (const p of [ann, bob]) await p.locator("#status", { hasText: "The game is over. Bob wins by resignation." }).waitFor();
   console.log(`two browsers played a game of ${plies} plies to the end, and a rematch resigned`);
 }
 
@@ -178,11 +186,16 @@ async function againstTheComputer() {
   await me.goto(base + "/");
   await me.locator("#preset").selectOption("froglet");
   await me.locator("#size").fill("6");
+  // (Froglet's kinds are worth 1 to 4: the legend under the board says so.)
   const rows = me.locator(".seat-row");
   await rows.nth(0).locator("[name=name]").fill("Cleo");
   await rows.nth(1).locator("[name=level]").selectOption("greedy");
   await me.locator("#create").click();
   await me.waitForURL(/#\/game\//);
+  const key = await me.locator("#legend").textContent();
+  assert.match(key, /green 1 point.*blue 4 points/);
+  const swatch = await me.locator("#legend .swatch").first().evaluate((el) => getComputedStyle(el).backgroundColor);
+  assert.notEqual(swatch, "rgba(0, 0, 0, 0)", "the swatch has its colour");
   // The opening by keyboard: a cell focused, Enter. Froglet's first removal
   // must be a green piece: anything else is refused with the server's reason.
   await me.locator("#headline", { hasText: "Your turn" }).waitFor();
