@@ -654,7 +654,7 @@ function renderGame(view, invite, render, recount) {
             say(`The game is over. ${verdict}`);
             view.toldOver = true;
         }
-        result = h("div", { class: "result", id: "result" }, h("p", {}, verdict), h("ol", {}, ...r.standings.map((st) => h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}`))));
+        result = h("div", { class: "result", id: "result", role: "region", "aria-label": "the result" }, h("h2", {}, "Game over"), h("p", { class: "verdict" }, verdict), h("ol", {}, ...r.standings.map((st) => h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}`))));
     }
     // Moves and replay.
     const moves = h("ol", { class: "moves", start: 1, "aria-label": "moves" }, ...view.history.map((m) => h("li", {}, `${names[m.player] ?? "?"}: ${m.notation}${m.gain ? ` (+${m.gain})` : ""}${m.computer ? " ·c" : ""}`)));
@@ -682,7 +682,7 @@ function renderGame(view, invite, render, recount) {
     const cell = active?.getAttribute("data-cell");
     const focusAgain = cell ? `[data-cell="${cell}"]` : active?.id ? `#${CSS.escape(active.id)}` : null;
     const caret = active instanceof HTMLInputElement && active.type === "text" ? { start: active.selectionStart, end: active.selectionEnd } : null;
-    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, gameName(g.rules)), h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })), view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), legend(g.rules), actions, share, result), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList), h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`), h("label", {}, "Replay", slider), moves))));
+    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, gameName(g.rules)), h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })), result, view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), legend(g.rules), actions, share), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList), h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`), h("label", {}, "Replay", slider), moves))));
     // The latest move in view, in the list's own scroll box.
     moves.scrollTop = moves.scrollHeight;
     const again = focusAgain ? root.querySelector(focusAgain) : null;
@@ -694,7 +694,10 @@ function drawBoard(rules, position, view, last, click) {
     const rows = position.grid.length;
     const cols = position.grid[0]?.length ?? 0;
     const size = 40;
-    const margin = 16;
+    // Coordinates in proportion to the board, so that a large board shrunk to
+    // a phone's width still shows them at a readable size.
+    const coord = Math.max(10, Math.round((cols * size) / 30));
+    const margin = coord + 8;
     const svg = s("svg", { class: "board", viewBox: `0 0 ${cols * size + margin * 2} ${rows * size + margin * 2}`, role: "grid", "aria-label": "the board" });
     const targets = new Set((view.chosen?.node.next ?? []).map((n) => n.cell));
     const chosen = new Set(view.chosen?.path ?? []);
@@ -733,15 +736,30 @@ function drawBoard(rules, position, view, last, click) {
             row.append(g);
         });
         svg.append(row);
-        const t = s("text", { class: "coord", x: 3, y: margin + r * size + size / 2 + 3 });
+        const t = s("text", { class: "coord", x: margin - 4, y: margin + r * size + size / 2, "font-size": coord,
+            "text-anchor": "end", "dominant-baseline": "central" });
         t.textContent = String(rank);
         svg.append(t);
     });
     for (let c = 0; c < cols; c++) {
-        const t = s("text", { class: "coord", x: margin + c * size + size / 2 - 3, y: margin + rows * size + 12 });
+        const t = s("text", { class: "coord", x: margin + c * size + size / 2, y: margin + rows * size + coord, "font-size": coord,
+            "text-anchor": "middle" });
         t.textContent = String.fromCharCode(97 + c);
         svg.append(t);
     }
+    // The keyboard's focus ring, drawn last so that no neighbour covers it.
+    const ring = s("rect", { class: "focus-ring", width: size, height: size, visibility: "hidden" });
+    svg.append(ring);
+    svg.addEventListener("focusin", (e) => {
+        const cell = e.target instanceof Element ? e.target.closest("[data-cell]") : null;
+        const rect = cell?.querySelector("rect");
+        if (!rect || !cell?.matches(":focus-visible"))
+            return;
+        ring.setAttribute("x", rect.getAttribute("x") ?? "0");
+        ring.setAttribute("y", rect.getAttribute("y") ?? "0");
+        ring.setAttribute("visibility", "visible");
+    });
+    svg.addEventListener("focusout", () => ring.setAttribute("visibility", "hidden"));
     return svg;
 }
 window.addEventListener("hashchange", route);

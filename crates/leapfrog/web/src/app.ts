@@ -692,8 +692,9 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
       say(`The game is over. ${verdict}`);
       view.toldOver = true;
     }
-    result = h("div", { class: "result", id: "result" },
-      h("p", {}, verdict),
+    result = h("div", { class: "result", id: "result", role: "region", "aria-label": "the result" },
+      h("h2", {}, "Game over"),
+      h("p", { class: "verdict" }, verdict),
       h("ol", {}, ...r.standings.map((st) => h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}`))));
   }
 
@@ -728,10 +729,11 @@ function renderGame(view: View, invite: string | null, render: () => void, recou
       h("section", { class: "panel", "aria-labelledby": "game-title" },
         h("h1", { id: "game-title" }, gameName(g.rules)),
         h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })),
+        result,
         view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null,
         h("div", { class: "board-wrap" }, board),
         legend(g.rules),
-        actions, share, result),
+        actions, share),
       h("div", {},
         h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList),
         h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`),
@@ -753,7 +755,10 @@ function drawBoard(
   const rows = position.grid.length;
   const cols = position.grid[0]?.length ?? 0;
   const size = 40;
-  const margin = 16;
+  // Coordinates in proportion to the board, so that a large board shrunk to
+  // a phone's width still shows them at a readable size.
+  const coord = Math.max(10, Math.round((cols * size) / 30));
+  const margin = coord + 8;
   const svg = s("svg", { class: "board", viewBox: `0 0 ${cols * size + margin * 2} ${rows * size + margin * 2}`, role: "grid", "aria-label": "the board" });
   const targets = new Set((view.chosen?.node.next ?? []).map((n) => n.cell));
   const chosen = new Set(view.chosen?.path ?? []);
@@ -787,15 +792,29 @@ function drawBoard(
       row.append(g);
     });
     svg.append(row);
-    const t = s("text", { class: "coord", x: 3, y: margin + r * size + size / 2 + 3 });
+    const t = s("text", { class: "coord", x: margin - 4, y: margin + r * size + size / 2, "font-size": coord,
+      "text-anchor": "end", "dominant-baseline": "central" });
     t.textContent = String(rank);
     svg.append(t);
   });
   for (let c = 0; c < cols; c++) {
-    const t = s("text", { class: "coord", x: margin + c * size + size / 2 - 3, y: margin + rows * size + 12 });
+    const t = s("text", { class: "coord", x: margin + c * size + size / 2, y: margin + rows * size + coord, "font-size": coord,
+      "text-anchor": "middle" });
     t.textContent = String.fromCharCode(97 + c);
     svg.append(t);
   }
+  // The keyboard's focus ring, drawn last so that no neighbour covers it.
+  const ring = s("rect", { class: "focus-ring", width: size, height: size, visibility: "hidden" });
+  svg.append(ring);
+  svg.addEventListener("focusin", (e) => {
+    const cell = e.target instanceof Element ? e.target.closest("[data-cell]") : null;
+    const rect = cell?.querySelector("rect");
+    if (!rect || !cell?.matches(":focus-visible")) return;
+    ring.setAttribute("x", rect.getAttribute("x") ?? "0");
+    ring.setAttribute("y", rect.getAttribute("y") ?? "0");
+    ring.setAttribute("visibility", "visible");
+  });
+  svg.addEventListener("focusout", () => ring.setAttribute("visibility", "hidden"));
   return svg;
 }
 

@@ -124,11 +124,24 @@ async function twoPeople() {
   const bob = await newPage({ width: 390, height: 844 }); // a phone
   await bob.goto(base + "/");
   await bob.locator(`table.lobby a[href="#/game/${listed.id}"]`).waitFor();
+  // On a phone: the header keeps to one line, and a 15×15 board's
+  // coordinates are readable.
+  assert.ok((await bob.locator("header.top").boundingBox()).height < 56, "the header does not wrap");
+  const big = await api("/v1/games", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ rules: { preset: "murray" }, players: [{ name: "Eve" }, { open: "public" }] }) });
+  await bob.goto(`${base}/#/game/${big.id}`);
+  await bob.locator("svg.board").waitFor();
+  const coordHeight = await bob.locator("svg.board text.coord").first().evaluate((t) => t.getBoundingClientRect().height);
+  assert.ok(coordHeight >= 10, `coordinates ${coordHeight}px high`);
   // Ann's seat is private: Bob joins through her invitation link, told
   // which seat it opens, with a button as tall as the name field.
   await bob.goto(link);
   await bob.locator("#invited", { hasText: "invited to seat 2" }).waitFor();
-  const [field, button] = await Promise.all(["#join-name", "#join"].map((s) => bob.locator(s).boundingBox()));
+  // (Measured in one go: a live update may redraw the page in between.)
+  const [field, button] = await bob.evaluate(() => ["#join-name", "#join"].map((s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return { y: r.y, height: r.height };
+  }));
   assert.ok(Math.abs(field.height - button.height) <= 6, `join ${button.height}px, name ${field.height}px`);
   assert.ok(Math.abs(field.y + field.height - (button.y + button.height)) <= 3,
     `they line up: name ${JSON.stringify(field)}, join ${JSON.stringify(button)}`);
@@ -161,6 +174,11 @@ async function twoPeople() {
     if (plies === 3) await bob.screenshot({ path: path.join(shots, "phone-game-in-progress.png") });
   }
   for (const p of [ann, bob]) await p.locator("#result").waitFor();
+  // The end is a banner above the board, in view on the laptop.
+  const [banner, boardBox] = await ann.evaluate(() =>
+    ["#result", "svg.board"].map((s) => document.querySelector(s).getBoundingClientRect().y));
+  assert.ok(banner < boardBox, "the result comes before the board");
+  assert.equal(await ann.locator("#result h2").textContent(), "Game over");
   assert.equal(await movesShown(ann), plies);
   await ann.screenshot({ path: path.join(shots, "two-people-over.png") });
   // Play again: both land in the same new game, each in a seat.
@@ -207,6 +225,16 @@ async function againstTheComputer() {
   await me.locator("#status", { hasText: "Not played" }).waitFor();
   const removal = [...removals][0];
   await me.locator(`[data-cell="${removal}"]`).focus();
+  // By keyboard, the focus ring is drawn over the board, on that cell.
+  await me.keyboard.press("Tab");
+  await me.keyboard.press("Shift+Tab");
+  const ring = await me.locator("svg.board").evaluate((svg, cell) => {
+    const r = svg.querySelector(".focus-ring");
+    const rect = svg.querySelector(`[data-cell="${cell}"] rect`);
+    return { last: svg.lastElementChild === r, visible: r.getAttribute("visibility"),
+      here: r.getAttribute("x") === rect.getAttribute("x") && r.getAttribute("y") === rect.getAttribute("y") };
+  }, removal);
+  assert.deepEqual(ring, { last: true, visible: "visible", here: true }, "the focus ring is on top, on the cell");
   await me.keyboard.press("Enter");
   while ((await gameOf(me)).position.ply === 0) await me.waitForTimeout(25);
   let reloaded = false;
@@ -230,6 +258,13 @@ async function againstTheComputer() {
       assert.deepEqual(played.path, long.path.slice(0, 2), "stopped after the first jump");
       stoppedEarly = true;
       await me.screenshot({ path: path.join(shots, "computer-game-in-progress.png") });
+      // The last move stands out from the other cells (its fill is far lighter or darker).
+      const [lastFill, plainFill] = await me.locator("svg.board").evaluate((svg) =>
+        [svg.querySelector(".cell.last rect"), svg.querySelector(".cell:not(.last):not(.masked):not(.target):not(.chosen):not(.hint) rect")]
+          .map((r) => getComputedStyle(r).fill.match(/\d+/g).map(Number)));
+      const luma = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      const apart = Math.abs(luma(lastFill) - luma(plainFill)) + Math.abs(lastFill[2] - plainFill[2]);
+      assert.ok(apart >= 40, `last move ${lastFill}, other cells ${plainFill}`);
     } else {
       await playByClicks(me, moves[0].path);
     }
