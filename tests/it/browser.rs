@@ -46,7 +46,8 @@ fn the_page_and_its_files_are_served_from_the_binary_and_allow_this_server_only(
     let app = spawn_app();
     for (path, kind, says) in [
         ("/", "text/html", "<script type=\"module\" src=\"/app.js\">"),
-        ("/app.js", "text/javascript", "/v1/games"),
+        ("/app.js", "text/javascript", "./game.js"),
+        ("/client.js", "text/javascript", "/v1/games"),
         ("/style.css", "text/css", "svg.board"),
     ] {
         let r = app.get(path);
@@ -61,7 +62,8 @@ fn the_page_and_its_files_are_served_from_the_binary_and_allow_this_server_only(
     }
     // No address of another host in what the browser runs (the SVG
     // namespace is a name, never fetched).
-    let script = (app.get("/app.js").body + &app.get("/").body + &app.get("/style.css").body)
+    let modules: String = leapfrog::page::SCRIPTS.iter().map(|(path, _)| app.get(path).body).collect();
+    let script = (modules + &app.get("/").body + &app.get("/style.css").body)
         .replace("http://www.w3.org/2000/svg", "");
     assert!(
         !script.contains("http://") && !script.contains("https://") && !script.contains("//cdn"),
@@ -96,12 +98,29 @@ fn the_committed_script_is_the_strict_compile_of_the_typescript_typed_by_the_com
         "tsc --strict",
         Command::new("npx").args(["tsc", "-p", ".", "--outDir"]).arg(&out).current_dir(web()),
     );
-    let compiled = std::fs::read_to_string(out.join("app.js")).unwrap();
+    // Every module compiled is committed as it compiles, and nothing else
+    // is in dist/; the binary serves each.
+    let scripts = |dir: &std::path::Path| -> Vec<(String, String)> {
+        let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "js"))
+            .map(|p| {
+                (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let (compiled, committed) = (scripts(&out), scripts(&web().join("dist")));
     let _ = std::fs::remove_dir_all(&out);
     assert!(
-        compiled == std::fs::read_to_string(web().join("dist/app.js")).unwrap(),
-        "crates/leapfrog/web/dist/app.js is stale: run `npm run build` in crates/leapfrog/web"
+        compiled == committed,
+        "crates/leapfrog/web/dist/ is stale: run `npm run build` in crates/leapfrog/web"
     );
+    let served: Vec<String> = leapfrog::page::SCRIPTS.iter().map(|(path, _)| path[1..].to_string()).collect();
+    let names: Vec<String> = compiled.into_iter().map(|(name, _)| name).collect();
+    assert_eq!(served, names, "page.rs serves every module");
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! The web page at `/`: its HTML, style and script, embedded in the binary
-//! (the script is the committed output of `crates/leapfrog/web/src/app.ts`).
+//! The web page at `/`: its HTML, style and scripts, embedded in the binary
+//! (the scripts are the committed output of the modules in
+//! `crates/leapfrog/web/src/`, one file each, loaded from `/app.js`).
 //! Nothing is fetched from elsewhere: the Content-Security-Policy allows
 //! this server only.
 
@@ -7,7 +8,18 @@ use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 
 const INDEX: &str = include_str!("../web/index.html");
-const SCRIPT: &str = include_str!("../web/dist/app.js");
+/// Each module `tsc` writes to `web/dist/`, by the path it is served at.
+pub const SCRIPTS: [(&str, &str); 9] = [
+    ("/app.js", include_str!("../web/dist/app.js")),
+    ("/board.js", include_str!("../web/dist/board.js")),
+    ("/client.js", include_str!("../web/dist/client.js")),
+    ("/dom.js", include_str!("../web/dist/dom.js")),
+    ("/game.js", include_str!("../web/dist/game.js")),
+    ("/home.js", include_str!("../web/dist/home.js")),
+    ("/pieces.js", include_str!("../web/dist/pieces.js")),
+    ("/storage.js", include_str!("../web/dist/storage.js")),
+    ("/types.js", include_str!("../web/dist/types.js")),
+];
 const STYLE: &str = include_str!("../web/style.css");
 
 /// This server only; `data:` for the empty favicon.
@@ -23,10 +35,12 @@ fn file(content_type: &'static str, body: &'static str) -> HttpResponse {
         .body(body)
 }
 
-/// Registers the page's three files.
+/// Registers the page's files.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(|| async { file("text/html; charset=utf-8", INDEX) }))
         .route("/index.html", web::get().to(|| async { file("text/html; charset=utf-8", INDEX) }))
-        .route("/app.js", web::get().to(|| async { file("text/javascript; charset=utf-8", SCRIPT) }))
         .route("/style.css", web::get().to(|| async { file("text/css; charset=utf-8", STYLE) }));
+    for (path, script) in SCRIPTS {
+        cfg.route(path, web::get().to(move || async move { file("text/javascript; charset=utf-8", script) }));
+    }
 }

@@ -1,0 +1,427 @@
+// A game's page: its state and event stream, the seats, the actions, the
+// moves chosen jump by jump, the result.
+import { api } from "./client.js";
+import { seats } from "./storage.js";
+import { h, main, onLeave, reason, say } from "./dom.js";
+import { gameName, kindName, legend } from "./pieces.js";
+import { cellAt, drawBoard } from "./board.js";
+/** Plays a move record on a grid copy and returns the letters it took. */
+export function replayOn(grid, m) {
+    const taken = [];
+    for (const c of m.captures) {
+        const at = cellAt(grid, c);
+        const line = at && grid[at.row];
+        if (at && line) {
+            const letter = line[at.col];
+            if (letter)
+                taken.push(letter);
+            line[at.col] = null;
+        }
+    }
+    if (m.path.length > 1) {
+        const from = cellAt(grid, m.path[0] ?? "");
+        const to = cellAt(grid, m.path[m.path.length - 1] ?? "");
+        const fromLine = from && grid[from.row];
+        const toLine = to && grid[to.row];
+        if (from && to && fromLine && toLine) {
+            toLine[to.col] = fromLine[from.col] ?? null;
+            fromLine[from.col] = null;
+        }
+    }
+    return taken;
+}
+export async function showGame(id, invite) {
+    const root = main();
+    root.replaceChildren(h("p", {}, "Loading the game…"));
+    let view;
+    let deal;
+    try {
+        const [game, history, dealt] = await Promise.all([api.game(id), api.history(id), api.positionAt(id, 0)]);
+        view = { game, history: history.moves, captured: [], chosen: null, hint: [], replay: null, replayPosition: null, busy: false,
+            joinName: localStorage.getItem("leapfrog:name") ?? "", toldOver: false };
+        deal = dealt;
+        recount(view, deal);
+    }
+    catch (err) {
+        root.replaceChildren(h("p", { class: "error" }, `This game did not load: ${reason(err)}`), h("a", { href: "#/" }, "Back"));
+        return;
+    }
+    const render = () => renderGame(view, invite, render, () => recount(view, deal));
+    // Live: the stream says every change. EventSource reconnects by itself
+    // after a lost connection and sends Last-Event-ID, so nothing is missed;
+    // a refused one (a full server answers 503) it gives up, so the page
+    // opens a new one a little later, which starts with the game as it
+    // stands.
+    const refresh = async () => {
+        try {
+            const [game, history] = await Promise.all([api.game(id), api.history(id)]);
+            view.game = game;
+            view.history = history.moves;
+            recount(view, deal);
+        }
+        catch (err) {
+            // The next event, or the snapshot after a reconnect, tries again.
+            say(`The game did not refresh: ${reason(err)}`, true);
+        }
+        if (view.chosen && !myTurn(view))
+            view.chosen = null;
+        render();
+    };
+    const onChange = (e) => {
+        const data = JSON.parse(e.data);
+        if (e.type === "game")
+            view.game = JSON.parse(e.data);
+        else if (data.game)
+            view.game = data.game;
+        void refresh();
+    };
+    let events;
+    let again = 0;
+    let done = false;
+    // Only the stream's own message is cleared when it is back: a refusal
+    // shown meanwhile stays.
+    let lost = false;
+    const connect = () => {
+        events = new EventSource(`/v1/games/${id}/events`);
+        for (const type of ["game", "move", "joined", "left", "started", "resigned", "timed_out", "over"]) {
+            events.addEventListener(type, onChange);
+        }
+        events.addEventListener("rematch", ((e) => {
+            const { id: next } = JSON.parse(e.data);
+            view.game.rematch = next;
+            // Nothing follows a rematch: no reconnecting.
+            done = true;
+            events.close();
+            render();
+        }));
+        events.addEventListener("error", () => {
+            if (done)
+                return;
+            lost = true;
+            if (events.readyState === EventSource.CLOSED) {
+                say("Live updates were refused; trying again…");
+                again = window.setTimeout(connect, 5000);
+            }
+            else
+                say("Connection lost; reconnecting…");
+        });
+        events.addEventListener("open", () => {
+            if (lost)
+                say("Connected again.");
+            lost = false;
+        });
+    };
+    connect();
+    const clock = window.setInterval(() => {
+        const el = document.getElementById("clock");
+        if (el && view.game.turn_ends_at) {
+            const left = Math.max(0, Math.round((Date.parse(view.game.turn_ends_at) - Date.now()) / 1000));
+            el.textContent = `${left} s left for this move`;
+        }
+    }, 1000);
+    // Escape drops a move being chosen.
+    const cancel = (e) => {
+        if (e.key === "Escape" && view.chosen) {
+            view.chosen = null;
+            say("Move cancelled.");
+            render();
+        }
+    };
+    document.addEventListener("keydown", cancel);
+    onLeave(() => {
+        done = true;
+        window.clearTimeout(again);
+        events.close();
+        window.clearInterval(clock);
+        document.removeEventListener("keydown", cancel);
+    });
+    render();
+}
+export function recount(view, deal) {
+    const grid = deal.grid.map((r) => r.slice());
+    view.captured = view.game.players.map(() => []);
+    for (const m of view.history)
+        view.captured[m.player]?.push(...replayOn(grid, m));
+}
+export function held(view) {
+    return seats.get(view.game.id);
+}
+/** My seat that is to move, if any. */
+export function myTurn(view) {
+    const g = view.game;
+    if (g.status !== "opening" && g.status !== "playing")
+        return undefined;
+    return held(view).find((s) => s.player === g.position.to_move);
+}
+export function renderGame(view, invite, render, recount) {
+    const g = view.game;
+    const mine = held(view);
+    const root = main();
+    const turn = myTurn(view);
+    const names = g.players.map((p) => p.name);
+    // What is happening, in words.
+    let headline;
+    if (g.status === "waiting")
+        headline = "Waiting for players to take the open seats.";
+    else if (g.status === "over")
+        headline = "The game is over.";
+    else if (turn)
+        headline = g.status === "opening" ? "Your turn: remove a piece (click it)." : "Your turn: click a piece, then where it jumps.";
+    else
+        headline = `${names[g.position.to_move] ?? "?"} to move.`;
+    // The tab says when it is this browser's turn, also while it is in the background.
+    document.title = `${turn ? "Your turn · " : ""}${gameName(g.rules)} · Leap Frog`;
+    const play = async (path) => {
+        if (!turn || view.busy)
+            return;
+        view.busy = true;
+        try {
+            view.game = await api.play(g.id, turn.token, g.version, path);
+            view.chosen = null;
+            view.hint = [];
+            say(`Played ${path.join("x")}.`);
+        }
+        catch (err) {
+            say(`Not played: ${reason(err)}`, true);
+            view.chosen = null;
+        }
+        finally {
+            view.busy = false;
+        }
+        const history = await api.history(g.id);
+        view.history = history.moves;
+        recount();
+        render();
+    };
+    const clickCell = async (cell, letter) => {
+        if (view.replay !== null)
+            return;
+        if (!turn) {
+            say(g.status === "over" ? "The game is over." : "It is not your turn.", true);
+            return;
+        }
+        if (g.status === "opening") {
+            await play([cell]);
+            return;
+        }
+        const chosen = view.chosen;
+        if (chosen) {
+            if (cell === chosen.path[0] && chosen.path.length === 1) {
+                view.chosen = null;
+                render();
+                return;
+            }
+            const next = chosen.node.next.find((n) => n.cell === cell);
+            if (next) {
+                const path = [...chosen.path, cell];
+                if (next.next.length === 0) {
+                    await play(path);
+                }
+                else {
+                    view.chosen = { path, node: next };
+                    say(`${path.join("x")}: jump on, or play it as it is.`);
+                    render();
+                }
+                return;
+            }
+            if (chosen.path.length > 1) {
+                say(`${cell} is not a landing cell of ${chosen.path.join("x")}.`, true);
+                return;
+            }
+        }
+        if (!letter) {
+            say(`${cell} is empty: click a piece to jump with.`, true);
+            return;
+        }
+        try {
+            const jumps = await api.jumps(g.id, cell);
+            if (!jumps.tree || jumps.tree.next.length === 0) {
+                say(`The piece on ${cell} has no jump.`, true);
+                view.chosen = null;
+            }
+            else {
+                view.chosen = { path: [cell], node: jumps.tree };
+                say(`From ${cell}: choose where to land.`);
+            }
+        }
+        catch (err) {
+            say(reason(err), true);
+        }
+        render();
+    };
+    // The board.
+    const position = view.replay !== null && view.replayPosition ? view.replayPosition : g.position;
+    const last = view.replay === null ? view.history[view.history.length - 1] : undefined;
+    const board = drawBoard(g.rules, position, view, last, clickCell);
+    // Players.
+    const playerList = h("ul", { class: "players", "aria-label": "players" }, ...g.players.map((p) => {
+        const score = g.position.scores[p.player] ?? 0;
+        const taken = view.captured[p.player] ?? [];
+        const counts = new Map();
+        for (const l of taken)
+            counts.set(l, (counts.get(l) ?? 0) + 1);
+        return h("li", { class: p.player === g.position.to_move && g.status !== "over" && g.status !== "waiting" ? "to-move" : "" }, h("span", {}, `${p.player + 1}. ${p.open ? "Open seat" : p.name}`), p.computer ? h("span", { class: "badge" }, `computer, ${p.computer}`) : null, p.open ? h("span", { class: "badge" }, p.open) : null, p.resigned ? h("span", { class: "badge" }, p.resigned === "timed_out" ? "out of time" : "resigned") : null, mine.some((s) => s.player === p.player) ? h("span", { class: "badge" }, "you") : null, h("span", { class: "score", "aria-label": `score ${score}` }, `${score} pts`), h("span", { class: "captured" }, taken.length === 0 ? "no captures" :
+            `captured ${taken.length}: ` + [...counts].map(([l, n]) => `${n} ${kindName(g.rules, l)}`).join(", ")));
+    }));
+    // Actions.
+    const actions = h("div", { class: "actions" });
+    const firstHeld = mine[0];
+    if (g.status === "waiting") {
+        const open = g.players.filter((p) => p.open);
+        const canJoin = open.some((p) => p.open === "public") || invite !== null;
+        if (invite !== null) {
+            // The invitation opens one of the private seats: say which.
+            const seatsOpen = open.filter((p) => p.open === "private").map((p) => String(p.player + 1));
+            actions.append(h("p", { id: "invited" }, seatsOpen.length === 1
+                ? `You are invited to seat ${seatsOpen[0]}: give your name and join.`
+                : `You are invited to one of seats ${seatsOpen.join(", ")}: give your name and join.`));
+        }
+        if (canJoin) {
+            const nameIn = h("input", { "aria-label": "your name", id: "join-name", value: view.joinName, placeholder: "your name", maxlength: 64,
+                oninput: () => { view.joinName = nameIn.value; } });
+            const join = async () => {
+                try {
+                    const req = { name: view.joinName };
+                    if (invite)
+                        req.invitation = invite;
+                    const joined = await api.join(g.id, req);
+                    seats.add(g.id, { player: joined.seat.player, token: joined.seat.token });
+                    localStorage.setItem("leapfrog:name", view.joinName.trim());
+                    view.game = joined.game;
+                    say(`You hold seat ${joined.seat.player + 1}.`);
+                    render();
+                }
+                catch (err) {
+                    say(`Not joined: ${reason(err)}`, true);
+                }
+            };
+            actions.append(h("label", {}, "Your name", nameIn), h("button", { id: "join", onclick: () => void join() }, "Join"));
+        }
+        if (firstHeld) {
+            actions.append(h("button", { class: "secondary", id: "leave", onclick: () => void (async () => {
+                    try {
+                        view.game = await api.leave(g.id, firstHeld.token);
+                        seats.drop(g.id, firstHeld.player);
+                        render();
+                    }
+                    catch (err) {
+                        say(reason(err), true);
+                    }
+                })() }, "Leave the seat"));
+        }
+    }
+    if (turn && view.chosen && view.chosen.path.length > 1) {
+        const path = view.chosen.path;
+        actions.append(h("button", { id: "stop", onclick: () => void play(path) }, `Play ${path.join("x")} (stop here)`));
+    }
+    if (turn) {
+        actions.append(h("button", { class: "secondary", id: "hint", onclick: () => void (async () => {
+                try {
+                    say("Thinking…");
+                    const a = await api.analyse({ rules: g.rules, position: { board: g.position.board, ply: g.position.ply, scores: g.position.scores }, millis: 1000 });
+                    view.hint = a.candidates[0]?.path ?? [];
+                    say(`Hint: ${a.best}${a.exact ? " (solved exactly)" : ""}.`);
+                    render();
+                }
+                catch (err) {
+                    say(`No hint: ${reason(err)}`, true);
+                }
+            })() }, "Hint"));
+    }
+    if (firstHeld && (g.status === "opening" || g.status === "playing")) {
+        actions.append(h("button", { class: "danger", id: "resign", onclick: () => void (async () => {
+                if (!window.confirm("Resign this game?"))
+                    return;
+                try {
+                    view.game = await api.resign(g.id, firstHeld.token);
+                    render();
+                }
+                catch (err) {
+                    say(reason(err), true);
+                }
+            })() }, "Resign"));
+    }
+    if (g.status === "over" && firstHeld) {
+        actions.append(h("button", { id: "again", onclick: () => void (async () => {
+                // Asking again would replace the token this browser holds already.
+                if (g.rematch && seats.get(g.rematch).length > 0) {
+                    location.hash = `#/game/${g.rematch}`;
+                    return;
+                }
+                try {
+                    const next = await api.rematch(g.id, firstHeld.token);
+                    seats.add(next.game.id, { player: next.seat.player, token: next.seat.token });
+                    location.hash = `#/game/${next.game.id}`;
+                }
+                catch (err) {
+                    say(reason(err), true);
+                }
+            })() }, g.rematch ? "Go to the rematch" : "Play again"));
+    }
+    else if (g.status === "over" && g.rematch) {
+        actions.append(h("a", { href: `#/game/${g.rematch}` }, "Watch the rematch"));
+    }
+    // Invitations this browser made.
+    const invitations = seats.invitations(g.id).filter((i) => g.players[i.player]?.open);
+    const publicOpen = g.status === "waiting" && g.players.some((p) => p.open === "public");
+    const copy = (link, id) => h("button", { type: "button", class: "copy", id, onclick: () => void (async () => {
+            try {
+                await navigator.clipboard.writeText(link);
+                say("Link copied: send it to the person you invite.");
+            }
+            catch {
+                say("The link could not be copied: select it and copy it by hand.", true);
+            }
+        })() }, "Copy link");
+    const publicLink = `${location.origin}/#/game/${g.id}`;
+    const share = h("div", {}, publicOpen ? h("p", {}, "Anyone can join from the lobby, or by this link: ", h("span", { class: "invite" }, publicLink), " ", copy(publicLink, "copy-public")) : null, ...invitations.map((i) => {
+        const link = `${location.origin}/#/game/${g.id}?invite=${i.invitation}`;
+        return h("p", {}, `Invitation for seat ${i.player + 1}: `, h("span", { class: "invite", "data-invite": String(i.player) }, link), " ", copy(link, `copy-invite-${i.player}`));
+    }));
+    // The result.
+    let result = null;
+    if (g.result) {
+        const r = g.result;
+        const winners = r.winners.map((w) => names[w] ?? "?").join(" and ");
+        const verdict = r.winners.length === 0 ? "No winner." : `${winners} ${r.shared ? "share the win" : "wins"}${r.ended === "resignation" ? " by resignation" : ""}.`;
+        // The end replaces whatever the message line said last ("Played …").
+        if (!view.toldOver) {
+            say(`The game is over. ${verdict}`);
+            view.toldOver = true;
+        }
+        result = h("div", { class: "result", id: "result", role: "region", "aria-label": "the result" }, h("h2", {}, "Game over"), h("p", { class: "verdict" }, verdict), h("ol", {}, ...r.standings.map((st) => h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}`))));
+    }
+    // Moves and replay.
+    const moves = h("ol", { class: "moves", start: 1, "aria-label": "moves" }, ...view.history.map((m) => h("li", {}, `${names[m.player] ?? "?"}: ${m.notation}${m.gain ? ` (+${m.gain})` : ""}${m.computer ? " ·c" : ""}`)));
+    const slider = h("input", { type: "range", class: "replay", id: "replay", min: 0, max: g.position.ply, value: view.replay ?? g.position.ply,
+        "aria-label": "replay: the position after this many moves" });
+    slider.addEventListener("change", () => void (async () => {
+        const n = Number(slider.value);
+        if (n >= g.position.ply) {
+            view.replay = null;
+            view.replayPosition = null;
+        }
+        else {
+            try {
+                view.replayPosition = await api.positionAt(g.id, n);
+                view.replay = n;
+            }
+            catch (err) {
+                say(`That position did not load: ${reason(err)}`, true);
+            }
+        }
+        render();
+    })());
+    // A redraw must not move the keyboard focus: find the same cell or control again.
+    const active = document.activeElement;
+    const cell = active?.getAttribute("data-cell");
+    const focusAgain = cell ? `[data-cell="${cell}"]` : active?.id ? `#${CSS.escape(active.id)}` : null;
+    const caret = active instanceof HTMLInputElement && active.type === "text" ? { start: active.selectionStart, end: active.selectionEnd } : null;
+    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, gameName(g.rules)), h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })), result, view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), legend(g.rules), actions, share), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList), h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`), h("label", {}, "Replay", slider), moves))));
+    // The latest move in view, in the list's own scroll box.
+    moves.scrollTop = moves.scrollHeight;
+    const again = focusAgain ? root.querySelector(focusAgain) : null;
+    again?.focus();
+    if (caret && again instanceof HTMLInputElement)
+        again.setSelectionRange(caret.start, caret.end);
+}
