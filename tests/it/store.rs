@@ -30,6 +30,19 @@ fn game(version: i64, position: &str) -> GameRow {
     }
 }
 
+/// The seats of a two-player game, each with a token hash.
+fn two_seats() -> Vec<SeatRow> {
+    (0..2)
+        .map(|p| SeatRow {
+            player: p,
+            name: format!("P{p}"),
+            token_hash: format!("hash-{p}"),
+            invite_hash: None,
+            claim_hash: None,
+        })
+        .collect()
+}
+
 fn a_move(ply: i64, notation: &str) -> MoveRow {
     MoveRow {
         ply,
@@ -50,15 +63,7 @@ async fn state(store: &Store) -> (i64, String, Vec<String>) {
 }
 
 async fn a_move_commits_whole_or_not_at_all(store: Store) {
-    let seats: Vec<SeatRow> = (0..2)
-        .map(|p| SeatRow {
-            player: p,
-            name: format!("P{p}"),
-            token_hash: format!("hash-{p}"),
-            invite_hash: None,
-            claim_hash: None,
-        })
-        .collect();
+    let seats = two_seats();
     store.insert_game(&game(1, "start"), &seats).await.unwrap();
 
     let done = store.commit_move(&game(2, "after a1"), 1, &a_move(0, "a1"), None).await.unwrap();
@@ -268,15 +273,7 @@ async fn rows_stored_before_the_checks_still_read(store: Store) {
         status: "playing".into(),
         ..game(1, "")
     };
-    let seats: Vec<SeatRow> = (0..2)
-        .map(|p| SeatRow {
-            player: p,
-            name: format!("P{p}"),
-            token_hash: format!("hash-{p}"),
-            invite_hash: None,
-            claim_hash: None,
-        })
-        .collect();
+    let seats = two_seats();
     store.insert_game(&row, &seats).await.unwrap();
     let g = Game::load(&store, "g1").await.unwrap();
     // Its status is read as stored, not worked out by counting moves.
