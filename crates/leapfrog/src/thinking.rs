@@ -157,26 +157,24 @@ impl Pool {
             }
             *count += 1;
         }
-        let shared = self.shared.clone();
-        let owner = client.to_string();
+        let release = cap.map(|_| Release { shared: self.shared.clone(), client: client.to_string() });
         let job: Job = Box::new(move || {
             let waited = submitted.elapsed();
-            if tx.is_closed() {
+            let answer = if tx.is_closed() {
                 // The asker has gone: nothing to do.
+                None
             } else if max_wait.is_some_and(|most| waited > most) {
-                let _ = tx.send(Err(Late(waited)));
+                Some(Err(Late(waited)))
             } else {
-                // The asker may go meanwhile: then the answer is dropped.
-                let _ = tx.send(Ok(job()));
-            }
-            if cap.is_some() {
-                let mut queue = shared.queue.lock().unwrap_or_else(PoisonError::into_inner);
-                if let Some(count) = queue.capped.get_mut(&owner) {
-                    *count -= 1;
-                    if *count == 0 {
-                        queue.capped.remove(&owner);
-                    }
-                }
+                Some(Ok(job()))
+            };
+            // The client's place is given back before its answer goes (it
+            // may ask again at once), and by a drop, so a panic gives it
+            // back too.
+            drop(release);
+            if let Some(answer) = answer {
+                // The asker may have gone meanwhile: then it is dropped.
+                let _ = tx.send(answer);
             }
         });
         let Queue { waiting, turns, queued, .. } = &mut *queue;
@@ -198,6 +196,24 @@ impl Pool {
 
     fn lock(&self) -> MutexGuard<'_, Queue> {
         self.shared.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A capped job's place in its client's count, given back when dropped.
+struct Release {
+    shared: Arc<Shared>,
+    client: String,
+}
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        let mut queue = self.shared.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = queue.capped.get_mut(&self.client) {
+            *count -= 1;
+            if *count == 0 {
+                queue.capped.remove(&self.client);
+            }
+        }
     }
 }
 
@@ -398,5 +414,13 @@ mod tests {
         assert!(late.await.unwrap().is_err(), "it waited past 50 ms");
         assert_eq!(pool.submit("d", None, || 1).unwrap().await.unwrap(), Ok(1));
         assert!(ran.lock().unwrap().is_empty(), "neither the late job nor the abandoned one ran");
+    }
+
+    #[actix_rt::test]
+    async fn a_capped_job_that_panics_gives_its_place_back() {
+        let pool = Pool::new("test", 1, 10, Priority::Normal, None);
+        let failed = pool.submit("a", Some(1), || -> u8 { panic!("a bug") }).unwrap();
+        assert!(failed.await.is_err(), "no answer from a panic");
+        assert_eq!(pool.submit("a", Some(1), || 3).unwrap().await.unwrap(), Ok(3));
     }
 }
