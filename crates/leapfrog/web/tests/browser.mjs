@@ -130,8 +130,11 @@ async function twoPeople() {
   const big = await api("/v1/games", { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ rules: { preset: "murray" }, players: [{ name: "Eve" }, { open: "public" }] }) });
   await bob.goto(`${base}/#/game/${big.id}`);
-  await bob.locator("svg.board").waitFor();
-  const coordHeight = await bob.locator("svg.board text.coord").first().evaluate((t) => t.getBoundingClientRect().height);
+  // (Read once the board is laid out: a live update may be redrawing it.)
+  const coordHeight = await (await bob.waitForFunction(() => {
+    const h = document.querySelector("svg.board text.coord")?.getBoundingClientRect().height ?? 0;
+    return h > 0 ? h : null;
+  })).jsonValue();
   assert.ok(coordHeight >= 10, `coordinates ${coordHeight}px high`);
   // Ann's seat is private: Bob joins through her invitation link, told
   // which seat it opens, with a button as tall as the name field.
