@@ -159,6 +159,11 @@ impl Pool {
         }
         let release = cap.map(|_| Release { shared: self.shared.clone(), client: client.to_string() });
         let job: Job = Box::new(move || {
+            // Locals drop in reverse: on a panic too, the client's place
+            // goes back before the answer's channel closes (the asker may
+            // ask again as soon as it sees the end).
+            let tx = tx;
+            let release = release;
             let waited = submitted.elapsed();
             let answer = if tx.is_closed() {
                 // The asker has gone: nothing to do.
