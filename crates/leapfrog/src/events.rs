@@ -412,10 +412,28 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(5), rx.recv()).await.unwrap().unwrap()
     }
 
-    #[actix_rt::test]
-    async fn a_move_is_encoded_once_and_sent_to_every_follower_of_its_game_only() {
+    /// A fresh SQLite file's files, removed when dropped (after the store
+    /// declared after it).
+    struct DbFiles(std::path::PathBuf);
+
+    impl Drop for DbFiles {
+        fn drop(&mut self) {
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
+            }
+        }
+    }
+
+    /// A store on a fresh SQLite file in the temporary folder.
+    async fn fresh_store() -> (DbFiles, Store) {
         let db = std::env::temp_dir().join(format!("leapfrog-hub-{}.db", uuid::Uuid::new_v4()));
         let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
+        (DbFiles(db), store)
+    }
+
+    #[actix_rt::test]
+    async fn a_move_is_encoded_once_and_sent_to_every_follower_of_its_game_only() {
+        let (_files, store) = fresh_store().await;
         let (a, b) = (game_with_a_move(&store).await, game_with_a_move(&store).await);
         let hub = Hub::new(store, StreamLimits { total: 10, per_game: 10, per_client: 0 });
         let (mut one, mut two, mut other) =
@@ -440,8 +458,7 @@ mod tests {
 
     #[actix_rt::test]
     async fn streams_past_a_limit_are_refused() {
-        let db = std::env::temp_dir().join(format!("leapfrog-hub-{}.db", uuid::Uuid::new_v4()));
-        let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
+        let (_files, store) = fresh_store().await;
         let hub = Hub::new(store, StreamLimits { total: 3, per_game: 2, per_client: 0 });
         let _kept = [hub.follow("a", "x").unwrap(), hub.follow("a", "x").unwrap()];
         assert_eq!(hub.follow("a", "x").unwrap_err(), Full::Game(2));
@@ -454,8 +471,7 @@ mod tests {
 
     #[actix_rt::test]
     async fn a_client_past_its_streams_is_refused_and_others_are_not() {
-        let db = std::env::temp_dir().join(format!("leapfrog-hub-{}.db", uuid::Uuid::new_v4()));
-        let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
+        let (_files, store) = fresh_store().await;
         let hub = Hub::new(store, StreamLimits { total: 100, per_game: 100, per_client: 2 });
         let first = hub.follow("a", "greedy").unwrap();
         let _second = hub.follow("b", "greedy").unwrap();
@@ -463,6 +479,5 @@ mod tests {
         assert!(hub.follow("a", "modest").is_ok());
         drop(first);
         assert!(hub.follow("a", "greedy").is_ok(), "a closed stream gives its client's place back");
-        let _ = std::fs::remove_file(db);
     }
 }

@@ -194,11 +194,6 @@ impl Pool {
         Ok(rx)
     }
 
-    /// Threads in the pool.
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
     fn lock(&self) -> MutexGuard<'_, Queue> {
         self.shared.queue.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -299,11 +294,6 @@ impl Thinkers {
             Lane::Play => self.play.submit(client, cap, job),
             Lane::Background => self.background.submit(client, cap, job),
         }
-    }
-
-    /// Threads a lane.
-    pub fn threads(&self) -> usize {
-        self.play.threads()
     }
 }
 

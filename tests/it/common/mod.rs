@@ -34,13 +34,19 @@ impl TestApp {
 /// An in-process server and its files, stopped and removed when dropped.
 struct Running {
     handle: actix_web::dev::ServerHandle,
+    /// Told when the server has stopped and closed its database.
+    stopped: std::sync::Mutex<std::sync::mpsc::Receiver<()>>,
     files: TempFiles,
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
-        // The stop is sent at once; nobody needs to wait for it.
+        // The stop is sent at once; the files go once the server has closed
+        // them (else its last writes would make them again).
         drop(self.handle.stop(false));
+        if let Ok(stopped) = self.stopped.lock() {
+            let _ = stopped.recv_timeout(Duration::from_secs(15));
+        }
     }
 }
 
@@ -84,15 +90,18 @@ pub fn spawn_with(mut config: ServeConfig) -> TestApp {
     config.bind = "127.0.0.1:0".into();
     let files = TempFiles::of_url(&config.database.url);
     let (tx, rx) = std::sync::mpsc::channel();
+    let (done, stopped) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             let app = Application::build(config).await.expect("the test server starts");
             tx.send((app.port(), app.handle())).expect("the test waits for the port");
             let _ = app.run_until_stopped().await;
         });
+        let _ = done.send(());
     });
     let (port, handle) = rx.recv_timeout(Duration::from_secs(10)).expect("the server starts");
-    let running = Some(std::sync::Arc::new(Running { handle, files }));
+    let running =
+        Some(std::sync::Arc::new(Running { handle, stopped: std::sync::Mutex::new(stopped), files }));
     TestApp { address: format!("http://127.0.0.1:{port}"), port, running }
 }
 
