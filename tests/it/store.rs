@@ -52,6 +52,7 @@ fn a_move(ply: i64, notation: &str) -> MoveRow {
         gain: 0,
         at: ply,
         computer: 0,
+        kinds: Some(String::new()),
     }
 }
 
@@ -256,7 +257,7 @@ fn each_listing_filter_uses_its_index_postgres() {
 /// whose moves cannot be counted, names with control and format characters,
 /// a 100-character rule name (the old cap).
 async fn rows_stored_before_the_checks_still_read(store: Store) {
-    use leapfrog::game::{Game, GameStatus};
+    use leapfrog::game::GameStatus;
     let board: Vec<String> = (0..11u8)
         .rev()
         .map(|r| {
@@ -275,7 +276,7 @@ async fn rows_stored_before_the_checks_still_read(store: Store) {
     };
     let seats = two_seats();
     store.insert_game(&row, &seats).await.unwrap();
-    let g = Game::load(&store, "g1").await.unwrap();
+    let g = leapfrog::games::load(&store, "g1").await.unwrap();
     // Its status is read as stored, not worked out by counting moves.
     assert_eq!(g.status(), GameStatus::Started);
     assert_eq!(g.phase(), jump_capture::Phase::Playing);

@@ -2,17 +2,16 @@
 //! within the game's limit is resigned by the server.
 //!
 //! Every second, each process asks the database for the games whose seat
-//! to move is out of time and resigns it, only if the game is still at the
-//! version it read: with several processes on one database each time-out
-//! is applied exactly once, and after a restart the first tick applies
-//! every time-out that fell due while the server was down.
+//! to move is out of time and has the games service resign it, only if
+//! the game is still at the version it read: with several processes on
+//! one database each time-out is applied exactly once, and after a
+//! restart the first tick applies every time-out that fell due while the
+//! server was down.
 
 use std::time::Duration;
 
-use crate::computer::Computer;
-use crate::events::Hub;
-use crate::game::{Game, GameError, now_ms};
-use crate::store::Store;
+use crate::game::GameError;
+use crate::games::{Games, now_ms};
 
 /// How often the clock looks: a time-out is applied at most this late.
 pub const TICK: Duration = Duration::from_secs(1);
@@ -22,20 +21,11 @@ pub const TICK: Duration = Duration::from_secs(1);
 /// # Errors
 ///
 /// On a database failure.
-pub async fn apply_time_outs(
-    store: &Store,
-    hub: &Hub,
-    computer: &Computer,
-    now: i64,
-) -> Result<usize, GameError> {
+pub async fn apply_time_outs(games: &Games, now: i64) -> Result<usize, GameError> {
     let mut applied = 0;
-    for id in store.games_out_of_time(now).await? {
-        if let Some(game) = Game::time_out(store, &id, now).await? {
+    for id in games.store().games_out_of_time(now).await? {
+        if let Some(game) = games.time_out(&id, now).await? {
             tracing::info!(game = %id, player = game.position().to_move(), "a seat ran out of time");
-            hub.notify(&id);
-            if game.computer_to_move().is_some() {
-                computer.wake(&id);
-            }
             applied += 1;
         }
     }
@@ -43,12 +33,12 @@ pub async fn apply_time_outs(
 }
 
 /// Applies time-outs every [`TICK`] for as long as the process runs.
-pub async fn run(store: Store, hub: Hub, computer: Computer) {
+pub async fn run(games: Games) {
     let mut every = tokio::time::interval(TICK);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         every.tick().await;
-        if let Err(e) = apply_time_outs(&store, &hub, &computer, now_ms()).await {
+        if let Err(e) = apply_time_outs(&games, now_ms()).await {
             tracing::warn!(error = %e, "applying time-outs failed; the clock tries again");
         }
     }

@@ -13,9 +13,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::events::Hub;
-use crate::game::{Game, GameError, now_ms};
-use crate::store::Store;
+use crate::game::GameError;
+use crate::games::{Games, Wakes, now_ms};
 use crate::thinking::{Lane, Thinkers};
 
 /// How often the scan for forgotten computer moves runs, and how long a
@@ -25,8 +24,7 @@ pub const SCAN_EVERY: Duration = Duration::from_secs(10);
 /// Plays the computer's seats.
 #[derive(Debug, Clone)]
 pub struct Computer {
-    store: Store,
-    hub: Hub,
+    games: Games,
     thinkers: Thinkers,
     /// The games this process is playing for now, each with whether it was
     /// woken again meanwhile (then it looks once more before it stops).
@@ -34,9 +32,17 @@ pub struct Computer {
 }
 
 impl Computer {
-    /// The computer of this process.
-    pub fn new(store: Store, hub: Hub, thinkers: Thinkers) -> Computer {
-        Computer { store, hub, thinkers, playing: Arc::default() }
+    /// The computer of this process, playing through `games`.
+    pub fn new(games: Games, thinkers: Thinkers) -> Computer {
+        Computer { games, thinkers, playing: Arc::default() }
+    }
+
+    /// Wakes each game the games service tells of, for as long as the
+    /// process runs.
+    pub async fn listen(self, mut wakes: Wakes) {
+        while let Some(id) = wakes.recv().await {
+            self.wake(&id);
+        }
     }
 
     /// Looks at game `id` (after a move, a creation, a restart) and plays
@@ -75,11 +81,11 @@ impl Computer {
 
     async fn play_while_its_turn(&self, id: &str) -> Result<(), GameError> {
         loop {
-            let game = Game::load(&self.store, id).await?;
+            let game = self.games.load(id).await?;
             let Some(level) = game.computer_to_move() else { return Ok(()) };
             // The moves so far: the computer learns from them how the
             // others play.
-            let history = Arc::new(Game::moves_since(&self.store, id, 0).await?);
+            let history = Arc::new(self.games.history(&game, 0).await?);
             // The same game, ply and level: the same move, where the level
             // counts iterations.
             let seed = game.seed() ^ u64::from(game.position().ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -105,10 +111,9 @@ impl Computer {
                 }
             };
             let Some(mv) = choice? else { return Ok(()) };
-            match game.play_for_computer(&self.store, mv).await {
+            match self.games.play_for_computer(&game, mv).await {
                 Ok(played) => {
                     tracing::debug!(game = %id, ply = played.position().ply(), %level, "the computer moved");
-                    self.hub.notify(id);
                 }
                 // Another process stored a move first: look again.
                 Err(GameError::Conflict) => {}
@@ -125,7 +130,7 @@ impl Computer {
     /// On a database failure.
     pub async fn pick_up(&self, still: Duration) -> Result<usize, GameError> {
         let before = now_ms().saturating_sub(i64::try_from(still.as_millis()).unwrap_or(i64::MAX));
-        let ids = self.store.games_with_computers(before).await?;
+        let ids = self.games.store().games_with_computers(before).await?;
         for id in &ids {
             self.wake(id);
         }

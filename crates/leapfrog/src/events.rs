@@ -320,8 +320,8 @@ impl Hub {
             // game as read (and maybe later ones), so the end is never told
             // before the last move.
             let read = async {
-                let game = Game::load(&store, &id).await?;
-                Ok::<_, crate::game::GameError>((Game::moves_since(&store, &id, from).await?, game))
+                let game = crate::games::load(&store, &id).await?;
+                Ok::<_, crate::game::GameError>((crate::games::history(&store, &game, from).await?, game))
             };
             let (moves, game) = match read.await {
                 Ok(read) => read,
@@ -390,21 +390,26 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::game::{Creator, MoveRequest, NewSeat, PlayerName};
+    use crate::game::{MoveRequest, NewSeat, PlayerName};
+    use crate::games::{Creator, Games};
     use crate::store::Durability;
-    use crate::wire::MoveInput;
 
     async fn game_with_a_move(store: &Store) -> String {
+        // A hub of its own: the test's hub hears only what the test tells.
+        let (games, _wakes) = Games::new(
+            store.clone(),
+            Hub::new(store.clone(), StreamLimits { total: 1, per_game: 1, per_client: 0 }),
+        );
         let rules = std::sync::Arc::new(jump_capture::Preset::Old.rules());
         let names = vec![
             NewSeat::Person(PlayerName::parse("A").unwrap()),
             NewSeat::Person(PlayerName::parse("B").unwrap()),
         ];
         let creator = Creator { client: String::new(), max_unfinished: 0, max_computer_games: 0 };
-        let (game, created) = Game::create(store, rules, names, Some(1), None, &creator).await.unwrap();
-        let mv = MoveInput { path: vec!["h8".into()] };
+        let (game, created) = games.create(rules, names, Some(1), None, &creator).await.unwrap();
+        let mv = Ok("h8".parse().unwrap());
         let request = MoveRequest { token: created.tokens[0].1.clone(), expected: None, key: None, mv };
-        Game::play(store, game.id(), request).await.unwrap();
+        games.play(game.id(), request).await.unwrap();
         game.id().to_string()
     }
 

@@ -24,6 +24,7 @@ pub mod computer;
 pub mod config;
 pub mod events;
 pub mod game;
+pub mod games;
 pub mod limits;
 pub mod names;
 pub mod page;

@@ -6,6 +6,11 @@
 //! U+202E, zero-width spaces and joiners, the byte order mark, …) and the
 //! line and paragraph separators. Each kind of name has a length cap.
 
+/// The longest rule set name, in characters.
+pub const MAX_RULES_NAME: usize = 64;
+/// The longest kind name, in characters.
+pub const MAX_KIND_NAME: usize = 32;
+
 /// Why a name was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {

@@ -72,7 +72,7 @@ async fn sweep(store: Store, limits: LimitArgs) {
     let mut every = tokio::time::interval(limits.sweep_every.max(std::time::Duration::from_secs(1)));
     loop {
         every.tick().await;
-        let now = crate::game::now_ms();
+        let now = crate::games::now_ms();
         let keys_before = now.saturating_sub(ms(limits.idempotency_ttl));
         let idle_before = now.saturating_sub(ms(limits.abandon_after));
         match store.sweep(now, keys_before, idle_before).await {
@@ -222,15 +222,13 @@ impl Application {
             config.thinking.think_queue,
             config.thinking.think_wait,
         );
-        let computer = crate::computer::Computer::new(store.clone(), hub.clone(), thinkers.clone());
-        background.push(actix_web::rt::spawn(computer.clone().scan()));
-        background.push(actix_web::rt::spawn(crate::clock::run(
-            store.clone(),
-            hub.clone(),
-            computer.clone(),
-        )));
+        let (games, wakes) = crate::games::Games::new(store.clone(), hub.clone());
+        let computer = crate::computer::Computer::new(games.clone(), thinkers.clone());
+        background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
+        background.push(actix_web::rt::spawn(computer.scan()));
+        background.push(actix_web::rt::spawn(crate::clock::run(games.clone())));
         let state = AppState {
-            store: store.clone(),
+            games,
             hub,
             limiter,
             max_unfinished: config.limits.max_unfinished(),
@@ -238,7 +236,6 @@ impl Application {
             engine: crate::work::Engine::new(config.thinking.threads()),
             analyses_per_client: config.thinking.analyses_per_client.max(1),
             thinkers,
-            computer,
         };
         let limit = config.body_limit;
         let origins = config.cors_origins.clone();

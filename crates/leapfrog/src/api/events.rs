@@ -52,8 +52,8 @@ impl Stream {
         let from = self.next;
         // The game first, then the moves up to it: the game as it stands
         // comes right after the last move it includes, never before it.
-        let game = Game::load(&self.store, &self.id).await?;
-        let missed = if moves { Game::moves_since(&self.store, &self.id, from).await? } else { Vec::new() };
+        let game = crate::games::load(&self.store, &self.id).await?;
+        let missed = if moves { crate::games::history(&self.store, &game, from).await? } else { Vec::new() };
         for m in missed.iter().filter(|m| m.ply < game.position().ply()) {
             self.next = m.ply + 1;
             self.pending.push_back(Event::of_move(m));
@@ -151,7 +151,7 @@ pub async fn events(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Stream, &req)?;
-    let game = Game::load(&state.store, &id).await?;
+    let game = state.games.load(&id).await?;
     let id = game.id().to_string();
     let resume = req
         .headers()
@@ -174,7 +174,7 @@ pub async fn events(
     heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut stream = Stream {
         follower,
-        store: state.store.clone(),
+        store: state.games.store().clone(),
         id: id.clone(),
         pending: VecDeque::new(),
         next: resume.unwrap_or(0),

@@ -10,7 +10,7 @@ use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
 use super::state::AppState;
 use super::stateless::BodyErrors;
-use crate::game::{Game, GameCursor, MAX_SEATS, NewSeat, PlayerName};
+use crate::game::{GameCursor, MAX_SEATS, NewSeat, PlayerName};
 use crate::limits::Class;
 use crate::wire::Refusal;
 use crate::wire::game::{CreateGameRequest, GameList, GameStatusView, GameView};
@@ -96,10 +96,7 @@ pub async fn create_game(
     let rules = req.rules.resolve_cached(None)?;
     let seed = req.seed.map(|s| s.0);
     let (game, created) =
-        Game::create(&state.store, rules, seats, seed, req.move_time_limit, &state.creator(&http)).await?;
-    if game.computer_to_move().is_some() {
-        state.computer.wake(game.id());
-    }
+        state.games.create(rules, seats, seed, req.move_time_limit, &state.creator(&http)).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id())))
         .insert_header((header::ETAG, etag(game.version())))
@@ -128,7 +125,7 @@ pub async fn get_game(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let game = Game::load(&state.store, &id).await?;
+    let game = state.games.load(&id).await?;
     let tag = etag(game.version());
     let unchanged =
         req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()).is_some_and(|v| {
@@ -194,7 +191,7 @@ pub async fn list_games(
         GameStatusView::Playing => jump_capture::Phase::Playing.name(),
         GameStatusView::Over => jump_capture::Phase::Over.name(),
     });
-    let (games, next) = Game::list(&state.store, status, limit, after.as_ref()).await?;
+    let (games, next) = state.games.list(status, limit, after.as_ref()).await?;
     let games = games.iter().map(GameView::of).collect();
     Ok(HttpResponse::Ok().json(GameList { games, next_cursor: next.map(|c| c.to_string()) }))
 }

@@ -54,7 +54,7 @@ pub struct Readiness {
 #[get("/readyz")]
 pub async fn readyz(state: actix_web::web::Data<super::state::AppState>) -> HttpResponse {
     let (streams_open, streams_limit) = state.hub.streams();
-    if state.store.ping().await {
+    if state.games.store().ping().await {
         HttpResponse::Ok().json(Readiness { status: "ok".into(), streams_open, streams_limit })
     } else {
         HttpResponse::ServiceUnavailable().json(Readiness {

@@ -12,7 +12,7 @@ use super::move_page::{LegalMovesResponse, legal_moves_page};
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
 use super::state::AppState;
-use crate::game::{Expected, Game, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken};
+use crate::game::{Expected, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken, Unreadable};
 use crate::limits::Class;
 use crate::wire::game::{GameView, History, MoveRecord};
 use crate::wire::{MoveInput, PositionView};
@@ -129,17 +129,9 @@ pub async fn play_move(
         ),
         None => None,
     };
+    let mv = mv.to_move("path").map_err(|e| Unreadable { detail: e.detail, field: e.field });
     let request = MoveRequest { token, expected: expected(&req)?, key, mv };
-    let game = match Game::play(&state.store, &id, request).await? {
-        MoveOutcome::Played(game) => {
-            state.hub.notify(game.id());
-            if game.computer_to_move().is_some() {
-                state.computer.wake(game.id());
-            }
-            game
-        }
-        MoveOutcome::Replayed(game) => game,
-    };
+    let (MoveOutcome::Played(game) | MoveOutcome::Replayed(game)) = state.games.play(&id, request).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::ETAG, etag(game.version())))
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id())))
@@ -157,8 +149,8 @@ pub async fn play_move(
 )]
 #[get("/v1/games/{id}/moves")]
 pub async fn history(state: web::Data<AppState>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let game = Game::load(&state.store, &id).await?;
-    let moves = Game::moves_since(&state.store, game.id(), 0).await?;
+    let game = state.games.load(&id).await?;
+    let moves = state.games.history(&game, 0).await?;
     Ok(HttpResponse::Ok().json(History { moves: moves.iter().map(MoveRecord::of).collect() }))
 }
 
@@ -199,7 +191,7 @@ pub async fn game_legal_moves(
     id: web::Path<String>,
     query: QueryParams<LegalMovesQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let game = Game::load(&state.store, &id).await?;
+    let game = state.games.load(&id).await?;
     let QueryParams(query) = query;
     let client = state.client_key(&http);
     let page = legal_moves_page(
@@ -233,7 +225,7 @@ pub async fn position_at(
     path: web::Path<(String, u32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, ply) = path.into_inner();
-    let game = Game::load(&state.store, &id).await?;
-    let position = game.position_at(&state.store, ply).await?;
+    let game = state.games.load(&id).await?;
+    let position = state.games.position_at(&game, ply).await?;
     Ok(HttpResponse::Ok().json(PositionView::of(&position)))
 }

@@ -146,7 +146,9 @@ impl From<GameError> for ApiError {
             GameError::Invitation => ApiError::Forbidden(detail),
             GameError::MoveLimit(_) => ApiError::refuse(Refusal::InvalidValue, detail, "move_time_limit"),
             GameError::TooManyMoves => ApiError::refuse(Refusal::OverBudget, detail, "rules"),
-            GameError::Invalid(invalid) => invalid.into(),
+            GameError::Invalid(unreadable) => {
+                ApiError::refuse(Refusal::InvalidNotation, unreadable.detail, &unreadable.field)
+            }
             GameError::Illegal(_) => ApiError::refuse(Refusal::IllegalMove, detail, "path"),
             GameError::Players(_) => ApiError::refuse(Refusal::InvalidValue, detail, "players"),
             GameError::Corrupt { .. } | GameError::Randomness(_) | GameError::Store(_) => {

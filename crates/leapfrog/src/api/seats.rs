@@ -10,7 +10,8 @@ use super::json::JsonBody;
 use super::moves::bearer;
 use super::problem::{ApiError, Problem};
 use super::state::AppState;
-use crate::game::{Game, PlayerName, SeatChoice, SeatToken};
+use crate::game::{PlayerName, SeatToken};
+use crate::games::SeatChoice;
 use crate::limits::Class;
 use crate::wire::Refusal;
 use crate::wire::game::{GameView, JoinRequest, Joined, SeatView};
@@ -29,16 +30,6 @@ pub enum HolderErrors {
     /// Not now: see the problem's `detail`.
     #[response(status = 409, content_type = "application/problem+json")]
     Conflict(Problem),
-}
-
-/// The answer with a changed game, after telling its followers and the
-/// computer.
-fn changed(state: &AppState, game: &Game, answer: HttpResponse) -> HttpResponse {
-    state.hub.notify(game.id());
-    if game.computer_to_move().is_some() {
-        state.computer.wake(game.id());
-    }
-    answer
 }
 
 /// Join an open seat
@@ -82,16 +73,15 @@ pub async fn join_game(
         }
     };
     let choice = SeatChoice { player: body.player, invitation };
-    let joined = Game::join(&state.store, &id, name, &choice).await?;
+    let joined = state.games.join(&id, name, &choice).await?;
     let seat = SeatView::of(&joined.game, joined.player, &joined.token)
         .ok_or_else(|| ApiError::Internal("the seat joined is not in the game".into()))?;
-    let answer = HttpResponse::Created()
+    Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", joined.game.id())))
         .insert_header((header::ETAG, etag(joined.game.version())))
         // It carries the seat's token: kept by no cache.
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .json(Joined { game: GameView::of(&joined.game), seat });
-    Ok(changed(&state, &joined.game, answer))
+        .json(Joined { game: GameView::of(&joined.game), seat }))
 }
 
 /// Leave a seat
@@ -118,10 +108,8 @@ pub async fn leave_game(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
     let token = bearer(&req)?;
-    let game = Game::leave(&state.store, &id, &token).await?;
-    let answer =
-        HttpResponse::Ok().insert_header((header::ETAG, etag(game.version()))).json(GameView::of(&game));
-    Ok(changed(&state, &game, answer))
+    let game = state.games.leave(&id, &token).await?;
+    Ok(HttpResponse::Ok().insert_header((header::ETAG, etag(game.version()))).json(GameView::of(&game)))
 }
 
 /// Resign
@@ -153,10 +141,8 @@ pub async fn resign_game(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
     let token = bearer(&req)?;
-    let game = Game::resign(&state.store, &id, &token).await?;
-    let answer =
-        HttpResponse::Ok().insert_header((header::ETAG, etag(game.version()))).json(GameView::of(&game));
-    Ok(changed(&state, &game, answer))
+    let game = state.games.resign(&id, &token).await?;
+    Ok(HttpResponse::Ok().insert_header((header::ETAG, etag(game.version()))).json(GameView::of(&game)))
 }
 
 /// Play again
@@ -192,18 +178,13 @@ pub async fn play_again(
     // A rematch is a creation: charged as one.
     state.limit(Class::Create, &req)?;
     let token = bearer(&req)?;
-    let rematch = Game::play_again(&state.store, &id, &token, &state.creator(&req)).await?;
+    let rematch = state.games.play_again(&id, &token, &state.creator(&req)).await?;
     let seat = SeatView::of(&rematch.game, rematch.player, &rematch.token)
         .ok_or_else(|| ApiError::Internal("the seat claimed is not in the game".into()))?;
     let mut answer = if rematch.created { HttpResponse::Created() } else { HttpResponse::Ok() };
-    let answer = answer
+    Ok(answer
         .insert_header((header::LOCATION, format!("/v1/games/{}", rematch.game.id())))
         // It carries the seat's token: kept by no cache.
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .json(Joined { game: GameView::of(&rematch.game), seat });
-    if rematch.created {
-        // The old game now points to it: its followers hear of it.
-        state.hub.notify(&id);
-    }
-    Ok(changed(&state, &rematch.game, answer))
+        .json(Joined { game: GameView::of(&rematch.game), seat }))
 }

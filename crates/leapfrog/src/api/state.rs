@@ -1,5 +1,5 @@
-//! The application state every handler is given: the store, the live
-//! updates, the limits, the thinking and engine threads, the computer.
+//! The application state every handler is given: the games service, the
+//! live updates, the limits, the thinking and engine threads.
 
 use std::sync::Arc;
 
@@ -7,16 +7,15 @@ use actix_web::HttpRequest;
 
 use super::problem::ApiError;
 use crate::events::Hub;
-use crate::game::Creator;
+use crate::games::{Creator, Games};
 use crate::limits::{Class, Limiter};
-use crate::store::Store;
 
-/// What every handler needs: the store, the live-update hub, the limits.
+/// What every handler needs: the games, the live-update hub, the limits.
 #[derive(Debug, Clone)]
 pub struct AppState {
-    /// The games.
-    pub store: Store,
-    /// Fans moves out to event streams.
+    /// The games service: every read and every change of a game.
+    pub games: Games,
+    /// Fans each game's changes out to its event streams.
     pub hub: Hub,
     /// Per-client rate limits.
     pub limiter: Arc<Limiter>,
@@ -26,8 +25,6 @@ pub struct AppState {
     pub max_computer_games: u32,
     /// Where the computer thinks.
     pub thinkers: crate::thinking::Thinkers,
-    /// Plays the computer's seats.
-    pub computer: crate::computer::Computer,
     /// Runs engine work too large for a request thread.
     pub engine: crate::work::Engine,
     /// Analyses one client may have running or waiting at once.

@@ -129,7 +129,7 @@ pub enum GameError {
     TooManyMoves,
     /// The move does not read (a bad cell, an empty path).
     #[error("{0}")]
-    Invalid(crate::wire::Invalid),
+    Invalid(super::Unreadable),
     /// The rules refuse the move.
     #[error("{0}")]
     Illegal(#[from] jc::IllegalMove),

@@ -222,3 +222,14 @@ mod tests {
         }
     }
 }
+
+/// A move that does not read (a bad cell, an empty path): what is wrong
+/// and in which field of the request.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{detail}")]
+pub struct Unreadable {
+    /// What is wrong.
+    pub detail: String,
+    /// Where, as a JSON path of the request (`path[2]`).
+    pub field: String,
+}

@@ -1,18 +1,10 @@
-//! Seats over a game's life (rule book §11): open seats joined and left
-//! while the game waits, resignations, the move time limit, and the result
-//! they make.
-//!
-//! Every change here is stored only if the game is still at the version
-//! it was read at, as moves are: of concurrent joins for one seat exactly
-//! one wins, and of several processes applying one time-out exactly one
-//! does.
+//! Where a game stands with its seats (rule book §11): waiting, started
+//! or over, the result resignations make, and the move time limit.
 
 use jump_capture as jc;
 use jump_search::Level;
-use serde::{Deserialize, Serialize};
 
-use super::{Game, GameError, Holder, PlayerName, Resignation, Seat, SeatToken, Visibility, now_ms};
-use crate::store::{Commit, SeatRow, Store};
+use super::{Game, GameError, Holder};
 
 /// The fewest seconds a move time limit may give.
 pub const MIN_MOVE_LIMIT: u32 = 5;
@@ -21,9 +13,6 @@ pub const MAX_MOVE_LIMIT: u32 = 7 * 24 * 3600;
 /// The level the computer plays a resigned seat at, with three or more
 /// players.
 pub const RESIGNED_LEVEL: Level = Level::Medium;
-/// Tries of a join or a resignation that lost a race to another change of
-/// the game (not to a change of its own seat).
-const TRIES: usize = 8;
 
 /// Where a game stands with its seats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,51 +23,6 @@ pub enum GameStatus {
     Started,
     /// The position is over, or resignations ended the game.
     Over,
-}
-
-/// A seat's state beyond its holder, as stored in `games.seating`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct SeatState {
-    /// Open, and to whom.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub open: Option<Visibility>,
-    /// Whether and how it resigned.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resigned: Option<Resignation>,
-}
-
-/// The secrets of a new game, shown to its creator once.
-#[derive(Debug, Default)]
-pub struct Created {
-    /// The token of each person's seat.
-    pub tokens: Vec<(usize, SeatToken)>,
-    /// The invitation of each private open seat.
-    pub invitations: Vec<(usize, SeatToken)>,
-}
-
-/// Which open seat a joiner asks for.
-#[derive(Debug, Clone, Default)]
-pub struct SeatChoice {
-    /// This seat; otherwise the first open one the joiner may take.
-    pub player: Option<usize>,
-    /// The invitation of a private seat.
-    pub invitation: Option<SeatToken>,
-}
-
-/// A seat just joined.
-#[derive(Debug)]
-pub struct Joined {
-    /// The game after the join.
-    pub game: Game,
-    /// The seat.
-    pub player: usize,
-    /// Its new token.
-    pub token: SeatToken,
-}
-
-/// The name an open seat carries until someone joins it.
-pub(crate) fn open_name() -> PlayerName {
-    PlayerName::parse("Open seat").unwrap_or_else(|_| unreachable!("a valid name"))
 }
 
 /// The result of a game with resigned seats ranked as §11 says: every seat
@@ -170,203 +114,6 @@ impl Game {
             GameStatus::Over => Err(GameError::Over),
             GameStatus::Started => Ok(()),
         }
-    }
-
-    /// Each seat's state as JSON; `None` when every seat is simply held.
-    pub(crate) fn seating_json(&self) -> Option<String> {
-        let states: Vec<SeatState> = self
-            .seats
-            .iter()
-            .map(|s| SeatState {
-                open: match s.holder {
-                    Holder::Open(visibility) => Some(visibility),
-                    _ => None,
-                },
-                resigned: s.resigned,
-            })
-            .collect();
-        // Plain serde values of strings: this cannot fail.
-        states
-            .iter()
-            .any(|s| *s != SeatState::default())
-            .then(|| serde_json::to_string(&states).unwrap_or_default())
-    }
-
-    /// Joins an open seat of game `id` as `name`, with a fresh token.
-    ///
-    /// # Errors
-    ///
-    /// [`GameError::NotWaiting`] once the game has started;
-    /// [`GameError::NoSuchSeat`], [`GameError::SeatTaken`] (also to the
-    /// losers of a race for one seat), [`GameError::NoOpenSeat`],
-    /// [`GameError::Invitation`] for a private seat without its
-    /// invitation; store failures.
-    pub async fn join(
-        store: &Store,
-        id: &str,
-        name: PlayerName,
-        choice: &SeatChoice,
-    ) -> Result<Joined, GameError> {
-        for _ in 0..TRIES {
-            let mut game = Game::load(store, id).await?;
-            if game.status() != GameStatus::Waiting {
-                return Err(GameError::NotWaiting);
-            }
-            let invitations = store.invitations(id).await?;
-            let invited = |player: usize| {
-                choice.invitation.as_ref().is_some_and(|i| {
-                    invitations.iter().any(|(p, h)| *p == player as i64 && *h == i.hash().as_str())
-                })
-            };
-            let player = match choice.player {
-                Some(p) => {
-                    let seat = game
-                        .seats
-                        .get(p)
-                        .ok_or(GameError::NoSuchSeat { player: p, seats: game.seats.len() })?;
-                    match seat.holder {
-                        Holder::Open(Visibility::Public) => p,
-                        Holder::Open(Visibility::Private) if invited(p) => p,
-                        Holder::Open(Visibility::Private) => return Err(GameError::Invitation),
-                        _ => return Err(GameError::SeatTaken { player: p }),
-                    }
-                }
-                None if choice.invitation.is_some() => game
-                    .seats
-                    .iter()
-                    .find(|s| s.holder == Holder::Open(Visibility::Private) && invited(s.player))
-                    .map(|s| s.player)
-                    .ok_or(GameError::Invitation)?,
-                None => game
-                    .seats
-                    .iter()
-                    .find(|s| s.holder == Holder::Open(Visibility::Public))
-                    .map(|s| s.player)
-                    .ok_or(GameError::NoOpenSeat)?,
-            };
-            let token = SeatToken::generate()?;
-            let version = game.version;
-            game.seats[player] = Seat { player, name: name.clone(), holder: Holder::Person, resigned: None };
-            game.touch();
-            if game.status() == GameStatus::Started {
-                game.turn_at = game.updated_at;
-            }
-            let row = SeatRow {
-                player: player as i64,
-                name: name.as_str().to_string(),
-                token_hash: token.hash().as_str().to_string(),
-                invite_hash: None,
-                claim_hash: None,
-            };
-            if store.update_game(&game.to_row(), version, Some(&row)).await? == Commit::Done {
-                return Ok(Joined { game, player, token });
-            }
-            // Another change came first: look again (the seat may be gone).
-        }
-        Err(GameError::Conflict)
-    }
-
-    /// Leaves the seat `token` holds while the game waits: it opens again
-    /// (to whom it was open before, public if it never was) and the token
-    /// stops working at once.
-    ///
-    /// # Errors
-    ///
-    /// [`GameError::NotASeat`], [`GameError::NotWaiting`] once the game
-    /// has started (resign instead), a lost race, store failures.
-    pub async fn leave(store: &Store, id: &str, token: &SeatToken) -> Result<Game, GameError> {
-        let (mut game, player) = Game::with_seat(store, id, token).await?;
-        if game.status() != GameStatus::Waiting {
-            return Err(GameError::NotWaiting);
-        }
-        let invited = store.invitations(id).await?.iter().any(|(p, _)| *p == player as i64);
-        let visibility = if invited { Visibility::Private } else { Visibility::Public };
-        let version = game.version;
-        game.seats[player] =
-            Seat { player, name: open_name(), holder: Holder::Open(visibility), resigned: None };
-        game.touch();
-        let row = SeatRow {
-            player: player as i64,
-            name: open_name().as_str().to_string(),
-            token_hash: game.no_token(player),
-            invite_hash: None,
-            claim_hash: None,
-        };
-        match store.update_game(&game.to_row(), version, Some(&row)).await? {
-            Commit::Done => Ok(game),
-            Commit::Conflict => Err(GameError::Conflict),
-        }
-    }
-
-    /// Resigns the seat `token` holds (§11): with two players the other
-    /// wins at once; with more the computer plays the seat from now on and
-    /// it ranks after every seat that did not resign; when every person
-    /// has resigned, the game ends.
-    ///
-    /// # Errors
-    ///
-    /// [`GameError::NotASeat`]; [`GameError::Waiting`] before the game
-    /// starts (leave instead); [`GameError::Over`];
-    /// [`GameError::AlreadyResigned`]; store failures.
-    pub async fn resign(store: &Store, id: &str, token: &SeatToken) -> Result<Game, GameError> {
-        for _ in 0..TRIES {
-            let (mut game, player) = Game::with_seat(store, id, token).await?;
-            game.check_playable()?;
-            if game.seats[player].resigned.is_some() {
-                return Err(GameError::AlreadyResigned { player });
-            }
-            let version = game.version;
-            game.seats[player].resigned = Some(Resignation::Resigned);
-            game.touch();
-            if store.update_game(&game.to_row(), version, None).await? == Commit::Done {
-                return Ok(game);
-            }
-        }
-        Err(GameError::Conflict)
-    }
-
-    /// Resigns the seat to move of game `id` if it has run out of time at
-    /// `now`; `None` when it has not (or another process did it first, or
-    /// a move came in time).
-    ///
-    /// # Errors
-    ///
-    /// Store failures; a damaged row.
-    pub async fn time_out(store: &Store, id: &str, now: i64) -> Result<Option<Game>, GameError> {
-        let mut game = Game::load(store, id).await?;
-        if game.turn_ends_at().is_none_or(|end| now < end) {
-            return Ok(None);
-        }
-        let version = game.version;
-        let player = game.position.to_move();
-        game.seats[player].resigned = Some(Resignation::TimedOut);
-        game.touch();
-        Ok(match store.update_game(&game.to_row(), version, None).await? {
-            Commit::Done => Some(game),
-            Commit::Conflict => None,
-        })
-    }
-
-    /// Game `id` and the seat `token` holds in it.
-    pub(super) async fn with_seat(
-        store: &Store,
-        id: &str,
-        token: &SeatToken,
-    ) -> Result<(Game, usize), GameError> {
-        let (row, seat) = store
-            .game_and_seat(id, token.hash().as_str())
-            .await?
-            .ok_or_else(|| GameError::NotFound(id.to_string()))?;
-        let game = Game::from_row(row)?;
-        let seat = seat.ok_or(GameError::NotASeat)?;
-        Ok((game, seat as usize))
-    }
-
-    /// A new version, changed now.
-    fn touch(&mut self) {
-        self.version += 1;
-        self.updated_at = now_ms();
-        self.abandoned_at = None;
     }
 }
 

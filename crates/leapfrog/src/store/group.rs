@@ -75,7 +75,7 @@ async fn run(writer: AnyPool, mut rx: mpsc::Receiver<Job>) {
 
 /// Writes the group's moves, each in a savepoint, and commits: the outcome
 /// of each, or the error that stored none.
-async fn write_group(writer: &AnyPool, jobs: &[Job]) -> Result<Vec<Commit>, sqlx::Error> {
+async fn write_group(writer: &AnyPool, jobs: &[Job]) -> Result<Vec<Commit>, StoreError> {
     let mut tx = writer.begin().await?;
     let mut commits = Vec::with_capacity(jobs.len());
     for (w, _) in jobs {

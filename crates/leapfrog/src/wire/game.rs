@@ -344,7 +344,7 @@ impl GameView {
 
     /// The view of a new game with its people's seats' tokens and its
     /// private seats' invitations.
-    pub fn created(game: &Game, created: &game::Created) -> GameView {
+    pub fn created(game: &Game, created: &crate::games::Created) -> GameView {
         let seats = created.tokens.iter().filter_map(|(player, t)| SeatView::of(game, *player, t)).collect();
         let invitations = created
             .invitations
@@ -390,6 +390,10 @@ pub struct MoveRecord {
     pub notation: String,
     /// The cells of the pieces it took off.
     pub captures: Vec<String>,
+    /// The kinds of those pieces, by letter, in the same order (what each
+    /// was worth is in the rules' kinds).
+    #[schema(inline, value_type = Vec<String>, example = json!(["G", "R"]))]
+    pub kinds: Vec<String>,
     /// Points it scored.
     #[schema(format = "uint32")]
     pub gain: u32,
@@ -407,7 +411,8 @@ impl MoveRecord {
             player: m.player,
             path: m.mv.path().iter().map(ToString::to_string).collect(),
             notation: m.mv.to_string(),
-            captures: m.captures.clone(),
+            captures: m.captures.iter().map(|c| c.cell.clone()).collect(),
+            kinds: m.captures.iter().map(|c| c.kind.to_string()).collect(),
             gain: m.gain,
             at: rfc3339(m.at),
             computer: m.computer,

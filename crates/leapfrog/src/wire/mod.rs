@@ -11,7 +11,6 @@ pub mod rules;
 pub use position::{
     Ended, JumpTree, MoveInput, MoveView, Outcome, PositionInput, PositionView, Standing, Status,
 };
-pub use resolve::stored_rules;
 pub use rules::{PresetId, RuleSet, Rules};
 
 /// The kinds of refusal of a well-formed value.

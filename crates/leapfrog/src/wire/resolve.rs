@@ -11,10 +11,7 @@ use jump_capture as jc;
 use super::rules::{CaptureRule, ChainRule, Directions, EndRuleId, FillType, OpeningType, PresetId, Rules};
 use super::{Invalid, Refusal};
 
-/// The longest rule set name, in characters.
-pub const MAX_RULES_NAME: usize = 64;
-/// The longest kind name, in characters.
-pub const MAX_KIND_NAME: usize = 32;
+pub use crate::names::{MAX_KIND_NAME, MAX_RULES_NAME};
 
 fn letter(s: &str, field: &str) -> Result<char, Invalid> {
     let mut chars = s.chars();
@@ -45,20 +42,15 @@ fn side(n: u32) -> u8 {
 /// the size (and whether it came from the board), the directions.
 type PresetKey = (PresetId, Option<u32>, Option<u32>, bool, Option<Directions>);
 
-/// What a cached rule set was made from.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum CacheKey {
-    /// A request's preset with overrides (what nearly every request sends).
-    Preset(PresetKey),
-    /// A stored game's complete rule set, as JSON.
-    Stored(String),
-}
+/// What a cached rule set was made from: a request's preset with
+/// overrides (what nearly every request sends).
+type CacheKey = PresetKey;
 
 /// The most rule sets the cache holds; past it, it starts again empty.
 const CACHE_SIZE: usize = 1024;
 
 /// The one cache of checked rule sets: requests send few distinct rule
-/// sets, and games share few; checking one costs far more than a lookup.
+/// sets; checking one costs far more than a lookup.
 fn cache() -> &'static RwLock<HashMap<CacheKey, Arc<jc::Rules>>> {
     static CACHE: OnceLock<RwLock<HashMap<CacheKey, Arc<jc::Rules>>>> = OnceLock::new();
     CACHE.get_or_init(Default::default)
@@ -82,32 +74,6 @@ fn cached_or<E>(key: CacheKey, make: impl FnOnce() -> Result<jc::Rules, E>) -> R
         c.insert(key, rules.clone());
     }
     Ok(rules)
-}
-
-/// A stored game's rule set, from the JSON of its [`RuleSet`] (see
-/// [`RuleSet::to_json`]).
-///
-/// # Errors
-///
-/// When the JSON is not a valid rule set (a damaged row).
-pub fn stored_rules(json: &str) -> Result<Arc<jc::Rules>, String> {
-    cached_or(CacheKey::Stored(json.to_string()), || {
-        let mut spec: Rules = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        // Names stored before they were checked: read within today's rules.
-        spec.name = spec.name.map(|n| stored_name(&n, MAX_RULES_NAME));
-        for kind in spec.kinds.iter_mut().flatten() {
-            kind.name = stored_name(&kind.name, MAX_KIND_NAME);
-        }
-        spec.resolve(None).map_err(|e| e.detail)
-    })
-}
-
-/// A name as stored, made to pass today's checks: forbidden characters
-/// shown as U+FFFD, cut to `max` characters, never empty.
-fn stored_name(name: &str, max: usize) -> String {
-    let name: String = crate::names::sanitized(name.trim()).chars().take(max).collect();
-    let name = name.trim();
-    if name.is_empty() { "unnamed".to_string() } else { name.to_string() }
 }
 
 impl Rules {
@@ -164,7 +130,7 @@ impl Rules {
     /// What is invalid, and the field at fault.
     pub fn resolve_cached(&self, grid: Option<&jc::Grid>) -> Result<Arc<jc::Rules>, Invalid> {
         match self.preset_key(grid.map(|g| (g.rows(), g.cols(), g.has_missing()))) {
-            Some(key) => cached_or(CacheKey::Preset(key), || self.resolve(grid)),
+            Some(key) => cached_or(key, || self.resolve(grid)),
             None => self.resolve(grid).map(Arc::new),
         }
     }
@@ -173,7 +139,7 @@ impl Rules {
     /// without missing cells, if one is made already (see
     /// [`resolve_cached`](Self::resolve_cached)).
     pub fn cached(&self, rows: u8, cols: u8) -> Option<Arc<jc::Rules>> {
-        lookup(&CacheKey::Preset(self.preset_key(Some((rows, cols, false)))?))
+        lookup(&self.preset_key(Some((rows, cols, false)))?)
     }
 
     /// The rule set this asks for, optionally shaped like `grid` (when the

@@ -261,13 +261,6 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
-    /// The JSON a game's rule set is stored as (read back by
-    /// [`stored_rules`]).
-    pub fn to_json(rules: &jc::Rules) -> String {
-        // A plain serde value of strings and numbers: this cannot fail.
-        serde_json::to_string(&RuleSet::from_rules(rules)).unwrap_or_default()
-    }
-
     /// The explicit form of checked rules.
     pub fn from_rules(rules: &jc::Rules) -> RuleSet {
         let spec = rules.spec();

@@ -876,6 +876,15 @@ export interface components {
             /** @description The cells of the pieces it took off. */
             captures: string[];
             /**
+             * @description The kinds of those pieces, by letter, in the same order (what each
+             *     was worth is in the rules' kinds).
+             * @example [
+             *       "G",
+             *       "R"
+             *     ]
+             */
+            kinds: string[];
+            /**
              * Format: uint32
              * @description Points it scored.
              */

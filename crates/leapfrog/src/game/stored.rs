@@ -1,0 +1,241 @@
+//! A game and its moves as the store's rows, and back: the one place that
+//! knows both, in the store's own forms (`crate::store::stored`).
+
+use jump_capture as jc;
+
+use super::{
+    Captured, Game, GameError, HistoryMove, Holder, PlayerName, Resignation, Seat, Visibility, seat_level,
+};
+use crate::store::stored::{self, Ended, OpenTo, Resigned, StoredResult, StoredSeat, StoredStanding};
+use crate::store::{GameRow, MoveRow, StoreError};
+
+impl Game {
+    /// A stored game made live again.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Corrupt`] naming the column that does not read.
+    pub(crate) fn from_row(row: GameRow) -> Result<Game, GameError> {
+        let id = row.id;
+        let corrupt = |what, e: &dyn std::fmt::Display| GameError::corrupt(&id, what, e);
+        let rules = stored::read_rules(&row.rules).map_err(|e| corrupt("rules", &e))?;
+        let setup: jc::Setup = row.position.parse().map_err(|e| corrupt("position", &e))?;
+        let position =
+            jc::Position::from_setup(rules.clone(), &setup).map_err(|e| corrupt("position", &e))?;
+        let names: Vec<String> = serde_json::from_str(&row.players).map_err(|e| corrupt("players", &e))?;
+        let levels: Vec<Option<String>> = match &row.computers {
+            Some(json) => serde_json::from_str(json).map_err(|e| corrupt("computers", &e))?,
+            None => Vec::new(),
+        };
+        let states: Vec<StoredSeat> = match &row.seating {
+            Some(json) => serde_json::from_str(json).map_err(|e| corrupt("seating", &e))?,
+            None => Vec::new(),
+        };
+        let seats = names
+            .iter()
+            .enumerate()
+            .map(|(player, name)| {
+                let name = PlayerName::stored(name);
+                let state = states.get(player).copied().unwrap_or_default();
+                let resigned = state.resigned.map(|r| match r {
+                    Resigned::Resigned => Resignation::Resigned,
+                    Resigned::TimedOut => Resignation::TimedOut,
+                });
+                // A resigned person's seat is in `computers` too (the
+                // computer plays it), but its holder stays the person.
+                let holder = match (state.open, resigned, levels.get(player).and_then(Option::as_deref)) {
+                    (Some(OpenTo::Public), _, _) => Holder::Open(Visibility::Public),
+                    (Some(OpenTo::Private), _, _) => Holder::Open(Visibility::Private),
+                    (None, None, Some(level)) => {
+                        Holder::Computer(level.parse().map_err(|e| corrupt("computers", &e))?)
+                    }
+                    _ => Holder::Person,
+                };
+                Ok(Seat { player, name, holder, resigned })
+            })
+            .collect::<Result<_, GameError>>()?;
+        let seed = row.seed.parse().map_err(|e| corrupt("seed", &e))?;
+        let result =
+            row.result.as_deref().map(StoredResult::read).transpose().map_err(|e| corrupt("result", &e))?;
+        // Over, and not by resignation: the position is.
+        let stuck = row.status == "over" && result.is_none_or(|r| r.ended == Ended::Play);
+        Ok(Game {
+            stuck,
+            version: row.version,
+            rules,
+            seed,
+            seats,
+            position,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            client: row.client,
+            abandoned_at: row.abandoned_at,
+            move_limit: row
+                .move_limit
+                .map(|l| u32::try_from(l).map_err(|e| corrupt("move limit", &e)))
+                .transpose()?,
+            turn_at: row.turn_at.unwrap_or(row.updated_at),
+            rematch: row.rematch,
+            id,
+        })
+    }
+
+    /// The row that stores it.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Encode`] if a column does not encode (never, for
+    /// these plain values).
+    pub(crate) fn to_row(&self) -> Result<GameRow, StoreError> {
+        let names: Vec<&str> = self.seats.iter().map(|s| s.name.as_str()).collect();
+        let result = self.result().map(|r| stored_result(&r));
+        Ok(GameRow {
+            id: self.id.clone(),
+            version: self.version,
+            rules: stored::rules_json(&self.rules)?,
+            seed: self.seed.to_string(),
+            players: stored::json_of(&names)?,
+            position: self.position.to_string(),
+            status: self.phase().name().to_string(),
+            result: result.as_ref().map(StoredResult::to_json).transpose()?,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            client: self.client.clone(),
+            abandoned_at: self.abandoned_at,
+            computers: self.computers_json()?,
+            seating: self.seating_json()?,
+            open_seats: self.seats.iter().filter(|s| matches!(s.holder, Holder::Open(_))).count() as i64,
+            public_seats: self.seats.iter().filter(|s| s.holder == Holder::Open(Visibility::Public)).count()
+                as i64,
+            move_limit: self.move_limit.map(i64::from),
+            turn_at: Some(self.turn_at),
+            rematch: self.rematch.clone(),
+        })
+    }
+
+    /// Each seat's level or null: the computer's seats and the resigned
+    /// seats it plays; `None` when it plays none.
+    fn computers_json(&self) -> Result<Option<String>, StoreError> {
+        let levels: Vec<Option<String>> =
+            self.seats.iter().map(|s| seat_level(s).map(|l| l.to_string())).collect();
+        levels.iter().any(Option::is_some).then(|| stored::json_of(&levels)).transpose()
+    }
+
+    /// Each seat's state; `None` when every seat is simply held.
+    fn seating_json(&self) -> Result<Option<String>, StoreError> {
+        let states: Vec<StoredSeat> = self
+            .seats
+            .iter()
+            .map(|s| StoredSeat {
+                open: match s.holder {
+                    Holder::Open(Visibility::Public) => Some(OpenTo::Public),
+                    Holder::Open(Visibility::Private) => Some(OpenTo::Private),
+                    Holder::Person | Holder::Computer(_) => None,
+                },
+                resigned: s.resigned.map(|r| match r {
+                    Resignation::Resigned => Resigned::Resigned,
+                    Resignation::TimedOut => Resigned::TimedOut,
+                }),
+            })
+            .collect();
+        states.iter().any(|s| *s != StoredSeat::default()).then(|| stored::json_of(&states)).transpose()
+    }
+}
+
+/// The stored form of a result.
+fn stored_result(r: &super::GameResult) -> StoredResult {
+    StoredResult {
+        winners: r.outcome.winners.clone(),
+        shared: r.outcome.is_shared(),
+        standings: r
+            .outcome
+            .standings
+            .iter()
+            .map(|s| StoredStanding {
+                player: s.player,
+                score: s.score,
+                rank: s.rank,
+                resigned: r.resigned.get(s.player).copied().unwrap_or(false),
+            })
+            .collect(),
+        ended: if r.by_resignation { Ended::Resignation } else { Ended::Play },
+    }
+}
+
+impl HistoryMove {
+    /// A stored move; its kinds, when stored before kinds were, are `?`
+    /// until [`HistoryMove::fill_kinds`].
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Corrupt`] for a row that does not read.
+    pub(crate) fn from_row(id: &str, m: MoveRow) -> Result<HistoryMove, GameError> {
+        let corrupt = |e: &dyn std::fmt::Display| GameError::corrupt(id, "move", e);
+        let cells: Vec<String> = serde_json::from_str(&m.captures).map_err(|e| corrupt(&e))?;
+        let kinds: Vec<char> = m.kinds.as_deref().map(|k| k.chars().collect()).unwrap_or_default();
+        let captures = cells
+            .into_iter()
+            .enumerate()
+            .map(|(i, cell)| Captured { cell, kind: kinds.get(i).copied().unwrap_or(UNKNOWN_KIND) })
+            .collect();
+        Ok(HistoryMove {
+            ply: u32::try_from(m.ply).map_err(|e| corrupt(&e))?,
+            player: usize::try_from(m.player).map_err(|e| corrupt(&e))?,
+            mv: m.notation.parse().map_err(|e| corrupt(&e))?,
+            captures,
+            gain: u32::try_from(m.gain).map_err(|e| corrupt(&e))?,
+            at: m.at,
+            computer: m.computer != 0,
+        })
+    }
+
+    /// The row that stores it.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Encode`] (never, for a list of cells).
+    pub(crate) fn to_row(&self) -> Result<MoveRow, StoreError> {
+        let cells: Vec<&str> = self.captures.iter().map(|c| c.cell.as_str()).collect();
+        Ok(MoveRow {
+            ply: i64::from(self.ply),
+            player: self.player as i64,
+            notation: self.mv.to_string(),
+            captures: stored::json_of(&cells)?,
+            gain: i64::from(self.gain),
+            at: self.at,
+            computer: i64::from(self.computer),
+            kinds: Some(stored::kinds_text(self.captures.iter().map(|c| c.kind))),
+        })
+    }
+
+    /// Whether a kind it took is not known (stored before kinds were).
+    pub(crate) fn lacks_kinds(&self) -> bool {
+        self.captures.iter().any(|c| c.kind == UNKNOWN_KIND)
+    }
+}
+
+/// The kind of a piece taken by a move stored before kinds were, until the
+/// game is replayed.
+const UNKNOWN_KIND: char = '?';
+
+impl Game {
+    /// Gives the moves of `history` (this game's, from the first) the
+    /// kinds they took, replaying the game when a move was stored without
+    /// them.
+    ///
+    /// # Errors
+    ///
+    /// A history that does not replay.
+    pub(crate) fn fill_kinds(&self, history: &mut [HistoryMove]) -> Result<(), GameError> {
+        if !history.iter().any(HistoryMove::lacks_kinds) {
+            return Ok(());
+        }
+        let (_, played) = self.replay(history)?;
+        for (m, p) in history.iter_mut().zip(played) {
+            for (c, (_, kind)) in m.captures.iter_mut().zip(p.captures) {
+                c.kind = kind;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,616 @@
+//! The games service: the one place a game changes. Every change — a
+//! creation, a move (a person's or the computer's), a join, a leave, a
+//! resignation, a time-out, a rematch — goes the same way: load the game,
+//! apply a command to it (the pure core, [`Game::apply`]), commit the new
+//! game against the version read (one retry policy, one idempotency path),
+//! and tell those who must hear of it: the event hub (and through
+//! PostgreSQL every process's hub) and the computer, when it is to move.
+//! The move clock needs no telling: it reads each game's turn from the
+//! database. Handlers, the clock and the computer translate and call this;
+//! nothing else writes a game.
+
+mod read;
+
+use std::sync::Arc;
+
+use jump_capture as jc;
+use rand::TryRng;
+use tokio::sync::mpsc;
+
+pub use read::{history, list, load, position_at};
+
+use crate::events::Hub;
+use crate::game::{
+    Change, Command, Expected, Game, GameCursor, GameError, GameStatus, HistoryMove, Holder, MoveOutcome,
+    MoveRequest, NewGame, NewSeat, PlayerName, SeatToken, Visibility,
+};
+use crate::store::{Commit, KeyRecord, SeatRow, Store};
+
+/// Tries of a change that lost a race to another change of the game (not
+/// to a change of its own seat). Moves are never tried again: the client
+/// chose theirs against the game it saw.
+const TRIES: usize = 8;
+
+/// The time now, in Unix milliseconds.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// The ids of games the computer may be to move in, as the service tells
+/// them (see [`crate::computer::Computer::listen`]).
+pub type Wakes = mpsc::UnboundedReceiver<String>;
+
+/// The games service.
+#[derive(Debug, Clone)]
+pub struct Games {
+    store: Store,
+    hub: Hub,
+    wake: mpsc::UnboundedSender<String>,
+}
+
+/// Who creates a game, and how many unfinished games they may have.
+#[derive(Debug, Clone)]
+pub struct Creator {
+    /// The client's address as the server sees it (or empty).
+    pub client: String,
+    /// Most games this client may have that are neither over nor
+    /// abandoned; 0 for no limit.
+    pub max_unfinished: u32,
+    /// Most of those where the computer holds every seat; 0 for no limit.
+    pub max_computer_games: u32,
+}
+
+/// The secrets of a new game, shown to its creator once.
+#[derive(Debug, Default)]
+pub struct Created {
+    /// The token of each person's seat.
+    pub tokens: Vec<(usize, SeatToken)>,
+    /// The invitation of each private open seat.
+    pub invitations: Vec<(usize, SeatToken)>,
+}
+
+/// Which open seat a joiner asks for.
+#[derive(Debug, Clone, Default)]
+pub struct SeatChoice {
+    /// This seat; otherwise the first open one the joiner may take.
+    pub player: Option<usize>,
+    /// The invitation of a private seat.
+    pub invitation: Option<SeatToken>,
+}
+
+/// A seat just joined, or claimed in a rematch.
+#[derive(Debug)]
+pub struct Seated {
+    /// The game.
+    pub game: Game,
+    /// The seat.
+    pub player: usize,
+    /// Its new token.
+    pub token: SeatToken,
+    /// Whether this call created the game (a rematch's first ask).
+    pub created: bool,
+}
+
+impl Games {
+    /// The service of `store`, telling `hub`; and the wake-ups of the
+    /// computer, for it to listen to.
+    pub fn new(store: Store, hub: Hub) -> (Games, Wakes) {
+        let (wake, wakes) = mpsc::unbounded_channel();
+        (Games { store, hub, wake }, wakes)
+    }
+
+    /// The store, for reading.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Game `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NotFound`]; a damaged row; store failures.
+    pub async fn load(&self, id: &str) -> Result<Game, GameError> {
+        read::load(&self.store, id).await
+    }
+
+    /// A page of the listing: see [`list`].
+    ///
+    /// # Errors
+    ///
+    /// A damaged row; store failures.
+    pub async fn list(
+        &self,
+        status: Option<&str>,
+        limit: usize,
+        after: Option<&GameCursor>,
+    ) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
+        read::list(&self.store, status, limit, after).await
+    }
+
+    /// The moves of `game` from ply `from` on: see [`history`].
+    ///
+    /// # Errors
+    ///
+    /// A damaged row; store failures.
+    pub async fn history(&self, game: &Game, from: u32) -> Result<Vec<HistoryMove>, GameError> {
+        read::history(&self.store, game, from).await
+    }
+
+    /// The position of `game` after `ply` moves: see [`position_at`].
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NoSuchPly`]; a damaged row; store failures.
+    pub async fn position_at(&self, game: &Game, ply: u32) -> Result<jc::Position, GameError> {
+        read::position_at(&self.store, game, ply).await
+    }
+
+    /// Deals a new game of `seats` in turn order under `rules`, with an
+    /// optional move time limit in seconds, and stores it; returns it with
+    /// one new token per person's seat and one invitation per private open
+    /// seat (shown to the creator once, stored only as hashes).
+    ///
+    /// # Errors
+    ///
+    /// What [`Game::new`] refuses; [`GameError::TooManyGames`] or
+    /// [`GameError::TooManyComputerGames`] at the creator's caps (which
+    /// concurrent creations may pass by a few: they stop floods, they are
+    /// not a ledger); store failures.
+    pub async fn create(
+        &self,
+        rules: Arc<jc::Rules>,
+        seats: Vec<NewSeat>,
+        seed: Option<u64>,
+        move_limit: Option<u32>,
+        creator: &Creator,
+    ) -> Result<(Game, Created), GameError> {
+        let computer_only = seats.iter().all(|s| matches!(s, NewSeat::Computer(..)));
+        let new = NewGame {
+            id: uuid::Uuid::new_v4().to_string(),
+            rules,
+            seats,
+            seed: seed.map_or_else(random_seed, Ok)?,
+            move_limit,
+            client: creator.client.clone(),
+        };
+        let game = Game::new(new, now_ms())?;
+        self.check_caps(creator, computer_only).await?;
+        let mut created = Created::default();
+        for seat in game.seats() {
+            match seat.holder {
+                Holder::Person => created.tokens.push((seat.player, SeatToken::generate()?)),
+                Holder::Open(Visibility::Private) => {
+                    created.invitations.push((seat.player, SeatToken::generate()?));
+                }
+                Holder::Open(Visibility::Public) | Holder::Computer(_) => {}
+            }
+        }
+        let secret = |list: &[(usize, SeatToken)], player| {
+            list.iter().find(|(p, _)| *p == player).map(|(_, t)| t.hash().as_str().to_string())
+        };
+        let rows: Vec<SeatRow> = game
+            .seats()
+            .iter()
+            .map(|seat| SeatRow {
+                player: seat.player as i64,
+                name: seat.name.as_str().to_string(),
+                token_hash: secret(&created.tokens, seat.player)
+                    .unwrap_or_else(|| no_token(&game, seat.player)),
+                invite_hash: secret(&created.invitations, seat.player),
+                claim_hash: None,
+            })
+            .collect();
+        self.store.insert_game(&game.to_row()?, &rows).await?;
+        self.tell(&game);
+        Ok((game, created))
+    }
+
+    /// Whether `creator` may make one more game.
+    async fn check_caps(&self, creator: &Creator, computer_only: bool) -> Result<(), GameError> {
+        if creator.max_unfinished > 0
+            && self.store.unfinished_games_of(&creator.client).await? >= i64::from(creator.max_unfinished)
+        {
+            return Err(GameError::TooManyGames { limit: creator.max_unfinished });
+        }
+        if computer_only
+            && creator.max_computer_games > 0
+            && self.store.unfinished_computer_games_of(&creator.client).await?
+                >= i64::from(creator.max_computer_games)
+        {
+            return Err(GameError::TooManyComputerGames { limit: creator.max_computer_games });
+        }
+        Ok(())
+    }
+
+    /// Plays a move for the seat whose token `request` carries, on the
+    /// game as stored, and stores it — with the idempotency key's record,
+    /// if any — in one transaction: of concurrent moves on a game exactly
+    /// one is stored. Every request with the key of a stored move gets the
+    /// game as that move left it, whenever it arrives, concurrent ones
+    /// included, and changes nothing.
+    ///
+    /// The checks, in order: the game exists, the token is one of its
+    /// seats, a retry is replayed, the version is expected, the game is not
+    /// over, it is the seat's turn, the move reads, the rules allow it.
+    ///
+    /// # Errors
+    ///
+    /// The first check that fails. Lost races: [`GameError::Conflict`]
+    /// when another move was stored between reading the game and writing,
+    /// and [`GameError::Moved`] when, without `If-Match`, the seat is no
+    /// longer to move because its own move was just played (the request
+    /// crossed that move). [`GameError::KeyReused`] for a key that made a
+    /// different move.
+    pub async fn play(&self, id: &str, request: MoveRequest) -> Result<MoveOutcome, GameError> {
+        let (game, seat) = read::with_seat(&self.store, id, &request.token).await?;
+        let player = seat.ok_or(GameError::NotASeat)?;
+        let key = request.key.as_ref();
+        if let Some(key) = key
+            && let Some(first) = self.store.key_record(game.id(), player as i64, key.as_str()).await?
+        {
+            return self.replay_key(&game, &first, request.mv.as_ref().ok()).await;
+        }
+        let version = game.version();
+        if let Some(Expected::OneOf { versions, sent }) = &request.expected
+            && !versions.contains(&version)
+        {
+            return Err(GameError::StaleVersion { version, expected: sent.clone() });
+        }
+        let asked = request.mv.clone();
+        let (next, changes) = match game.apply(Command::Play { player, mv: request.mv }, now_ms()) {
+            Err(GameError::NotYourTurn { to_move, seat }) if request.expected.is_none() => {
+                return Err(self.not_to_move(&game, seat, to_move).await?);
+            }
+            applied => applied?,
+        };
+        let record = key.zip(asked.ok()).map(|(k, mv)| KeyRecord {
+            key: k.as_str().to_string(),
+            ply: i64::from(game.position().ply()),
+            version: next.version(),
+            request: mv.to_string(),
+            created_at: next.updated_at(),
+        });
+        match self.commit(&game, &next, &changes, None, record.as_ref()).await? {
+            Commit::Done => Ok(MoveOutcome::Played(Box::new(next))),
+            // A concurrent request with the same key may be the one that
+            // won: then this one is its retry.
+            Commit::Conflict => match (key, record) {
+                (Some(key), Some(record)) => {
+                    match self.store.key_record(game.id(), player as i64, key.as_str()).await? {
+                        Some(first) => {
+                            let asked: jc::Move =
+                                record.request.parse().map_err(|e| GameError::corrupt(id, "move", e))?;
+                            self.replay_key(&game, &first, Some(&asked)).await
+                        }
+                        None => Err(GameError::Conflict),
+                    }
+                }
+                _ => Err(GameError::Conflict),
+            },
+        }
+    }
+
+    /// The refusal for `player`, who is not to move, of a request without
+    /// an expected version: a lost race when the latest move is the
+    /// player's own (the request crossed it), otherwise "not your turn".
+    async fn not_to_move(&self, game: &Game, player: usize, to_move: usize) -> Result<GameError, GameError> {
+        let ply = game.position().ply();
+        if ply > 0 {
+            let last = self.store.moves(game.id(), i64::from(ply - 1)).await?;
+            if last.first().is_some_and(|m| m.player == player as i64) {
+                return Ok(GameError::Moved { ply: ply - 1, player, to_move });
+            }
+        }
+        Ok(GameError::NotYourTurn { to_move, seat: player })
+    }
+
+    /// The answer to a retry of the keyed request that made `first`: the
+    /// game as that move left it, if the retry asks for the same move.
+    async fn replay_key(
+        &self,
+        game: &Game,
+        first: &KeyRecord,
+        asked: Option<&jc::Move>,
+    ) -> Result<MoveOutcome, GameError> {
+        if asked.map(ToString::to_string).as_deref() != Some(first.request.as_str()) {
+            return Err(GameError::KeyReused { key: first.key.clone(), first: first.request.clone() });
+        }
+        let corrupt = |e: &dyn std::fmt::Display| GameError::corrupt(game.id(), "idempotency record", e);
+        let ply = usize::try_from(first.ply).map_err(|e| corrupt(&e))?;
+        let rows = self.store.moves(game.id(), 0).await?;
+        if rows.len() <= ply {
+            return Err(corrupt(&"its move is not in the history"));
+        }
+        let moves = rows
+            .into_iter()
+            .take(ply + 1)
+            .map(|m| HistoryMove::from_row(game.id(), m))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(MoveOutcome::Replayed(Box::new(game.as_after(&moves, first.version)?)))
+    }
+
+    /// Plays `mv` for the computer's seat, which is to move, on `game` as
+    /// read; stored only if the game is still at that version (several
+    /// processes may think for one game: the first to store wins, the
+    /// others get [`GameError::Conflict`]).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NotYourTurn`] when the seat to move is not the
+    /// computer's, [`GameError::Over`], an illegal move, a lost race, store
+    /// failures.
+    pub async fn play_for_computer(&self, game: &Game, mv: jc::Move) -> Result<Game, GameError> {
+        let (next, changes) = game.apply(Command::PlayForComputer { mv }, now_ms())?;
+        match self.commit(game, &next, &changes, None, None).await? {
+            Commit::Done => Ok(next),
+            Commit::Conflict => Err(GameError::Conflict),
+        }
+    }
+
+    /// Joins an open seat of game `id` as `name`, with a fresh token; of
+    /// concurrent joins for one seat exactly one wins.
+    ///
+    /// # Errors
+    ///
+    /// What [`Command::Join`] refuses (the losers of a race for one seat
+    /// get [`GameError::SeatTaken`]); store failures.
+    pub async fn join(&self, id: &str, name: PlayerName, choice: &SeatChoice) -> Result<Seated, GameError> {
+        let invited: Vec<usize> = match &choice.invitation {
+            Some(invitation) => {
+                let hash = invitation.hash();
+                let seats = self.store.invitations(id).await?;
+                seats
+                    .iter()
+                    .filter(|(_, h)| h == hash.as_str())
+                    .filter_map(|(p, _)| usize::try_from(*p).ok())
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let token = SeatToken::generate()?;
+        let command = |_| {
+            Ok(Command::Join {
+                name: name.clone(),
+                seat: choice.player,
+                with_invitation: choice.invitation.is_some(),
+                invited: invited.clone(),
+            })
+        };
+        let row = |player: usize| {
+            Some(SeatRow {
+                player: player as i64,
+                name: name.as_str().to_string(),
+                token_hash: token.hash().as_str().to_string(),
+                invite_hash: None,
+                claim_hash: None,
+            })
+        };
+        let (game, player) = self.change(id, None, command, row).await?;
+        Ok(Seated { game, player, token, created: false })
+    }
+
+    /// Leaves the seat `token` holds while the game waits: it opens again
+    /// (to whom it was open before, public if it never was) and the token
+    /// stops working at once.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NotASeat`], [`GameError::NotWaiting`] once the game
+    /// has started (resign instead), a lost race, store failures.
+    pub async fn leave(&self, id: &str, token: &SeatToken) -> Result<Game, GameError> {
+        let (game, seat) = read::with_seat(&self.store, id, token).await?;
+        let player = seat.ok_or(GameError::NotASeat)?;
+        let private = self.store.invitations(id).await?.iter().any(|(p, _)| *p == player as i64);
+        let (next, changes) = game.apply(Command::Leave { player, private }, now_ms())?;
+        let row = SeatRow {
+            player: player as i64,
+            name: next.seats()[player].name.as_str().to_string(),
+            token_hash: no_token(&next, player),
+            invite_hash: None,
+            claim_hash: None,
+        };
+        match self.commit(&game, &next, &changes, Some(&row), None).await? {
+            Commit::Done => Ok(next),
+            Commit::Conflict => Err(GameError::Conflict),
+        }
+    }
+
+    /// Resigns the seat `token` holds (§11): with two players the other
+    /// wins at once; with more the computer plays the seat from now on and
+    /// it ranks after every seat that did not resign; when every person
+    /// has resigned, the game ends.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NotASeat`]; what [`Command::Resign`] refuses; store
+    /// failures.
+    pub async fn resign(&self, id: &str, token: &SeatToken) -> Result<Game, GameError> {
+        let command = |seat: Option<usize>| Ok(Command::Resign { player: seat.ok_or(GameError::NotASeat)? });
+        Ok(self.change(id, Some(token), command, |_| None).await?.0)
+    }
+
+    /// Resigns the seat to move of game `id` if it has run out of time at
+    /// `now`; `None` when it has not (or another process did it first, or
+    /// a move came in time).
+    ///
+    /// # Errors
+    ///
+    /// Store failures; a damaged row.
+    pub async fn time_out(&self, id: &str, now: i64) -> Result<Option<Game>, GameError> {
+        let game = self.load(id).await?;
+        let (next, changes) = game.apply(Command::TimeOut, now)?;
+        if changes.is_empty() {
+            return Ok(None);
+        }
+        Ok(match self.commit(&game, &next, &changes, None, None).await? {
+            Commit::Done => Some(next),
+            Commit::Conflict => None,
+        })
+    }
+
+    /// Applies the command `command_of` makes of game `id` and the seat
+    /// `token` holds (when given), and commits it, trying again after a
+    /// lost race to another change; a join stores the `joined_row` of the
+    /// seat taken. Answers the game after it and the seat joined (or the
+    /// seat of `token`).
+    async fn change(
+        &self,
+        id: &str,
+        token: Option<&SeatToken>,
+        command_of: impl Fn(Option<usize>) -> Result<Command, GameError>,
+        joined_row: impl Fn(usize) -> Option<SeatRow>,
+    ) -> Result<(Game, usize), GameError> {
+        for _ in 0..TRIES {
+            let (game, seat) = match token {
+                Some(token) => read::with_seat(&self.store, id, token).await?,
+                None => (self.load(id).await?, None),
+            };
+            let (next, changes) = game.apply(command_of(seat)?, now_ms())?;
+            let joined = changes.iter().find_map(|c| match c {
+                Change::Joined { player } => Some(*player),
+                _ => None,
+            });
+            let row = joined.and_then(&joined_row);
+            if self.commit(&game, &next, &changes, row.as_ref(), None).await? == Commit::Done {
+                return Ok((next, joined.or(seat).unwrap_or_default()));
+            }
+            // Another change came first: look again (the seat may be gone).
+        }
+        Err(GameError::Conflict)
+    }
+
+    /// The rematch of game `id` for the holder of `token`, created by the
+    /// first ask: see [`Game::rematch_game`]. Each person claims their
+    /// seat with their old token and gets a new, random one; asking again
+    /// issues another, and the one before stops working.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NotASeat`]; [`GameError::NotOver`] before the end;
+    /// [`GameError::TooManyGames`] when creating it would pass the
+    /// creator's cap (a rematch is a creation, charged to whoever asks
+    /// first); store failures.
+    pub async fn play_again(
+        &self,
+        id: &str,
+        token: &SeatToken,
+        creator: &Creator,
+    ) -> Result<Seated, GameError> {
+        let (old, seat) = read::with_seat(&self.store, id, token).await?;
+        seat.ok_or(GameError::NotASeat)?;
+        if old.status() != GameStatus::Over {
+            return Err(GameError::NotOver);
+        }
+        let (next_id, created) = match old.rematch() {
+            Some(next) => (next.to_string(), false),
+            None => self.create_rematch(&old, creator).await?,
+        };
+        let new_token = SeatToken::generate()?;
+        let player = self
+            .store
+            .claim_seat(&next_id, token.hash().as_str(), new_token.hash().as_str())
+            .await?
+            .ok_or(GameError::NotASeat)?;
+        let game = self.load(&next_id).await?;
+        Ok(Seated { game, player: player as usize, token: new_token, created })
+    }
+
+    /// Stores the rematch of the finished game `old` unless another ask
+    /// stored one first; returns its id and whether this call made it.
+    async fn create_rematch(&self, old: &Game, creator: &Creator) -> Result<(String, bool), GameError> {
+        self.check_caps(creator, false).await?;
+        let next = old.rematch_game(
+            uuid::Uuid::new_v4().to_string(),
+            random_seed()?,
+            creator.client.clone(),
+            now_ms(),
+        )?;
+        let old_hashes = self.store.token_hashes(old.id()).await?;
+        let n = next.seats().len();
+        let rows: Vec<SeatRow> = next
+            .seats()
+            .iter()
+            .map(|seat| {
+                // New seat q is old seat q + 1.
+                let was = ((seat.player + 1) % n) as i64;
+                let person = seat.holder == Holder::Person;
+                SeatRow {
+                    player: seat.player as i64,
+                    name: seat.name.as_str().to_string(),
+                    // Until claimed, no token opens a person's seat.
+                    token_hash: if person {
+                        format!("claim:{}:{}", next.id(), seat.player)
+                    } else {
+                        no_token(&next, seat.player)
+                    },
+                    invite_hash: None,
+                    claim_hash: person
+                        .then(|| old_hashes.iter().find(|(p, _)| *p == was).map(|(_, h)| h.clone()))
+                        .flatten(),
+                }
+            })
+            .collect();
+        if self.store.insert_rematch(old.id(), &next.to_row()?, &rows).await? {
+            // The old game now points to it: its followers hear of it.
+            self.hub.notify(old.id());
+            self.tell(&next);
+            return Ok((next.id().to_string(), true));
+        }
+        let again = self.load(old.id()).await?;
+        let id = again
+            .rematch()
+            .ok_or_else(|| GameError::corrupt(old.id(), "rematch", "lost the race to none"))?;
+        Ok((id.to_string(), false))
+    }
+
+    /// Commits `next`, made from `before` by `changes`, if the stored game
+    /// is still at `before`'s version — a move with its row and key
+    /// record, any other change with the seat row it changed — and tells
+    /// of it once committed.
+    async fn commit(
+        &self,
+        before: &Game,
+        next: &Game,
+        changes: &[Change],
+        seat: Option<&SeatRow>,
+        key: Option<&KeyRecord>,
+    ) -> Result<Commit, GameError> {
+        let row = next.to_row()?;
+        let moved = changes.iter().find_map(|c| match c {
+            Change::Moved(m) => Some(m),
+            _ => None,
+        });
+        let commit = match moved {
+            Some(m) => self.store.commit_move(&row, before.version(), &m.to_row()?, key).await?,
+            None => self.store.update_game(&row, before.version(), seat).await?,
+        };
+        if commit == Commit::Done {
+            self.tell(next);
+        }
+        Ok(commit)
+    }
+
+    /// Tells of a committed change of `game`: its followers, and the
+    /// computer if it is to move.
+    fn tell(&self, game: &Game) {
+        self.hub.notify(game.id());
+        if game.computer_to_move().is_some() {
+            // Closed only when the computer has stopped: nobody to tell.
+            let _ = self.wake.send(game.id().to_string());
+        }
+    }
+}
+
+/// What a seat no token opens keeps as its token hash: never a SHA-256 in
+/// hex, and unique (the version tells apart the times a seat was opened).
+fn no_token(game: &Game, player: usize) -> String {
+    match game.seats()[player].holder {
+        Holder::Computer(_) => format!("computer:{}:{player}", game.id()),
+        _ => format!("open:{}:{player}:{}", game.id(), game.version()),
+    }
+}
+
+/// A seed for a deal, from the operating system's generator.
+fn random_seed() -> Result<u64, GameError> {
+    Ok(rand::rngs::SysRng.try_next_u64()?)
+}

@@ -1,0 +1,100 @@
+//! Reading games: one, a page of the listing, a history, a past position.
+//! Free functions of the store, so that the event hub reads as the games
+//! service does.
+
+use jump_capture as jc;
+
+use crate::game::{Game, GameCursor, GameError, HistoryMove, SeatToken};
+use crate::store::Store;
+
+/// The game with this id.
+///
+/// # Errors
+///
+/// [`GameError::NotFound`]; a damaged row; store failures.
+pub async fn load(store: &Store, id: &str) -> Result<Game, GameError> {
+    let row = store.game(id).await?.ok_or_else(|| GameError::NotFound(id.to_string()))?;
+    Game::from_row(row)
+}
+
+/// Game `id` and the seat `token` holds in it, if any.
+///
+/// # Errors
+///
+/// [`GameError::NotFound`]; a damaged row; store failures.
+pub async fn with_seat(
+    store: &Store,
+    id: &str,
+    token: &SeatToken,
+) -> Result<(Game, Option<usize>), GameError> {
+    let (row, seat) = store
+        .game_and_seat(id, token.hash().as_str())
+        .await?
+        .ok_or_else(|| GameError::NotFound(id.to_string()))?;
+    let seat = seat.map(|s| usize::try_from(s).map_err(|e| GameError::corrupt(id, "seat", e))).transpose()?;
+    Ok((Game::from_row(row)?, seat))
+}
+
+/// A page of up to `limit` games, newest first, only those of `status` if
+/// given (a stored status, or [`crate::store::WAITING`]: waiting with
+/// public seats), after `after`; and the cursor of the next page, if there
+/// is one.
+///
+/// # Errors
+///
+/// A damaged row; store failures.
+pub async fn list(
+    store: &Store,
+    status: Option<&str>,
+    limit: usize,
+    after: Option<&GameCursor>,
+) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
+    let after = after.map(|c| (c.created_at, c.id.clone()));
+    let mut rows = store.list_games(status, limit as i64 + 1, after).await?;
+    let more = rows.len() > limit;
+    rows.truncate(limit);
+    let next =
+        rows.last().filter(|_| more).map(|r| GameCursor { created_at: r.created_at, id: r.id.clone() });
+    let games = rows.into_iter().map(Game::from_row).collect::<Result<_, _>>()?;
+    Ok((games, next))
+}
+
+/// The moves of `game` from ply `from` on, in order, each with the kinds
+/// it took (moves stored before kinds were are replayed for them).
+///
+/// # Errors
+///
+/// A damaged row; store failures.
+pub async fn history(store: &Store, game: &Game, from: u32) -> Result<Vec<HistoryMove>, GameError> {
+    let read = |from: u32| async move {
+        let rows = store.moves(game.id(), i64::from(from)).await?;
+        rows.into_iter().map(|m| HistoryMove::from_row(game.id(), m)).collect::<Result<Vec<_>, _>>()
+    };
+    let moves = read(from).await?;
+    if !moves.iter().any(HistoryMove::lacks_kinds) {
+        return Ok(moves);
+    }
+    let mut all = if from == 0 { moves } else { read(0).await? };
+    game.fill_kinds(&mut all)?;
+    Ok(all.split_off((from as usize).min(all.len())))
+}
+
+/// The position of `game` after its first `ply` moves (0: the deal),
+/// replayed from the rules, the seed and the history.
+///
+/// # Errors
+///
+/// [`GameError::NoSuchPly`] past the game's ply; a damaged row.
+pub async fn position_at(store: &Store, game: &Game, ply: u32) -> Result<jc::Position, GameError> {
+    let now = game.position().ply();
+    if ply > now {
+        return Err(GameError::NoSuchPly { id: game.id().to_string(), ply: now, asked: ply });
+    }
+    let rows = store.moves(game.id(), 0).await?;
+    let moves = rows
+        .into_iter()
+        .take(ply as usize)
+        .map(|m| HistoryMove::from_row(game.id(), m))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(game.replay(&moves)?.0)
+}

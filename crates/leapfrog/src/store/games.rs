@@ -1,0 +1,444 @@
+//! The `games` table: a game stored with its seats, its changes other than
+//! moves, the listing, and the scans of the clock, the computer and the
+//! sweep.
+
+use std::sync::LazyLock;
+
+use sqlx::Row;
+
+use super::rows::{Commit, GameRow, SeatRow, Swept};
+use super::sql::{Arg, Statement};
+use super::{Backend, CHANNEL, Store, StoreError, is_unique_violation};
+
+/// The listing filter of games waiting with public seats: never a stored
+/// status.
+pub const WAITING: &str = "waiting";
+
+/// The columns of `games`, in `GameRow` order.
+pub(super) const GAME_COLUMNS: [&str; 19] = [
+    "id",
+    "version",
+    "rules",
+    "seed",
+    "players",
+    "position",
+    "status",
+    "result",
+    "created_at",
+    "updated_at",
+    "client",
+    "abandoned_at",
+    "computers",
+    "seating",
+    "open_seats",
+    "public_seats",
+    "move_limit",
+    "turn_at",
+    "rematch",
+];
+
+/// `SELECT` of every column of `games`, followed by `rest`.
+pub(super) fn select_games(rest: &str) -> String {
+    format!("SELECT {} FROM games {rest}", GAME_COLUMNS.join(", "))
+}
+
+/// Each column of `g` under its name.
+fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 19] {
+    [
+        ("id", (&g.id).into()),
+        ("version", g.version.into()),
+        ("rules", (&g.rules).into()),
+        ("seed", (&g.seed).into()),
+        ("players", (&g.players).into()),
+        ("position", (&g.position).into()),
+        ("status", (&g.status).into()),
+        ("result", (&g.result).into()),
+        ("created_at", g.created_at.into()),
+        ("updated_at", g.updated_at.into()),
+        ("client", (&g.client).into()),
+        ("abandoned_at", g.abandoned_at.into()),
+        ("computers", (&g.computers).into()),
+        ("seating", (&g.seating).into()),
+        ("open_seats", g.open_seats.into()),
+        ("public_seats", g.public_seats.into()),
+        ("move_limit", g.move_limit.into()),
+        ("turn_at", g.turn_at.into()),
+        ("rematch", (&g.rematch).into()),
+    ]
+}
+
+static INSERT_GAME: LazyLock<Statement> = LazyLock::new(|| {
+    let values: Vec<String> = GAME_COLUMNS.iter().map(|c| format!(":{c}")).collect();
+    Statement::new(&format!("INSERT INTO games ({}) VALUES ({})", GAME_COLUMNS.join(", "), values.join(", ")))
+});
+static INSERT_SEAT: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "INSERT INTO seats (game_id, player, name, token_hash, invite_hash, claim_hash) \
+         VALUES (:game, :player, :name, :token_hash, :invite_hash, :claim_hash)",
+    )
+});
+/// A change other than a move: every column such a change writes, if the
+/// game is still at `:old_version`; it ends any abandonment.
+static UPDATE_GAME: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE games SET version = :version, players = :players, position = :position, status = :status, \
+         result = :result, updated_at = :updated_at, computers = :computers, seating = :seating, \
+         open_seats = :open_seats, public_seats = :public_seats, turn_at = :turn_at, abandoned_at = NULL \
+         WHERE id = :id AND version = :old_version",
+    )
+});
+/// A seat's new holder; its invitation stays (a private seat left opens
+/// private again).
+static UPDATE_SEAT: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE seats SET name = :name, token_hash = :token_hash WHERE game_id = :game AND player = :player",
+    )
+});
+static MARK_REMATCH: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE games SET rematch = :rematch, version = version + 1, updated_at = :at \
+         WHERE id = :id AND rematch IS NULL",
+    )
+});
+/// PostgreSQL: tells every process that game `:game` changed.
+pub(super) static NOTIFY: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new(&format!("SELECT pg_notify('{CHANNEL}', :game)")));
+static GAME: LazyLock<Statement> = LazyLock::new(|| Statement::new(&select_games("WHERE id = :id")));
+static UNFINISHED: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT count(*) FROM games WHERE client = :client AND status IN ('opening', 'playing') \
+         AND abandoned_at IS NULL",
+    )
+});
+static UNFINISHED_COMPUTER: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT computers FROM games WHERE client = :client AND status IN ('opening', 'playing') \
+         AND abandoned_at IS NULL AND open_seats = 0 AND computers IS NOT NULL",
+    )
+});
+static OUT_OF_TIME: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT id FROM games WHERE move_limit IS NOT NULL AND status <> 'over' AND open_seats = 0 \
+         AND turn_at + move_limit * 1000 <= :now ORDER BY turn_at LIMIT 1000",
+    )
+});
+static WITH_COMPUTERS: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT id FROM games WHERE computers IS NOT NULL AND status <> 'over' AND updated_at < :before \
+         ORDER BY updated_at LIMIT 1000",
+    )
+});
+static FORGET_KEYS: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("DELETE FROM move_keys WHERE created_at < :before"));
+static MARK_ABANDONED: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE games SET abandoned_at = :now WHERE status IN ('opening', 'playing') \
+         AND abandoned_at IS NULL AND updated_at < :before",
+    )
+});
+
+/// The listing's query shapes, one per filter, so that each uses its
+/// index: games newest first (`games_listing`), of one status
+/// (`games_status_listing`) or waiting with public seats (`games_lobby`,
+/// asked for as the status `waiting`), from the start or after a cursor
+/// (`:at`, `:id`), at most `:limit` rows. An `OR` of "no filter" and "this
+/// status" in one shape made SQLite scan every game.
+fn listing(status: Option<&str>, after: bool) -> &'static Statement {
+    // `created_at <= :at AND (created_at < :at OR id < :id)`: the keyset
+    // condition as a range on the index's leading time column.
+    const AFTER: &str = "created_at <= :at AND (created_at < :at OR id < :id)";
+    const LOBBY: &str = "public_seats > 0 AND status <> 'over'";
+    // A game waiting for players is stored as opening (or playing, without
+    // an opening): it is `waiting`, not listed under its stored status.
+    const STATUS: &str = "status = :status AND open_seats = 0";
+    static SHAPES: LazyLock<[Statement; 6]> = LazyLock::new(|| {
+        let shape = |filter: &str| {
+            let filter = if filter.is_empty() { String::new() } else { format!("WHERE {filter} ") };
+            Statement::new(&select_games(&format!("{filter}ORDER BY created_at DESC, id DESC LIMIT :limit")))
+        };
+        [
+            shape(""),
+            shape(LOBBY),
+            shape(STATUS),
+            shape(AFTER),
+            shape(&format!("{LOBBY} AND {AFTER}")),
+            shape(&format!("{STATUS} AND {AFTER}")),
+        ]
+    });
+    let filter = match status {
+        None => 0,
+        Some(WAITING) => 1,
+        Some(_) => 2,
+    };
+    &SHAPES[filter + if after { 3 } else { 0 }]
+}
+
+impl Store {
+    /// Stores a new game and its seats.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure; nothing is stored then.
+    pub async fn insert_game(&self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
+        let mut tx = self.writes().begin().await?;
+        Self::insert_rows(&mut tx, g, seats).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// A game's row and its seats' rows, within `tx`.
+    async fn insert_rows(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        g: &GameRow,
+        seats: &[SeatRow],
+    ) -> Result<(), StoreError> {
+        INSERT_GAME.query(&game_args(g))?.execute(&mut **tx).await?;
+        for s in seats {
+            INSERT_SEAT
+                .query(&[
+                    ("game", (&g.id).into()),
+                    ("player", s.player.into()),
+                    ("name", (&s.name).into()),
+                    ("token_hash", (&s.token_hash).into()),
+                    ("invite_hash", (&s.invite_hash).into()),
+                    ("claim_hash", (&s.claim_hash).into()),
+                ])?
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Stores `next`, the rematch of game `old`, if `old` has none yet:
+    /// `old` then points to it (a new version, changed at `next`'s
+    /// creation), all in one transaction. `false` when another rematch came
+    /// first (nothing is stored then).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn insert_rematch(
+        &self,
+        old: &str,
+        next: &GameRow,
+        seats: &[SeatRow],
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.writes().begin().await?;
+        let marked = MARK_REMATCH
+            .query(&[("id", old.into()), ("rematch", (&next.id).into()), ("at", next.created_at.into())])?
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if marked != 1 {
+            return Ok(false);
+        }
+        Self::insert_rows(&mut tx, next, seats).await?;
+        if self.backend == Backend::Postgres {
+            NOTIFY.query(&[("game", old.into())])?.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// One game.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let q = GAME.query(&[("id", id.into())])?;
+        Ok(q.fetch_optional(&self.pool).await?.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
+    }
+
+    /// Games newest first, optionally of one status (or [`WAITING`]:
+    /// waiting with public seats), after a cursor `(created_at, id)`.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn list_games(
+        &self,
+        status: Option<&str>,
+        limit: i64,
+        after: Option<(i64, String)>,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let args = listing_args(status, limit, after.as_ref().map(|(at, id)| (*at, id.as_str())));
+        let rows = listing(status, after.is_some()).query(&args)?.fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+    }
+
+    /// How the database would run the listing with these filters: SQLite's
+    /// `EXPLAIN QUERY PLAN` or PostgreSQL's `EXPLAIN`, one line per step.
+    /// For checking that each filter uses its index.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn listing_plan(&self, status: Option<&str>, after: bool) -> Result<String, StoreError> {
+        let explain = match self.backend {
+            Backend::Sqlite => "EXPLAIN QUERY PLAN ",
+            Backend::Postgres => "EXPLAIN ",
+        };
+        let plan = listing(status, after).prefixed(explain);
+        let args = listing_args(status, 50, after.then_some((i64::MAX, "~")));
+        let rows = plan.query(&args)?.fetch_all(&self.pool).await?;
+        let column = if self.backend == Backend::Sqlite { 3 } else { 0 };
+        let lines = rows.iter().map(|r| r.try_get::<String, _>(column)).collect::<Result<Vec<_>, _>>()?;
+        Ok(lines.join("\n"))
+    }
+
+    /// The games `client` created that are neither over nor abandoned.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn unfinished_games_of(&self, client: &str) -> Result<i64, StoreError> {
+        let row = UNFINISHED.query(&[("client", client.into())])?.fetch_one(&self.pool).await?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// The games `client` created that are neither over nor abandoned and
+    /// where the computer holds every seat.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure or a damaged row.
+    pub async fn unfinished_computer_games_of(&self, client: &str) -> Result<i64, StoreError> {
+        // At most the client's cap of unfinished games: read and counted here.
+        let rows = UNFINISHED_COMPUTER.query(&[("client", client.into())])?.fetch_all(&self.pool).await?;
+        let mut n = 0;
+        for row in &rows {
+            let levels: String = row.try_get(0)?;
+            let levels: Vec<Option<String>> = serde_json::from_str(&levels)
+                .map_err(|e| StoreError::Damaged { what: "computers", detail: e.to_string() })?;
+            n += i64::from(!levels.is_empty() && levels.iter().all(Option::is_some));
+        }
+        Ok(n)
+    }
+
+    /// Stores a change of a game other than a move (a seat joined or left,
+    /// a resignation) if the stored game is still at `version`: the game's
+    /// new state and, if given, one seat's new holder, together or not at
+    /// all. On PostgreSQL the other processes are told the game changed.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure; a lost race is `Ok(Commit::Conflict)`.
+    pub async fn update_game(
+        &self,
+        g: &GameRow,
+        version: i64,
+        seat: Option<&SeatRow>,
+    ) -> Result<Commit, StoreError> {
+        let mut tx = self.writes().begin().await?;
+        let updated = UPDATE_GAME
+            .query(&[
+                ("id", (&g.id).into()),
+                ("old_version", version.into()),
+                ("version", g.version.into()),
+                ("players", (&g.players).into()),
+                ("position", (&g.position).into()),
+                ("status", (&g.status).into()),
+                ("result", (&g.result).into()),
+                ("updated_at", g.updated_at.into()),
+                ("computers", (&g.computers).into()),
+                ("seating", (&g.seating).into()),
+                ("open_seats", g.open_seats.into()),
+                ("public_seats", g.public_seats.into()),
+                ("turn_at", g.turn_at.into()),
+            ])?
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if updated != 1 {
+            return Ok(Commit::Conflict);
+        }
+        if let Some(s) = seat {
+            let written = UPDATE_SEAT
+                .query(&[
+                    ("game", (&g.id).into()),
+                    ("player", s.player.into()),
+                    ("name", (&s.name).into()),
+                    ("token_hash", (&s.token_hash).into()),
+                ])?
+                .execute(&mut *tx)
+                .await;
+            match written {
+                Ok(r) if r.rows_affected() == 1 => {}
+                Ok(_) => return Ok(Commit::Conflict),
+                Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        if self.backend == Backend::Postgres {
+            NOTIFY.query(&[("game", (&g.id).into())])?.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(Commit::Done)
+    }
+
+    /// The games with a move time limit, not over and not waiting, whose
+    /// seat to move has had its turn for the limit or longer at `now`
+    /// (Unix milliseconds), longest waiting first (at most 1000). Whether
+    /// that seat is a person's, whom the limit binds, the caller checks.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn games_out_of_time(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        let rows = OUT_OF_TIME.query(&[("now", now.into())])?.fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
+    }
+
+    /// The games with computer seats that are not over and have not
+    /// changed since `updated_before` (Unix milliseconds), stillest first
+    /// (at most 1000).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn games_with_computers(&self, updated_before: i64) -> Result<Vec<String>, StoreError> {
+        let rows = WITH_COMPUTERS.query(&[("before", updated_before.into())])?.fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
+    }
+
+    /// Removes idempotency records older than `keys_before` and marks the
+    /// games with no move since `idle_before` (and not over) abandoned, at
+    /// `now` (all Unix milliseconds).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn sweep(&self, now: i64, keys_before: i64, idle_before: i64) -> Result<Swept, StoreError> {
+        let keys = FORGET_KEYS
+            .query(&[("before", keys_before.into())])?
+            .execute(self.writes())
+            .await?
+            .rows_affected();
+        let abandoned = MARK_ABANDONED
+            .query(&[("now", now.into()), ("before", idle_before.into())])?
+            .execute(self.writes())
+            .await?
+            .rows_affected();
+        Ok(Swept { keys, abandoned })
+    }
+}
+
+/// The listing's arguments: the status if filtered (not for `waiting`),
+/// the cursor if given, the limit — in the order the listing numbers them.
+fn listing_args<'a>(
+    status: Option<&'a str>,
+    limit: i64,
+    after: Option<(i64, &'a str)>,
+) -> Vec<(&'static str, Arg<'a>)> {
+    let mut args = Vec::with_capacity(4);
+    if let Some(status) = status.filter(|s| *s != WAITING) {
+        args.push(("status", Arg::Text(status)));
+    }
+    if let Some((at, id)) = after {
+        args.push(("at", Arg::Int(at)));
+        args.push(("id", Arg::Text(id)));
+    }
+    args.push(("limit", Arg::Int(limit)));
+    args
+}

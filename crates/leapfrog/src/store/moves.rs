@@ -1,0 +1,185 @@
+//! The `moves` and `move_keys` tables: a move's commit — its row, the
+//! game's new state checked against the version it was computed from,
+//! and the idempotency key's record, together or not at all — and the
+//! history.
+
+use std::sync::LazyLock;
+
+use sqlx::Row;
+
+use super::rows::{Commit, GameRow, KeyRecord, MoveRow};
+use super::sql::{Arg, Statement};
+use super::{Backend, CHANNEL, Store, StoreError, group, is_unique_violation};
+
+/// The parts of a move's commit. Each writes one row.
+const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, player, notation, captures, kinds, gain, at, computer) \
+     VALUES (:game, :ply, :player, :notation, :captures, :kinds, :gain, :at, :computer)";
+/// The game's new state if its version is still `:old_version`; the next
+/// seat's turn starts at the move's time, and a move ends any abandonment.
+const UPDATE_GAME: &str = "UPDATE games SET version = :version, position = :position, status = :status, \
+     result = :result, updated_at = :at, turn_at = :at, abandoned_at = NULL \
+     WHERE id = :game AND version = :old_version";
+const INSERT_KEY: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
+     VALUES (:game, :player, :key, :ply, :version, :request, :at)";
+
+/// The commit of a move as one statement, by database and whether it has
+/// a key. SQLite runs the statements of a query in turn, each argument
+/// keeping its number across them; PostgreSQL runs them as data-modifying
+/// `WITH` clauses of one statement, which adds up the rows they wrote and
+/// notifies the other processes (the notification goes out only if the
+/// transaction commits).
+fn commit_statement(backend: Backend, keyed: bool) -> &'static Statement {
+    static STATEMENTS: LazyLock<[Statement; 4]> = LazyLock::new(|| {
+        let sqlite = |parts: &[&str]| Statement::new(&parts.join("; "));
+        let postgres = |parts: &[&str]| {
+            let names = ["m", "g", "k"];
+            let clauses: Vec<String> =
+                parts.iter().zip(names).map(|(sql, name)| format!("{name} AS ({sql} RETURNING 1)")).collect();
+            let counts: Vec<String> =
+                names[..parts.len()].iter().map(|name| format!("(SELECT count(*) FROM {name})")).collect();
+            Statement::new(&format!(
+                "WITH {}, n AS (SELECT pg_notify('{CHANNEL}', :game)) SELECT {} FROM n",
+                clauses.join(", "),
+                counts.join(" + ")
+            ))
+        };
+        [
+            sqlite(&[INSERT_MOVE, UPDATE_GAME]),
+            sqlite(&[INSERT_MOVE, UPDATE_GAME, INSERT_KEY]),
+            postgres(&[INSERT_MOVE, UPDATE_GAME]),
+            postgres(&[INSERT_MOVE, UPDATE_GAME, INSERT_KEY]),
+        ]
+    });
+    let backend = match backend {
+        Backend::Sqlite => 0,
+        Backend::Postgres => 2,
+    };
+    &STATEMENTS[backend + usize::from(keyed)]
+}
+
+static MOVES: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT ply, player, notation, captures, gain, at, computer, kinds FROM moves \
+         WHERE game_id = :game AND ply >= :from ORDER BY ply",
+    )
+});
+static KEY_RECORD: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT ply, version, request, created_at FROM move_keys \
+         WHERE game_id = :game AND player = :player AND key = :key",
+    )
+});
+
+impl Store {
+    /// The moves of a game with ply at least `from`, in order.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn moves(&self, id: &str, from: i64) -> Result<Vec<MoveRow>, StoreError> {
+        let rows = MOVES.query(&[("game", id.into()), ("from", from.into())])?.fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+    }
+
+    /// What an earlier request of `player` with this idempotency key made.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn key_record(
+        &self,
+        id: &str,
+        player: i64,
+        key: &str,
+    ) -> Result<Option<KeyRecord>, StoreError> {
+        let row = KEY_RECORD
+            .query(&[("game", id.into()), ("player", player.into()), ("key", key.into())])?
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row
+            .map(|r| {
+                Ok::<_, sqlx::Error>(KeyRecord {
+                    key: key.to_string(),
+                    ply: r.try_get(0)?,
+                    version: r.try_get(1)?,
+                    request: r.try_get(2)?,
+                    created_at: r.try_get(3)?,
+                })
+            })
+            .transpose()?)
+    }
+
+    /// Commits a move computed from the game at `version`: the move row,
+    /// the game's new state, and the idempotency key's record, together or
+    /// not at all. On SQLite it joins the next group commit.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure; a lost race is `Ok(Commit::Conflict)`.
+    pub async fn commit_move(
+        &self,
+        game: &GameRow,
+        version: i64,
+        mv: &MoveRow,
+        key: Option<&KeyRecord>,
+    ) -> Result<Commit, StoreError> {
+        if let Some(group) = &self.group {
+            let write = group::MoveWrite { game: game.clone(), version, mv: mv.clone(), key: key.cloned() };
+            return group.commit(write).await;
+        }
+        let mut tx = self.writes().begin().await?;
+        let commit = Self::write_move(self.backend, &mut tx, game, version, mv, key).await?;
+        if commit == Commit::Done {
+            tx.commit().await?;
+        }
+        Ok(commit)
+    }
+
+    /// Writes a move's statements in one round trip, within `tx`, which the
+    /// caller commits on [`Commit::Done`] and rolls back otherwise. A
+    /// conflict when one of them wrote no row (the game's version moved)
+    /// or when the ply or key is taken.
+    pub(super) async fn write_move(
+        backend: Backend,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        game: &GameRow,
+        version: i64,
+        mv: &MoveRow,
+        key: Option<&KeyRecord>,
+    ) -> Result<Commit, StoreError> {
+        let mut args: Vec<(&'static str, Arg<'_>)> = vec![
+            ("game", (&game.id).into()),
+            ("ply", mv.ply.into()),
+            ("player", mv.player.into()),
+            ("notation", (&mv.notation).into()),
+            ("captures", (&mv.captures).into()),
+            ("kinds", (&mv.kinds).into()),
+            ("gain", mv.gain.into()),
+            ("at", mv.at.into()),
+            ("computer", mv.computer.into()),
+            ("version", game.version.into()),
+            ("position", (&game.position).into()),
+            ("status", (&game.status).into()),
+            ("result", (&game.result).into()),
+            ("old_version", version.into()),
+        ];
+        if let Some(key) = key {
+            args.push(("key", (&key.key).into()));
+            args.push(("request", (&key.request).into()));
+        }
+        let query = commit_statement(backend, key.is_some()).query(&args)?;
+        let rows = if key.is_some() { 3 } else { 2 };
+        let written = match backend {
+            Backend::Sqlite => query.execute(&mut **tx).await.map(|r| r.rows_affected()),
+            Backend::Postgres => {
+                query.fetch_one(&mut **tx).await.and_then(|r| r.try_get::<i64, _>(0)).map(|n| n as u64)
+            }
+        };
+        match written {
+            Ok(n) if n == rows => Ok(Commit::Done),
+            Ok(_) => Ok(Commit::Conflict),
+            Err(e) if is_unique_violation(&e) => Ok(Commit::Conflict),
+            Err(e) => Err(e.into()),
+        }
+    }
+}

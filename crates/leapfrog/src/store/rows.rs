@@ -1,0 +1,118 @@
+//! The rows the store reads and writes, one type per table. Their text
+//! columns hold the forms of `stored`.
+
+/// A game as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct GameRow {
+    /// Its id (a UUID).
+    pub id: String,
+    /// Bumped by every move.
+    pub version: i64,
+    /// The complete rule set, JSON.
+    pub rules: String,
+    /// The deal's seed, decimal.
+    pub seed: String,
+    /// Player names, JSON array.
+    pub players: String,
+    /// The position string.
+    pub position: String,
+    /// `opening`, `playing` or `over`.
+    pub status: String,
+    /// The result JSON, when over.
+    pub result: Option<String>,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds.
+    pub updated_at: i64,
+    /// Who created it: the client's address, or empty.
+    pub client: String,
+    /// When the sweep found it abandoned (Unix milliseconds), if it did.
+    pub abandoned_at: Option<i64>,
+    /// For a game with computer seats: JSON, each seat's level or null.
+    pub computers: Option<String>,
+    /// For a game with open or resigned seats: JSON, one entry per seat
+    /// (see the migration that made it).
+    pub seating: Option<String>,
+    /// How many seats are open.
+    pub open_seats: i64,
+    /// How many of them are public.
+    pub public_seats: i64,
+    /// Seconds a seat has for a move, if limited.
+    pub move_limit: Option<i64>,
+    /// When the seat to move got its turn (Unix milliseconds); `None` for
+    /// games older than the clock.
+    pub turn_at: Option<i64>,
+    /// The id of the game that replays this one, once asked for.
+    pub rematch: Option<String>,
+}
+
+/// A seat: a player's name and the hash of their token.
+#[derive(Debug, Clone)]
+pub struct SeatRow {
+    /// The player, from 0.
+    pub player: i64,
+    /// Their name.
+    pub name: String,
+    /// SHA-256 of the token, hex; for a seat no token opens (the
+    /// computer's, an open one), a text that is never such a hash.
+    pub token_hash: String,
+    /// A private seat: SHA-256 of its invitation, hex.
+    pub invite_hash: Option<String>,
+    /// A rematch's seat: the hash of the old seat's token, which claims it.
+    pub claim_hash: Option<String>,
+}
+
+/// A move as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct MoveRow {
+    /// The ply it was played at (0 for the first move).
+    pub ply: i64,
+    /// Who played it.
+    pub player: i64,
+    /// Its notation.
+    pub notation: String,
+    /// JSON array of captured cells.
+    pub captures: String,
+    /// Points scored.
+    pub gain: i64,
+    /// Unix milliseconds.
+    pub at: i64,
+    /// 1 when the computer made it, 0 when a person did.
+    pub computer: i64,
+    /// The letters of the kinds it took, in the order of `captures`;
+    /// `None` for moves stored before kinds were.
+    pub kinds: Option<String>,
+}
+
+/// What an idempotency key made: enough to answer a retry again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRecord {
+    /// The key, as the client sent it.
+    pub key: String,
+    /// The ply of the move it made.
+    pub ply: i64,
+    /// The game's version after that move.
+    pub version: i64,
+    /// The move asked for, in notation: a retry must ask for the same.
+    pub request: String,
+    /// When, in Unix milliseconds: stored as the move's time.
+    pub created_at: i64,
+}
+
+/// What a sweep removed or marked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Swept {
+    /// Idempotency records past their time.
+    pub keys: u64,
+    /// Games newly marked abandoned.
+    pub abandoned: u64,
+}
+
+/// The outcome of trying to commit a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Commit {
+    /// The move and the game's new state are stored.
+    Done,
+    /// Another move got there first (the ply is taken or the version moved).
+    Conflict,
+}
