@@ -57,33 +57,38 @@ pub struct Event {
 }
 
 impl Event {
+    // Each event is `None` if its data did not encode (logged): a stream
+    // skips it rather than send an empty one.
+
     /// The `move` event of a move.
-    pub fn of_move(m: &crate::game::HistoryMove) -> Event {
-        Event { kind: Kind::Move(m.ply), bytes: sse("move", Some(m.ply), &MoveRecord::of(m)) }
+    pub fn of_move(m: &crate::game::HistoryMove) -> Option<Event> {
+        Some(Event { kind: Kind::Move(m.ply), bytes: sse("move", Some(m.ply), &MoveRecord::of(m))? })
     }
 
     /// The `over` event of a finished game.
-    pub fn over(game: &Game) -> Event {
-        Event { kind: Kind::Over, bytes: sse("over", None, &GameOverEvent::of(game)) }
+    pub fn over(game: &Game) -> Option<Event> {
+        Some(Event { kind: Kind::Over, bytes: sse("over", None, &GameOverEvent::of(game))? })
     }
 
     /// The `game` event: the game as it stands, first on every stream. Its
     /// id is the last ply it includes, so a reconnect resumes after it.
-    pub fn snapshot(game: &Game) -> Event {
+    pub fn snapshot(game: &Game) -> Option<Event> {
         let ply = game.position().ply();
         let id = ply.checked_sub(1);
-        Event { kind: Kind::Game, bytes: sse("game", id, &GameView::of(game)) }
+        Some(Event { kind: Kind::Game, bytes: sse("game", id, &GameView::of(game))? })
     }
 
     /// The `rematch` event of a game replayed by another.
-    pub fn rematch(id: &str) -> Event {
-        Event { kind: Kind::Rematch, bytes: sse("rematch", None, &RematchEvent { id: id.to_string() }) }
+    pub fn rematch(id: &str) -> Option<Event> {
+        let data = RematchEvent { id: id.to_string() };
+        Some(Event { kind: Kind::Rematch, bytes: sse("rematch", None, &data)? })
     }
 
     /// A change of the game's seats (`joined`, `left`, `started`,
     /// `resigned`, `timed_out`), with the game after it.
-    fn change(event: &str, player: Option<usize>, game: &Game) -> Event {
-        Event { kind: Kind::Game, bytes: sse(event, None, &GameChange { player, game: GameView::of(game) }) }
+    fn change(event: &str, player: Option<usize>, game: &Game) -> Option<Event> {
+        let data = GameChange { player, game: GameView::of(game) };
+        Some(Event { kind: Kind::Game, bytes: sse(event, None, &data)? })
     }
 }
 
@@ -113,39 +118,45 @@ impl Seen {
         let mut events = Vec::new();
         for (player, (before, after)) in self.seats.iter().zip(&now.seats).enumerate() {
             match (before.0, after.0) {
-                (Holder::Open(_), Holder::Person) => events.push(Event::change("joined", Some(player), game)),
-                (Holder::Person, Holder::Open(_)) => events.push(Event::change("left", Some(player), game)),
+                (Holder::Open(_), Holder::Person) => {
+                    events.extend(Event::change("joined", Some(player), game))
+                }
+                (Holder::Person, Holder::Open(_)) => events.extend(Event::change("left", Some(player), game)),
                 _ => {}
             }
             match (before.1, after.1) {
                 (None, Some(Resignation::Resigned)) => {
-                    events.push(Event::change("resigned", Some(player), game))
+                    events.extend(Event::change("resigned", Some(player), game))
                 }
                 (None, Some(Resignation::TimedOut)) => {
-                    events.push(Event::change("timed_out", Some(player), game))
+                    events.extend(Event::change("timed_out", Some(player), game))
                 }
                 _ => {}
             }
         }
         if !self.started && now.started {
-            events.push(Event::change("started", None, game));
+            events.extend(Event::change("started", None, game));
         }
         if !self.over && now.over {
-            events.push(Event::over(game));
+            events.extend(Event::over(game));
         }
         if let (false, Some(id)) = (self.rematch, game.rematch()) {
-            events.push(Event::rematch(id));
+            events.extend(Event::rematch(id));
         }
         events
     }
 }
 
 /// An event in the text/event-stream format.
-fn sse(event: &str, id: Option<u32>, data: &impl serde::Serialize) -> Bytes {
+fn sse(event: &str, id: Option<u32>, data: &impl serde::Serialize) -> Option<Bytes> {
     let id = id.map(|id| format!("id: {id}\n")).unwrap_or_default();
-    // Plain serde values: this cannot fail.
-    let data = serde_json::to_string(data).unwrap_or_default();
-    Bytes::from(format!("event: {event}\n{id}data: {data}\n\n"))
+    match serde_json::to_string(data) {
+        Ok(data) => Some(Bytes::from(format!("event: {event}\n{id}data: {data}\n\n"))),
+        Err(e) => {
+            tracing::error!(error = %e, event, "an event's data did not encode; it is not sent");
+            None
+        }
+    }
 }
 
 /// A game's followers in this process.
@@ -330,13 +341,17 @@ impl Hub {
                 }
             };
             for m in &moves {
-                let _ = tx.send(Event::of_move(m));
+                if let Some(event) = Event::of_move(m) {
+                    let _ = tx.send(event);
+                }
                 next.fetch_max(m.ply + 1, Ordering::Relaxed);
             }
             let changes = match seen.as_ref() {
                 Some(seen) => seen.changes(&game),
                 // No follower told its seats yet: at least the end.
-                None if game.status() == GameStatus::Over && !moves.is_empty() => vec![Event::over(&game)],
+                None if game.status() == GameStatus::Over && !moves.is_empty() => {
+                    Event::over(&game).into_iter().collect()
+                }
                 None => Vec::new(),
             };
             for event in changes {

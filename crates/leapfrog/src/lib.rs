@@ -9,11 +9,14 @@
 //! - `api`: the HTTP API — handlers that translate requests and answers;
 //!   `page`: the web page at `/` (sources in `web/`).
 //! - `wire`: the JSON forms of rules, positions, moves, games and results.
-//! - `game`: the game domain — persisted games, seats, moves — with
-//!   nothing of HTTP.
-//! - `store`: the database (SQLite or PostgreSQL); `events`: the fan-out
-//!   of each game's changes to its live streams; `limits`: per-client rate
-//!   limits.
+//! - `game`: the game core — a game, its seats and the rules of §11 as pure
+//!   functions (`Game::apply` of a command at a given time) — with no
+//!   store, clock, HTTP or JSON.
+//! - `games`: the games service, the one place a game changes: load, apply,
+//!   commit against the version read, tell the hub and the computer.
+//! - `store`: the database (SQLite or PostgreSQL) in its own stored forms;
+//!   `events`: the fan-out of each game's changes to its live streams;
+//!   `limits`: per-client rate limits.
 //! - `thinking`: the threads the computer thinks on; `computer`: the seats
 //!   it plays; `clock`: the move time limit.
 

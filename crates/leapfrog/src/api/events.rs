@@ -56,16 +56,16 @@ impl Stream {
         let missed = if moves { crate::games::history(&self.store, &game, from).await? } else { Vec::new() };
         for m in missed.iter().filter(|m| m.ply < game.position().ply()) {
             self.next = m.ply + 1;
-            self.pending.push_back(Event::of_move(m));
+            self.pending.extend(Event::of_move(m));
         }
-        self.pending.push_back(Event::snapshot(&game));
+        self.pending.extend(Event::snapshot(&game));
         self.next = self.next.max(game.position().ply());
         if game.status() == GameStatus::Over && self.over_at.is_none() {
-            self.pending.push_back(Event::over(&game));
+            self.pending.extend(Event::over(&game));
             self.over_at = Some(tokio::time::Instant::now());
         }
         if let Some(id) = game.rematch() {
-            self.pending.push_back(Event::rematch(id));
+            self.pending.extend(Event::rematch(id));
             self.ended = true;
         }
         Ok(game)

@@ -11,6 +11,8 @@ mod error;
 mod input;
 mod seating;
 mod stored;
+#[cfg(test)]
+mod tests;
 
 use std::sync::Arc;
 

@@ -10,6 +10,8 @@
 //! nothing else writes a game.
 
 mod read;
+mod rematch;
+mod seats;
 
 use std::sync::Arc;
 
@@ -21,8 +23,8 @@ pub use read::{history, list, load, position_at};
 
 use crate::events::Hub;
 use crate::game::{
-    Change, Command, Expected, Game, GameCursor, GameError, GameStatus, HistoryMove, Holder, MoveOutcome,
-    MoveRequest, NewGame, NewSeat, PlayerName, SeatToken, Visibility,
+    Change, Command, Expected, Game, GameCursor, GameError, HistoryMove, Holder, MoveOutcome, MoveRequest,
+    NewGame, NewSeat, SeatToken, Visibility,
 };
 use crate::store::{Commit, KeyRecord, SeatRow, Store};
 
@@ -256,14 +258,15 @@ impl Games {
         {
             return Err(GameError::StaleVersion { version, expected: sent.clone() });
         }
-        let asked = request.mv.clone();
+        // The move asked for, as a keyed request's record names it.
+        let asked = request.mv.as_ref().ok().cloned();
         let (next, changes) = match game.apply(Command::Play { player, mv: request.mv }, now_ms()) {
             Err(GameError::NotYourTurn { to_move, seat }) if request.expected.is_none() => {
                 return Err(self.not_to_move(&game, seat, to_move).await?);
             }
             applied => applied?,
         };
-        let record = key.zip(asked.ok()).map(|(k, mv)| KeyRecord {
+        let record = key.zip(asked.as_ref()).map(|(k, mv)| KeyRecord {
             key: k.as_str().to_string(),
             ply: i64::from(game.position().ply()),
             version: next.version(),
@@ -274,18 +277,12 @@ impl Games {
             Commit::Done => Ok(MoveOutcome::Played(Box::new(next))),
             // A concurrent request with the same key may be the one that
             // won: then this one is its retry.
-            Commit::Conflict => match (key, record) {
-                (Some(key), Some(record)) => {
-                    match self.store.key_record(game.id(), player as i64, key.as_str()).await? {
-                        Some(first) => {
-                            let asked: jc::Move =
-                                record.request.parse().map_err(|e| GameError::corrupt(id, "move", e))?;
-                            self.replay_key(&game, &first, Some(&asked)).await
-                        }
-                        None => Err(GameError::Conflict),
-                    }
-                }
-                _ => Err(GameError::Conflict),
+            Commit::Conflict => match key {
+                Some(key) => match self.store.key_record(game.id(), player as i64, key.as_str()).await? {
+                    Some(first) => self.replay_key(&game, &first, asked.as_ref()).await,
+                    None => Err(GameError::Conflict),
+                },
+                None => Err(GameError::Conflict),
             },
         }
     }
@@ -347,222 +344,6 @@ impl Games {
         }
     }
 
-    /// Joins an open seat of game `id` as `name`, with a fresh token; of
-    /// concurrent joins for one seat exactly one wins.
-    ///
-    /// # Errors
-    ///
-    /// What [`Command::Join`] refuses (the losers of a race for one seat
-    /// get [`GameError::SeatTaken`]); store failures.
-    pub async fn join(&self, id: &str, name: PlayerName, choice: &SeatChoice) -> Result<Seated, GameError> {
-        let invited: Vec<usize> = match &choice.invitation {
-            Some(invitation) => {
-                let hash = invitation.hash();
-                let seats = self.store.invitations(id).await?;
-                seats
-                    .iter()
-                    .filter(|(_, h)| h == hash.as_str())
-                    .filter_map(|(p, _)| usize::try_from(*p).ok())
-                    .collect()
-            }
-            None => Vec::new(),
-        };
-        let token = SeatToken::generate()?;
-        let command = |_| {
-            Ok(Command::Join {
-                name: name.clone(),
-                seat: choice.player,
-                with_invitation: choice.invitation.is_some(),
-                invited: invited.clone(),
-            })
-        };
-        let row = |player: usize| {
-            Some(SeatRow {
-                player: player as i64,
-                name: name.as_str().to_string(),
-                token_hash: token.hash().as_str().to_string(),
-                invite_hash: None,
-                claim_hash: None,
-            })
-        };
-        let (game, player) = self.change(id, None, command, row).await?;
-        Ok(Seated { game, player, token, created: false })
-    }
-
-    /// Leaves the seat `token` holds while the game waits: it opens again
-    /// (to whom it was open before, public if it never was) and the token
-    /// stops working at once.
-    ///
-    /// # Errors
-    ///
-    /// [`GameError::NotASeat`], [`GameError::NotWaiting`] once the game
-    /// has started (resign instead), a lost race, store failures.
-    pub async fn leave(&self, id: &str, token: &SeatToken) -> Result<Game, GameError> {
-        let (game, seat) = read::with_seat(&self.store, id, token).await?;
-        let player = seat.ok_or(GameError::NotASeat)?;
-        let private = self.store.invitations(id).await?.iter().any(|(p, _)| *p == player as i64);
-        let (next, changes) = game.apply(Command::Leave { player, private }, now_ms())?;
-        let row = SeatRow {
-            player: player as i64,
-            name: next.seats()[player].name.as_str().to_string(),
-            token_hash: no_token(&next, player),
-            invite_hash: None,
-            claim_hash: None,
-        };
-        match self.commit(&game, &next, &changes, Some(&row), None).await? {
-            Commit::Done => Ok(next),
-            Commit::Conflict => Err(GameError::Conflict),
-        }
-    }
-
-    /// Resigns the seat `token` holds (§11): with two players the other
-    /// wins at once; with more the computer plays the seat from now on and
-    /// it ranks after every seat that did not resign; when every person
-    /// has resigned, the game ends.
-    ///
-    /// # Errors
-    ///
-    /// [`GameError::NotASeat`]; what [`Command::Resign`] refuses; store
-    /// failures.
-    pub async fn resign(&self, id: &str, token: &SeatToken) -> Result<Game, GameError> {
-        let command = |seat: Option<usize>| Ok(Command::Resign { player: seat.ok_or(GameError::NotASeat)? });
-        Ok(self.change(id, Some(token), command, |_| None).await?.0)
-    }
-
-    /// Resigns the seat to move of game `id` if it has run out of time at
-    /// `now`; `None` when it has not (or another process did it first, or
-    /// a move came in time).
-    ///
-    /// # Errors
-    ///
-    /// Store failures; a damaged row.
-    pub async fn time_out(&self, id: &str, now: i64) -> Result<Option<Game>, GameError> {
-        let game = self.load(id).await?;
-        let (next, changes) = game.apply(Command::TimeOut, now)?;
-        if changes.is_empty() {
-            return Ok(None);
-        }
-        Ok(match self.commit(&game, &next, &changes, None, None).await? {
-            Commit::Done => Some(next),
-            Commit::Conflict => None,
-        })
-    }
-
-    /// Applies the command `command_of` makes of game `id` and the seat
-    /// `token` holds (when given), and commits it, trying again after a
-    /// lost race to another change; a join stores the `joined_row` of the
-    /// seat taken. Answers the game after it and the seat joined (or the
-    /// seat of `token`).
-    async fn change(
-        &self,
-        id: &str,
-        token: Option<&SeatToken>,
-        command_of: impl Fn(Option<usize>) -> Result<Command, GameError>,
-        joined_row: impl Fn(usize) -> Option<SeatRow>,
-    ) -> Result<(Game, usize), GameError> {
-        for _ in 0..TRIES {
-            let (game, seat) = match token {
-                Some(token) => read::with_seat(&self.store, id, token).await?,
-                None => (self.load(id).await?, None),
-            };
-            let (next, changes) = game.apply(command_of(seat)?, now_ms())?;
-            let joined = changes.iter().find_map(|c| match c {
-                Change::Joined { player } => Some(*player),
-                _ => None,
-            });
-            let row = joined.and_then(&joined_row);
-            if self.commit(&game, &next, &changes, row.as_ref(), None).await? == Commit::Done {
-                return Ok((next, joined.or(seat).unwrap_or_default()));
-            }
-            // Another change came first: look again (the seat may be gone).
-        }
-        Err(GameError::Conflict)
-    }
-
-    /// The rematch of game `id` for the holder of `token`, created by the
-    /// first ask: see [`Game::rematch_game`]. Each person claims their
-    /// seat with their old token and gets a new, random one; asking again
-    /// issues another, and the one before stops working.
-    ///
-    /// # Errors
-    ///
-    /// [`GameError::NotASeat`]; [`GameError::NotOver`] before the end;
-    /// [`GameError::TooManyGames`] when creating it would pass the
-    /// creator's cap (a rematch is a creation, charged to whoever asks
-    /// first); store failures.
-    pub async fn play_again(
-        &self,
-        id: &str,
-        token: &SeatToken,
-        creator: &Creator,
-    ) -> Result<Seated, GameError> {
-        let (old, seat) = read::with_seat(&self.store, id, token).await?;
-        seat.ok_or(GameError::NotASeat)?;
-        if old.status() != GameStatus::Over {
-            return Err(GameError::NotOver);
-        }
-        let (next_id, created) = match old.rematch() {
-            Some(next) => (next.to_string(), false),
-            None => self.create_rematch(&old, creator).await?,
-        };
-        let new_token = SeatToken::generate()?;
-        let player = self
-            .store
-            .claim_seat(&next_id, token.hash().as_str(), new_token.hash().as_str())
-            .await?
-            .ok_or(GameError::NotASeat)?;
-        let game = self.load(&next_id).await?;
-        Ok(Seated { game, player: player as usize, token: new_token, created })
-    }
-
-    /// Stores the rematch of the finished game `old` unless another ask
-    /// stored one first; returns its id and whether this call made it.
-    async fn create_rematch(&self, old: &Game, creator: &Creator) -> Result<(String, bool), GameError> {
-        self.check_caps(creator, false).await?;
-        let next = old.rematch_game(
-            uuid::Uuid::new_v4().to_string(),
-            random_seed()?,
-            creator.client.clone(),
-            now_ms(),
-        )?;
-        let old_hashes = self.store.token_hashes(old.id()).await?;
-        let n = next.seats().len();
-        let rows: Vec<SeatRow> = next
-            .seats()
-            .iter()
-            .map(|seat| {
-                // New seat q is old seat q + 1.
-                let was = ((seat.player + 1) % n) as i64;
-                let person = seat.holder == Holder::Person;
-                SeatRow {
-                    player: seat.player as i64,
-                    name: seat.name.as_str().to_string(),
-                    // Until claimed, no token opens a person's seat.
-                    token_hash: if person {
-                        format!("claim:{}:{}", next.id(), seat.player)
-                    } else {
-                        no_token(&next, seat.player)
-                    },
-                    invite_hash: None,
-                    claim_hash: person
-                        .then(|| old_hashes.iter().find(|(p, _)| *p == was).map(|(_, h)| h.clone()))
-                        .flatten(),
-                }
-            })
-            .collect();
-        if self.store.insert_rematch(old.id(), &next.to_row()?, &rows).await? {
-            // The old game now points to it: its followers hear of it.
-            self.hub.notify(old.id());
-            self.tell(&next);
-            return Ok((next.id().to_string(), true));
-        }
-        let again = self.load(old.id()).await?;
-        let id = again
-            .rematch()
-            .ok_or_else(|| GameError::corrupt(old.id(), "rematch", "lost the race to none"))?;
-        Ok((id.to_string(), false))
-    }
-
     /// Commits `next`, made from `before` by `changes`, if the stored game
     /// is still at `before`'s version — a move with its row and key
     /// record, any other change with the seat row it changed — and tells
@@ -601,16 +382,9 @@ impl Games {
     }
 }
 
-/// What a seat no token opens keeps as its token hash: never a SHA-256 in
-/// hex, and unique (the version tells apart the times a seat was opened).
-fn no_token(game: &Game, player: usize) -> String {
-    match game.seats()[player].holder {
-        Holder::Computer(_) => format!("computer:{}:{player}", game.id()),
-        _ => format!("open:{}:{player}:{}", game.id(), game.version()),
-    }
-}
+pub(crate) use seats::no_token;
 
 /// A seed for a deal, from the operating system's generator.
-fn random_seed() -> Result<u64, GameError> {
+pub(crate) fn random_seed() -> Result<u64, GameError> {
     Ok(rand::rngs::SysRng.try_next_u64()?)
 }

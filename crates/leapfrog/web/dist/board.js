@@ -5,12 +5,6 @@ import { colourOf, kindName } from "./pieces.js";
 export function cellName(file, rank) {
     return `${String.fromCharCode(97 + file)}${rank}`;
 }
-export function cellAt(grid, cell) {
-    const col = cell.charCodeAt(0) - 97;
-    const rank = Number(cell.slice(1));
-    const row = grid.length - rank;
-    return row >= 0 && row < grid.length && col >= 0 ? { row, col } : null;
-}
 export function drawBoard(rules, position, view, last, click) {
     const rows = position.grid.length;
     const cols = position.grid[0]?.length ?? 0;

@@ -10,13 +10,6 @@ export function cellName(file: number, rank: number): string {
   return `${String.fromCharCode(97 + file)}${rank}`;
 }
 
-export function cellAt(grid: (string | null)[][], cell: string): { row: number; col: number } | null {
-  const col = cell.charCodeAt(0) - 97;
-  const rank = Number(cell.slice(1));
-  const row = grid.length - rank;
-  return row >= 0 && row < grid.length && col >= 0 ? { row, col } : null;
-}
-
 export function drawBoard(
   rules: S["RuleSet"],
   position: PositionView,

@@ -7,12 +7,12 @@ import { seats } from "./storage.js";
 import type { HeldSeat } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
 import { gameName, kindName, legend } from "./pieces.js";
-import { cellAt, drawBoard } from "./board.js";
+import { drawBoard } from "./board.js";
 
 export interface View {
   game: Game;
   history: MoveRecord[];
-  /** Captured letters per player, from replaying the history on the deal. */
+  /** Captured kinds' letters per player, from the history. */
   captured: string[][];
   /** A move being chosen jump by jump. */
   chosen: { path: string[]; node: JumpTree } | null;
@@ -29,71 +29,80 @@ export interface View {
 
 
 
-/** Plays a move record on a grid copy and returns the letters it took. */
-export function replayOn(grid: (string | null)[][], m: MoveRecord): string[] {
-  const taken: string[] = [];
-  for (const c of m.captures) {
-    const at = cellAt(grid, c);
-    const line = at && grid[at.row];
-    if (at && line) {
-      const letter = line[at.col];
-      if (letter) taken.push(letter);
-      line[at.col] = null;
-    }
-  }
-  if (m.path.length > 1) {
-    const from = cellAt(grid, m.path[0] ?? "");
-    const to = cellAt(grid, m.path[m.path.length - 1] ?? "");
-    const fromLine = from && grid[from.row];
-    const toLine = to && grid[to.row];
-    if (from && to && fromLine && toLine) {
-      toLine[to.col] = fromLine[from.col] ?? null;
-      fromLine[from.col] = null;
-    }
-  }
-  return taken;
-}
-
 export async function showGame(id: string, invite: string | null): Promise<void> {
   const root = main();
   root.replaceChildren(h("p", {}, "Loading the game…"));
   let view: View;
-  let deal: PositionView;
   try {
-    const [game, history, dealt] = await Promise.all([api.game(id), api.history(id), api.positionAt(id, 0)]);
+    const [game, history] = await Promise.all([api.game(id), api.history(id)]);
     view = { game, history: history.moves, captured: [], chosen: null, hint: [], replay: null, replayPosition: null, busy: false,
       joinName: localStorage.getItem("leapfrog:name") ?? "", toldOver: false };
-    deal = dealt;
-    recount(view, deal);
+    recount(view);
   } catch (err) {
     root.replaceChildren(h("p", { class: "error" }, `This game did not load: ${reason(err)}`), h("a", { href: "#/" }, "Back"));
     return;
   }
-  const render = (): void => renderGame(view, invite, render, () => recount(view, deal));
+  const render = (): void => renderGame(view, invite, render);
 
-  // Live: the stream says every change. EventSource reconnects by itself
-  // after a lost connection and sends Last-Event-ID, so nothing is missed;
-  // a refused one (a full server answers 503) it gives up, so the page
-  // opens a new one a little later, which starts with the game as it
-  // stands.
-  const refresh = async (): Promise<void> => {
+  // Live: the stream says every change, and the page draws from what each
+  // event carries. EventSource reconnects by itself after a lost
+  // connection and sends Last-Event-ID, so nothing is missed; a refused
+  // one (a full server answers 503) it gives up, so the page opens a new
+  // one a little later, which starts with the game as it stands.
+  //
+  // A move event carries the move, not the game after it: the game alone
+  // is read then, one read at a time, and never replaces a newer one.
+  let reading = false;
+  let readAgain = false;
+  const readGame = async (): Promise<void> => {
+    if (reading) {
+      readAgain = true;
+      return;
+    }
+    reading = true;
     try {
-      const [game, history] = await Promise.all([api.game(id), api.history(id)]);
-      view.game = game;
-      view.history = history.moves;
-      recount(view, deal);
+      do {
+        readAgain = false;
+        const game = await api.game(id);
+        if (game.version >= view.game.version) view.game = game;
+        // A history with a gap (a stream that fell behind) is read whole.
+        if (view.history.length < game.position.ply) view.history = (await api.history(id)).moves;
+      } while (readAgain);
+      recount(view);
     } catch (err) {
       // The next event, or the snapshot after a reconnect, tries again.
       say(`The game did not refresh: ${reason(err)}`, true);
+    } finally {
+      reading = false;
     }
     if (view.chosen && !myTurn(view)) view.chosen = null;
     render();
   };
-  const onChange = (e: MessageEvent<string>): void => {
-    const data = JSON.parse(e.data) as { game?: Game };
-    if (e.type === "game") view.game = JSON.parse(e.data) as Game;
-    else if (data.game) view.game = data.game;
-    void refresh();
+  /** Takes a newer game from an event; redraws. */
+  const newer = (game: Game): void => {
+    if (game.version >= view.game.version) view.game = game;
+    if (view.history.length < game.position.ply) {
+      void readGame();
+      return;
+    }
+    if (view.chosen && !myTurn(view)) view.chosen = null;
+    render();
+  };
+  const onMove = (e: MessageEvent<string>): void => {
+    const m = JSON.parse(e.data) as MoveRecord;
+    if (m.ply === view.history.length) {
+      view.history.push(m);
+      recount(view);
+    }
+    void readGame();
+  };
+  const onGame = (e: MessageEvent<string>): void => newer(JSON.parse(e.data) as Game);
+  const onChange = (e: MessageEvent<string>): void => newer((JSON.parse(e.data) as S["GameChange"]).game);
+  const onOver = (e: MessageEvent<string>): void => {
+    const { status, result, position } = JSON.parse(e.data) as S["GameOverEvent"];
+    view.game = { ...view.game, status, result, position };
+    view.chosen = null;
+    render();
   };
   let events: EventSource;
   let again = 0;
@@ -103,7 +112,10 @@ export async function showGame(id: string, invite: string | null): Promise<void>
   let lost = false;
   const connect = (): void => {
     events = new EventSource(`/v1/games/${id}/events`);
-    for (const type of ["game", "move", "joined", "left", "started", "resigned", "timed_out", "over"]) {
+    events.addEventListener("game", onGame as EventListener);
+    events.addEventListener("move", onMove as EventListener);
+    events.addEventListener("over", onOver as EventListener);
+    for (const type of ["joined", "left", "started", "resigned", "timed_out"]) {
       events.addEventListener(type, onChange as EventListener);
     }
     events.addEventListener("rematch", ((e: MessageEvent<string>) => {
@@ -154,10 +166,10 @@ export async function showGame(id: string, invite: string | null): Promise<void>
   render();
 }
 
-export function recount(view: View, deal: PositionView): void {
-  const grid = deal.grid.map((r) => r.slice());
+/** Each player's captured kinds, from the history. */
+export function recount(view: View): void {
   view.captured = view.game.players.map(() => []);
-  for (const m of view.history) view.captured[m.player]?.push(...replayOn(grid, m));
+  for (const m of view.history) view.captured[m.player]?.push(...m.kinds);
 }
 
 export function held(view: View): HeldSeat[] {
@@ -171,7 +183,7 @@ export function myTurn(view: View): HeldSeat | undefined {
   return held(view).find((s) => s.player === g.position.to_move);
 }
 
-export function renderGame(view: View, invite: string | null, render: () => void, recount: () => void): void {
+export function renderGame(view: View, invite: string | null, render: () => void): void {
   const g = view.game;
   const mine = held(view);
   const root = main();
@@ -201,9 +213,7 @@ export function renderGame(view: View, invite: string | null, render: () => void
     } finally {
       view.busy = false;
     }
-    const history = await api.history(g.id);
-    view.history = history.moves;
-    recount();
+    // The move's own event adds it to the list.
     render();
   };
 

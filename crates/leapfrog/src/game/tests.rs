@@ -1,0 +1,269 @@
+//! Rule book §11, rule by rule, on the game core alone: no database, no
+//! clock (the time is given), no sleeping.
+
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use jump_capture as jc;
+use jump_search::Level;
+
+use super::*;
+
+const T0: i64 = 1_000_000;
+
+fn name(n: &str) -> PlayerName {
+    PlayerName::parse(n).unwrap()
+}
+
+fn person(n: &str) -> NewSeat {
+    NewSeat::Person(name(n))
+}
+
+/// A game of `seats` on a 4×4 `old` board (or Konane's 4×4 for two
+/// owners), dealt at `T0`, with a move limit if given.
+fn game(seats: Vec<NewSeat>, move_limit: Option<u32>) -> Game {
+    let rules = Arc::new(jc::Rules::new(jc::Preset::Old.spec().with_size(4, 4)).unwrap());
+    let new = NewGame { id: "g".into(), rules, seats, seed: 5, move_limit, client: String::new() };
+    Game::new(new, T0).unwrap()
+}
+
+fn join(
+    game: &Game,
+    who: &str,
+    seat: Option<usize>,
+    invited: &[usize],
+    with_invitation: bool,
+) -> Result<(Game, Vec<Change>), GameError> {
+    let command = Command::Join { name: name(who), seat, with_invitation, invited: invited.to_vec() };
+    game.apply(command, T0 + 10)
+}
+
+/// The first move the rules allow the player to move.
+fn first_move(game: &Game) -> jc::Move {
+    game.position().legal_moves(jc::PathBudget::default()).unwrap().remove(0)
+}
+
+fn play(game: &Game, at: i64) -> (Game, Vec<Change>) {
+    let player = game.position().to_move();
+    game.apply(Command::Play { player, mv: Ok(first_move(game)) }, at).unwrap()
+}
+
+#[test]
+fn a_game_with_an_open_seat_waits_and_nothing_is_played_not_even_a_removal() {
+    let g = game(vec![person("Ann"), NewSeat::Open(Visibility::Public)], None);
+    assert_eq!(g.status(), GameStatus::Waiting);
+    assert!(g.position().is_opening(), "the opening removal is not played either");
+    let refused = g.apply(Command::Play { player: 0, mv: Ok(first_move(&g)) }, T0).unwrap_err();
+    assert!(matches!(refused, GameError::Waiting), "{refused:?}");
+}
+
+#[test]
+fn taking_the_last_open_seat_starts_the_game_and_its_first_turn() {
+    let g = game(vec![person("Ann"), NewSeat::Open(Visibility::Public)], Some(60));
+    let (g, changes) = join(&g, "Bob", None, &[], false).unwrap();
+    assert_eq!(changes, [Change::Joined { player: 1 }, Change::Started]);
+    assert_eq!((g.status(), g.version(), g.seats()[1].name.as_str()), (GameStatus::Started, 2, "Bob"));
+    assert_eq!(g.turn_ends_at(), Some(T0 + 10 + 60_000), "the first turn starts when the last seat is taken");
+}
+
+#[test]
+fn a_private_seat_is_taken_only_with_its_invitation() {
+    let g = game(vec![person("Ann"), NewSeat::Open(Visibility::Private)], None);
+    assert!(matches!(join(&g, "Bob", Some(1), &[], false), Err(GameError::Invitation)));
+    assert!(matches!(join(&g, "Bob", None, &[], false), Err(GameError::NoOpenSeat)));
+    assert!(matches!(join(&g, "Bob", None, &[], true), Err(GameError::Invitation)), "a wrong invitation");
+    let (g, _) = join(&g, "Bob", None, &[1], true).unwrap();
+    assert_eq!(g.seats()[1].holder, Holder::Person);
+}
+
+#[test]
+fn a_held_seat_cannot_be_joined_and_a_missing_one_is_named() {
+    let g = game(vec![person("Ann"), NewSeat::Open(Visibility::Public)], None);
+    assert!(matches!(join(&g, "Bob", Some(0), &[], false), Err(GameError::SeatTaken { player: 0 })));
+    assert!(matches!(
+        join(&g, "Bob", Some(5), &[], false),
+        Err(GameError::NoSuchSeat { player: 5, seats: 2 })
+    ));
+    let (started, _) = join(&g, "Bob", None, &[], false).unwrap();
+    assert!(matches!(join(&started, "Cy", None, &[], false), Err(GameError::NotWaiting)));
+}
+
+#[test]
+fn a_seat_left_while_waiting_opens_again_to_whom_it_was_open_before() {
+    let g = game(
+        vec![person("Ann"), NewSeat::Open(Visibility::Private), NewSeat::Open(Visibility::Public)],
+        None,
+    );
+    let (g, _) = join(&g, "Bob", None, &[1], true).unwrap();
+    let (left, changes) = g.apply(Command::Leave { player: 1, private: true }, T0 + 20).unwrap();
+    assert_eq!(changes, [Change::Left { player: 1 }]);
+    assert_eq!(left.seats()[1].holder, Holder::Open(Visibility::Private));
+    // The creator's own seat, never open, opens to anyone.
+    let (left, _) = g.apply(Command::Leave { player: 0, private: false }, T0 + 20).unwrap();
+    assert_eq!(left.seats()[0].holder, Holder::Open(Visibility::Public));
+}
+
+#[test]
+fn once_every_seat_is_held_seats_are_resigned_not_left_and_a_waiting_game_is_not_resigned() {
+    let waiting = game(vec![person("Ann"), NewSeat::Open(Visibility::Public)], None);
+    assert!(matches!(waiting.apply(Command::Resign { player: 0 }, T0), Err(GameError::Waiting)));
+    let started = game(vec![person("Ann"), person("Bob")], None);
+    let refused = started.apply(Command::Leave { player: 0, private: false }, T0).unwrap_err();
+    assert!(matches!(refused, GameError::NotWaiting), "{refused:?}");
+}
+
+#[test]
+fn with_two_players_a_resignation_ends_the_game_at_once_on_any_turn_and_the_other_wins() {
+    let g = game(vec![person("Ann"), person("Bob")], None);
+    let (g, _) = play(&g, T0 + 1);
+    // Bob is to move; Ann resigns.
+    let (over, changes) = g.apply(Command::Resign { player: 0 }, T0 + 2).unwrap();
+    assert_eq!(changes, [Change::Resigned { player: 0 }, Change::Over]);
+    let result = over.result().unwrap();
+    assert_eq!(result.outcome.winners, [1], "whatever the scores");
+    assert!(result.by_resignation);
+    assert!(matches!(over.apply(Command::Resign { player: 1 }, T0 + 3), Err(GameError::Over)));
+}
+
+#[test]
+fn with_three_players_the_computer_plays_a_resigned_seat_which_ranks_last() {
+    let g = game(vec![person("Ann"), person("Bob"), person("Cy")], None);
+    let (g, changes) = g.apply(Command::Resign { player: 1 }, T0 + 1).unwrap();
+    assert_eq!(changes, [Change::Resigned { player: 1 }], "the game goes on");
+    assert!(matches!(
+        g.apply(Command::Resign { player: 1 }, T0 + 2),
+        Err(GameError::AlreadyResigned { player: 1 })
+    ));
+    // Ann moves; then it is the resigned seat's turn, the computer's.
+    let (g, _) = play(&g, T0 + 3);
+    assert_eq!(g.computer_to_move(), Some(RESIGNED_LEVEL));
+    let refused = g.apply(Command::Play { player: 1, mv: Ok(first_move(&g)) }, T0 + 4).unwrap_err();
+    assert!(
+        matches!(refused, GameError::AlreadyResigned { player: 1 }),
+        "its holder no longer plays it: {refused:?}"
+    );
+    let (g, changes) = g.apply(Command::PlayForComputer { mv: first_move(&g) }, T0 + 4).unwrap();
+    assert!(matches!(&changes[0], Change::Moved(m) if m.computer && m.player == 1));
+    // However the game ends, the resigned seat ranks after the others.
+    let (g, _) = g.apply(Command::Resign { player: 2 }, T0 + 5).unwrap();
+    let (over, _) = g.apply(Command::Resign { player: 0 }, T0 + 6).unwrap();
+    let last = over.result().unwrap().outcome.standings.last().unwrap().player;
+    assert!(over.result().unwrap().resigned[last]);
+}
+
+#[test]
+fn when_every_person_has_resigned_the_game_ends_even_with_computers_left() {
+    let computer = NewSeat::Computer(Level::Greedy, name("Computer"));
+    let g = game(vec![person("Ann"), computer.clone(), person("Bob")], None);
+    let (g, _) = g.apply(Command::Resign { player: 0 }, T0 + 1).unwrap();
+    assert_ne!(g.status(), GameStatus::Over, "a person still plays");
+    let (g, changes) = g.apply(Command::Resign { player: 2 }, T0 + 2).unwrap();
+    assert_eq!(changes, [Change::Resigned { player: 2 }, Change::Over]);
+    assert!(g.result().unwrap().outcome.winners == [1], "the computer alone did not resign");
+}
+
+#[test]
+fn a_seat_out_of_time_is_resigned_only_once_its_limit_has_passed_since_its_turn_began() {
+    let g = game(vec![person("Ann"), person("Bob"), person("Cy")], Some(30));
+    let (g, _) = play(&g, T0 + 1_000);
+    // Bob's turn began with Ann's move.
+    let (same, changes) = g.apply(Command::TimeOut, T0 + 1_000 + 29_999).unwrap();
+    assert!(changes.is_empty() && same.version() == g.version(), "not yet");
+    let (g, changes) = g.apply(Command::TimeOut, T0 + 1_000 + 30_000).unwrap();
+    assert_eq!(changes, [Change::TimedOut { player: 1 }]);
+    assert_eq!(g.seats()[1].resigned, Some(Resignation::TimedOut));
+    // The computer plays it now, and has no limit.
+    assert_eq!((g.computer_to_move(), g.turn_ends_at()), (Some(RESIGNED_LEVEL), None));
+}
+
+#[test]
+fn a_resignation_of_another_seat_does_not_restart_the_clock_of_the_seat_to_move() {
+    let g = game(vec![person("Ann"), person("Bob"), person("Cy")], Some(30));
+    let ends = g.turn_ends_at();
+    let (g, _) = g.apply(Command::Resign { player: 2 }, T0 + 10_000).unwrap();
+    assert_eq!(g.turn_ends_at(), ends);
+}
+
+#[test]
+fn computer_seats_have_no_time_limit() {
+    let computer = NewSeat::Computer(Level::Greedy, name("Computer"));
+    let g = game(vec![computer, person("Ann")], Some(30));
+    assert_eq!(g.turn_ends_at(), None);
+    let (same, changes) = g.apply(Command::TimeOut, T0 + 10_000_000).unwrap();
+    assert!(changes.is_empty() && same.version() == g.version());
+}
+
+#[test]
+fn a_move_time_limit_is_five_seconds_to_seven_days() {
+    let rules = Arc::new(jc::Preset::Old.rules());
+    for (limit, ok) in [(4, false), (5, true), (7 * 24 * 3600, true), (7 * 24 * 3600 + 1, false)] {
+        let new = NewGame {
+            id: "g".into(),
+            rules: rules.clone(),
+            seats: vec![person("A"), person("B")],
+            seed: 1,
+            move_limit: Some(limit),
+            client: String::new(),
+        };
+        assert_eq!(Game::new(new, T0).is_ok(), ok, "{limit} s");
+    }
+}
+
+#[test]
+fn only_the_seat_to_move_plays_and_only_legal_moves() {
+    let g = game(vec![person("Ann"), person("Bob")], None);
+    let refused = g.apply(Command::Play { player: 1, mv: Ok(first_move(&g)) }, T0).unwrap_err();
+    assert!(matches!(refused, GameError::NotYourTurn { to_move: 0, seat: 1 }));
+    let jump: jc::Move = "a1xa3".parse().unwrap();
+    assert!(matches!(g.apply(Command::Play { player: 0, mv: Ok(jump) }, T0), Err(GameError::Illegal(_))));
+    let unread = Unreadable { detail: "no".into(), field: "path".into() };
+    assert!(matches!(g.apply(Command::Play { player: 0, mv: Err(unread) }, T0), Err(GameError::Invalid(_))));
+    let refused = g.apply(Command::PlayForComputer { mv: first_move(&g) }, T0).unwrap_err();
+    assert!(matches!(refused, GameError::NotYourTurn { .. }), "the computer holds no seat to move");
+    let (next, changes) = play(&g, T0 + 5);
+    assert_eq!((next.version(), next.position().ply(), next.turn_at()), (2, 1, T0 + 5));
+    assert!(
+        matches!(&changes[..], [Change::Moved(m)] if m.ply == 0 && m.captures.len() == 1 && m.captures[0].kind == 'O')
+    );
+}
+
+#[test]
+fn playing_again_rotates_the_seats_keeps_their_kinds_and_deals_anew() {
+    let computer = NewSeat::Computer(Level::Greedy, name("Computer"));
+    let g = game(vec![person("Ann"), computer, person("Bob")], Some(60));
+    assert!(matches!(g.rematch_game("r".into(), 9, String::new(), T0), Err(GameError::NotOver)));
+    let (g, _) = g.apply(Command::Resign { player: 0 }, T0 + 1).unwrap();
+    let (over, _) = g.apply(Command::Resign { player: 2 }, T0 + 2).unwrap();
+    let next = over.rematch_game("r".into(), 9, "client".into(), T0 + 3).unwrap();
+    let seats: Vec<(&str, Holder)> = next.seats().iter().map(|s| (s.name.as_str(), s.holder)).collect();
+    assert_eq!(
+        seats,
+        [("Computer", Holder::Computer(Level::Greedy)), ("Bob", Holder::Person), ("Ann", Holder::Person)]
+    );
+    assert!(next.seats().iter().all(|s| s.resigned.is_none()), "a resigned person plays again as a person");
+    assert_eq!((next.id(), next.seed(), next.move_limit(), next.version()), ("r", 9, Some(60), 1));
+}
+
+#[test]
+fn a_start_with_more_moves_than_a_request_lists_is_not_dealt() {
+    // 11×11 `old`, full but for the cells on even files and ranks:
+    // every prefix of every chain is a move.
+    let mut spec = jc::Preset::Old.spec().with_size(11, 11);
+    spec.holes = (0..11u8)
+        .flat_map(|r| (0..11u8).map(move |f| (r, f)))
+        .filter(|&(r, f)| r % 2 == 0 && f % 2 == 0 && (r, f) != (0, 0))
+        .filter_map(|(r, f)| jc::Cell::new(r, f))
+        .collect();
+    spec.opening = jc::Opening::None;
+    let rules = Arc::new(jc::Rules::new(spec).unwrap());
+    let new = NewGame {
+        id: "g".into(),
+        rules,
+        seats: vec![person("A"), person("B")],
+        seed: 1,
+        move_limit: None,
+        client: String::new(),
+    };
+    assert!(matches!(Game::new(new, T0), Err(GameError::TooManyMoves)));
+}

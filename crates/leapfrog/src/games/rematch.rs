@@ -1,0 +1,95 @@
+//! Play again: the first ask for a finished game's rematch creates it (a
+//! creation, charged to whoever asks first); every ask claims the asker's
+//! seat in it with their old token and gets a new, random one. The store
+//! records which old token claims which seat (by its hash); nothing of
+//! the new token is derived from the old one.
+
+use super::{Creator, Games, Seated, no_token, now_ms, random_seed, read};
+use crate::game::{Game, GameError, GameStatus, Holder, SeatToken};
+use crate::store::SeatRow;
+
+impl Games {
+    /// The rematch of game `id` for the holder of `token`, created by the
+    /// first ask: see [`Game::rematch_game`]. Each person claims their
+    /// seat with their old token and gets a new, random one; asking again
+    /// issues another, and the one before stops working.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NotASeat`]; [`GameError::NotOver`] before the end;
+    /// [`GameError::TooManyGames`] when creating it would pass the
+    /// creator's cap (a rematch is a creation, charged to whoever asks
+    /// first); store failures.
+    pub async fn play_again(
+        &self,
+        id: &str,
+        token: &SeatToken,
+        creator: &Creator,
+    ) -> Result<Seated, GameError> {
+        let (old, seat) = read::with_seat(&self.store, id, token).await?;
+        seat.ok_or(GameError::NotASeat)?;
+        if old.status() != GameStatus::Over {
+            return Err(GameError::NotOver);
+        }
+        let (next_id, created) = match old.rematch() {
+            Some(next) => (next.to_string(), false),
+            None => self.create_rematch(&old, creator).await?,
+        };
+        let new_token = SeatToken::generate()?;
+        let player = self
+            .store
+            .claim_seat(&next_id, token.hash().as_str(), new_token.hash().as_str())
+            .await?
+            .ok_or(GameError::NotASeat)?;
+        let game = self.load(&next_id).await?;
+        Ok(Seated { game, player: player as usize, token: new_token, created })
+    }
+
+    /// Stores the rematch of the finished game `old` unless another ask
+    /// stored one first; returns its id and whether this call made it.
+    async fn create_rematch(&self, old: &Game, creator: &Creator) -> Result<(String, bool), GameError> {
+        self.check_caps(creator, false).await?;
+        let next = old.rematch_game(
+            uuid::Uuid::new_v4().to_string(),
+            random_seed()?,
+            creator.client.clone(),
+            now_ms(),
+        )?;
+        let old_hashes = self.store.token_hashes(old.id()).await?;
+        let n = next.seats().len();
+        let rows: Vec<SeatRow> = next
+            .seats()
+            .iter()
+            .map(|seat| {
+                // New seat q is old seat q + 1.
+                let was = ((seat.player + 1) % n) as i64;
+                let person = seat.holder == Holder::Person;
+                SeatRow {
+                    player: seat.player as i64,
+                    name: seat.name.as_str().to_string(),
+                    // Until claimed, no token opens a person's seat.
+                    token_hash: if person {
+                        format!("claim:{}:{}", next.id(), seat.player)
+                    } else {
+                        no_token(&next, seat.player)
+                    },
+                    invite_hash: None,
+                    claim_hash: person
+                        .then(|| old_hashes.iter().find(|(p, _)| *p == was).map(|(_, h)| h.clone()))
+                        .flatten(),
+                }
+            })
+            .collect();
+        if self.store.insert_rematch(old.id(), &next.to_row()?, &rows).await? {
+            // The old game now points to it: its followers hear of it.
+            self.hub.notify(old.id());
+            self.tell(&next);
+            return Ok((next.id().to_string(), true));
+        }
+        let again = self.load(old.id()).await?;
+        let id = again
+            .rematch()
+            .ok_or_else(|| GameError::corrupt(old.id(), "rematch", "lost the race to none"))?;
+        Ok((id.to_string(), false))
+    }
+}

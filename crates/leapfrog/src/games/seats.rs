@@ -1,0 +1,152 @@
+//! Seats over a game's life (rule book §11) through the service: joins,
+//! leaves, resignations and time-outs, each applied to the game as stored
+//! and committed against its version (of concurrent joins for one seat
+//! exactly one wins; of several processes applying one time-out exactly
+//! one does).
+
+use super::{Games, SeatChoice, Seated, TRIES, now_ms, read};
+use crate::game::{Change, Command, Game, GameError, Holder, PlayerName, SeatToken};
+use crate::store::{Commit, SeatRow};
+
+impl Games {
+    /// Joins an open seat of game `id` as `name`, with a fresh token; of
+    /// concurrent joins for one seat exactly one wins.
+    ///
+    /// # Errors
+    ///
+    /// What [`Command::Join`] refuses (the losers of a race for one seat
+    /// get [`GameError::SeatTaken`]); store failures.
+    pub async fn join(&self, id: &str, name: PlayerName, choice: &SeatChoice) -> Result<Seated, GameError> {
+        let invited: Vec<usize> = match &choice.invitation {
+            Some(invitation) => {
+                let hash = invitation.hash();
+                let seats = self.store.invitations(id).await?;
+                seats
+                    .iter()
+                    .filter(|(_, h)| h == hash.as_str())
+                    .filter_map(|(p, _)| usize::try_from(*p).ok())
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let token = SeatToken::generate()?;
+        let command = |_| {
+            Ok(Command::Join {
+                name: name.clone(),
+                seat: choice.player,
+                with_invitation: choice.invitation.is_some(),
+                invited: invited.clone(),
+            })
+        };
+        let row = |player: usize| {
+            Some(SeatRow {
+                player: player as i64,
+                name: name.as_str().to_string(),
+                token_hash: token.hash().as_str().to_string(),
+                invite_hash: None,
+                claim_hash: None,
+            })
+        };
+        let (game, player) = self.change(id, None, command, row).await?;
+        Ok(Seated { game, player, token, created: false })
+    }
+
+    /// Leaves the seat `token` holds while the game waits: it opens again
+    /// (to whom it was open before, public if it never was) and the token
+    /// stops working at once.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NotASeat`], [`GameError::NotWaiting`] once the game
+    /// has started (resign instead), a lost race, store failures.
+    pub async fn leave(&self, id: &str, token: &SeatToken) -> Result<Game, GameError> {
+        let (game, seat) = read::with_seat(&self.store, id, token).await?;
+        let player = seat.ok_or(GameError::NotASeat)?;
+        let private = self.store.invitations(id).await?.iter().any(|(p, _)| *p == player as i64);
+        let (next, changes) = game.apply(Command::Leave { player, private }, now_ms())?;
+        let row = SeatRow {
+            player: player as i64,
+            name: next.seats()[player].name.as_str().to_string(),
+            token_hash: no_token(&next, player),
+            invite_hash: None,
+            claim_hash: None,
+        };
+        match self.commit(&game, &next, &changes, Some(&row), None).await? {
+            Commit::Done => Ok(next),
+            Commit::Conflict => Err(GameError::Conflict),
+        }
+    }
+
+    /// Resigns the seat `token` holds (§11): with two players the other
+    /// wins at once; with more the computer plays the seat from now on and
+    /// it ranks after every seat that did not resign; when every person
+    /// has resigned, the game ends.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NotASeat`]; what [`Command::Resign`] refuses; store
+    /// failures.
+    pub async fn resign(&self, id: &str, token: &SeatToken) -> Result<Game, GameError> {
+        let command = |seat: Option<usize>| Ok(Command::Resign { player: seat.ok_or(GameError::NotASeat)? });
+        Ok(self.change(id, Some(token), command, |_| None).await?.0)
+    }
+
+    /// Resigns the seat to move of game `id` if it has run out of time at
+    /// `now`; `None` when it has not (or another process did it first, or
+    /// a move came in time).
+    ///
+    /// # Errors
+    ///
+    /// Store failures; a damaged row.
+    pub async fn time_out(&self, id: &str, now: i64) -> Result<Option<Game>, GameError> {
+        let game = self.load(id).await?;
+        let (next, changes) = game.apply(Command::TimeOut, now)?;
+        if changes.is_empty() {
+            return Ok(None);
+        }
+        Ok(match self.commit(&game, &next, &changes, None, None).await? {
+            Commit::Done => Some(next),
+            Commit::Conflict => None,
+        })
+    }
+
+    /// Applies the command `command_of` makes of game `id` and the seat
+    /// `token` holds (when given), and commits it, trying again after a
+    /// lost race to another change; a join stores the `joined_row` of the
+    /// seat taken. Answers the game after it and the seat joined (or the
+    /// seat of `token`).
+    async fn change(
+        &self,
+        id: &str,
+        token: Option<&SeatToken>,
+        command_of: impl Fn(Option<usize>) -> Result<Command, GameError>,
+        joined_row: impl Fn(usize) -> Option<SeatRow>,
+    ) -> Result<(Game, usize), GameError> {
+        for _ in 0..TRIES {
+            let (game, seat) = match token {
+                Some(token) => read::with_seat(&self.store, id, token).await?,
+                None => (self.load(id).await?, None),
+            };
+            let (next, changes) = game.apply(command_of(seat)?, now_ms())?;
+            let joined = changes.iter().find_map(|c| match c {
+                Change::Joined { player } => Some(*player),
+                _ => None,
+            });
+            let row = joined.and_then(&joined_row);
+            if self.commit(&game, &next, &changes, row.as_ref(), None).await? == Commit::Done {
+                return Ok((next, joined.or(seat).unwrap_or_default()));
+            }
+            // Another change came first: look again (the seat may be gone).
+        }
+        Err(GameError::Conflict)
+    }
+}
+
+/// What a seat no token opens keeps as its token hash: never a SHA-256 in
+/// hex, and unique (the version tells apart the times a seat was opened).
+pub(crate) fn no_token(game: &Game, player: usize) -> String {
+    match game.seats()[player].holder {
+        Holder::Computer(_) => format!("computer:{}:{player}", game.id()),
+        _ => format!("open:{}:{player}:{}", game.id(), game.version()),
+    }
+}
