@@ -1,5 +1,6 @@
 //! Persisted games end to end: SQLite always, PostgreSQL in the same suite
-//! (a throwaway cluster; see `common/pg.rs`).
+//! (a throwaway cluster; see `common/pg.rs`). Over 500 lines: one file for
+//! the persisted-games resource, as each test file covers one.
 
 use std::collections::BTreeSet;
 use std::time::Duration;

@@ -266,8 +266,9 @@ async fn rows_stored_before_the_checks_still_read(store: Store) {
         .collect();
     let long_name = "n".repeat(100);
     let row = GameRow {
+        // Complete, as every version of the service wrote rule sets.
         rules: format!(
-            r#"{{"preset":"old","rows":11,"cols":11,"name":"{long_name}","kinds":[{{"letter":"O","name":"fr\u202eog","value":1}}]}}"#
+            r#"{{"preset":"old","name":"{long_name}","rows":11,"cols":11,"mask":[],"holes":[],"directions":"orthogonal","kinds":[{{"letter":"O","name":"fr\u202eog","value":1,"owner":null}}],"fill":{{"type":"random","weights":[1]}},"capture":"shared","chain":"free","opening":{{"type":"each_player_removes","kinds":null}},"removals_score":true,"end":"highest_score","min_players":1,"max_players":64}}"#
         ),
         players: r#"["Ann\u202ennA","B\u0000o"]"#.into(),
         position: format!("{} 10 0,0", board.join("/")),

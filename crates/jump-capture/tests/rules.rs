@@ -1,4 +1,5 @@
 //! One test per rule of the rule book (`docs/rules.md`), named for the rule it checks.
+//! Over 500 lines: the rule book is one document, and so is its test.
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 

@@ -1,6 +1,8 @@
 //! Counting moves in bulk: the number of legal moves of a position (the
 //! leaves of perft, and the first half of choosing a random move), with
 //! only the paths that may go on past a third jump walked one by one.
+//!
+//! Over 500 lines because the fast path keeps its tests beside it.
 
 use super::board::capturable;
 use super::select::{CountRecord, LongPaths};

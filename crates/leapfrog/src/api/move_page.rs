@@ -1,7 +1,8 @@
 //! The fast JSON path of the legal-moves answer: a page of a position's
 //! legal moves written as the engine walks them — the bytes `serde_json`
 //! writes for a [`LegalMovesResponse`], with no move list and no
-//! formatter.
+//! formatter. Over 500 lines because the fast path keeps its tests beside
+//! it.
 //!
 //! The interface is [`write_page`], which gives a [`MovePage`] to send.
 //! Everything below it is private and tested here against `serde_json`:

@@ -16,28 +16,28 @@ use serde::{Deserialize, Serialize};
 use super::StoreError;
 use crate::names::{MAX_KIND_NAME, MAX_RULES_NAME, sanitized};
 
-/// A rule set as stored in `games.rules`: written complete and explicit;
-/// read also as the earliest rows have it, a preset with some fields
-/// changed (a field left out is the preset's).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// A rule set as stored in `games.rules`: complete and explicit, as every
+/// version of the service has written it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct StoredRules {
-    /// The preset it was made from (null for a custom set).
+    /// The preset it was made from, if its name is a preset's (not read:
+    /// the other fields say it all).
     preset: Option<String>,
-    name: Option<String>,
-    rows: Option<u32>,
-    cols: Option<u32>,
-    mask: Option<Vec<String>>,
-    holes: Option<Vec<String>>,
-    directions: Option<Directions>,
-    kinds: Option<Vec<StoredKind>>,
-    fill: Option<StoredFill>,
-    capture: Option<Capture>,
-    chain: Option<Chain>,
-    opening: Option<StoredOpening>,
-    removals_score: Option<bool>,
-    end: Option<End>,
-    min_players: Option<usize>,
-    max_players: Option<usize>,
+    name: String,
+    rows: u32,
+    cols: u32,
+    mask: Vec<String>,
+    holes: Vec<String>,
+    directions: Directions,
+    kinds: Vec<StoredKind>,
+    fill: StoredFill,
+    capture: Capture,
+    chain: Chain,
+    opening: StoredOpening,
+    removals_score: bool,
+    end: End,
+    min_players: usize,
+    max_players: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,42 +119,41 @@ pub fn rules_json(rules: &jc::Rules) -> Result<String, StoreError> {
     let letters = |k: &Option<Vec<char>>| k.as_ref().map(|ks| ks.iter().map(char::to_string).collect());
     let stored = StoredRules {
         preset: jc::Preset::ALL.into_iter().find(|p| p.id() == spec.name).map(|p| p.id().to_string()),
-        name: Some(spec.name.clone()),
-        rows: Some(spec.rows.into()),
-        cols: Some(spec.cols.into()),
-        mask: Some(spec.mask.iter().map(ToString::to_string).collect()),
-        holes: Some(spec.holes.iter().map(ToString::to_string).collect()),
-        directions: Some(match spec.directions {
+        name: spec.name.clone(),
+        rows: spec.rows.into(),
+        cols: spec.cols.into(),
+        mask: spec.mask.iter().map(ToString::to_string).collect(),
+        holes: spec.holes.iter().map(ToString::to_string).collect(),
+        directions: match spec.directions {
             jc::DirectionSet::Orthogonal => Directions::Orthogonal,
             jc::DirectionSet::Diagonal => Directions::Diagonal,
             jc::DirectionSet::All => Directions::All,
-        }),
-        kinds: Some(
-            spec.kinds
-                .iter()
-                .map(|k| StoredKind {
-                    letter: k.letter.to_string(),
-                    name: k.name.clone(),
-                    value: k.value,
-                    owner: k.owner,
-                })
-                .collect(),
-        ),
-        fill: Some(match &spec.fill {
+        },
+        kinds: spec
+            .kinds
+            .iter()
+            .map(|k| StoredKind {
+                letter: k.letter.to_string(),
+                name: k.name.clone(),
+                value: k.value,
+                owner: k.owner,
+            })
+            .collect(),
+        fill: match &spec.fill {
             jc::Fill::Random { weights } => StoredFill::Random { weights: weights.clone() },
             &jc::Fill::Checkerboard { top_left, other } => {
                 StoredFill::Checkerboard { top_left: letter_of(top_left), other: letter_of(other) }
             }
-        }),
-        capture: Some(match spec.capture {
+        },
+        capture: match spec.capture {
             jc::Capture::Shared => Capture::Shared,
             jc::Capture::Owned => Capture::Owned,
-        }),
-        chain: Some(match spec.chain {
+        },
+        chain: match spec.chain {
             jc::Chain::Free => Chain::Free,
             jc::Chain::Straight => Chain::Straight,
-        }),
-        opening: Some(match &spec.opening {
+        },
+        opening: match &spec.opening {
             jc::Opening::None => StoredOpening { kind: OpeningKind::None, kinds: None },
             jc::Opening::EachPlayerRemoves { kinds } => {
                 StoredOpening { kind: OpeningKind::EachPlayerRemoves, kinds: letters(kinds) }
@@ -163,14 +162,14 @@ pub fn rules_json(rules: &jc::Rules) -> Result<String, StoreError> {
                 StoredOpening { kind: OpeningKind::FirstPlayerRemoves, kinds: letters(kinds) }
             }
             jc::Opening::Konane => StoredOpening { kind: OpeningKind::Konane, kinds: None },
-        }),
-        removals_score: Some(spec.removals_score),
-        end: Some(match spec.end {
+        },
+        removals_score: spec.removals_score,
+        end: match spec.end {
             jc::EndRule::HighestScore => End::HighestScore,
             jc::EndRule::NoMoveLoses => End::NoMoveLoses,
-        }),
-        min_players: Some(spec.min_players),
-        max_players: Some(spec.max_players),
+        },
+        min_players: spec.min_players,
+        max_players: spec.max_players,
     };
     Ok(serde_json::to_string(&stored)?)
 }
@@ -216,119 +215,61 @@ fn rules_of(s: StoredRules) -> Result<jc::Rules, String> {
             .collect::<Result<Vec<_>, _>>()
     };
     let side = |n: u32| u8::try_from(n).map_err(|_| format!("a side of {n}"));
-    let mut spec = match s.preset.as_deref() {
-        Some(id) => jc::Preset::ALL
-            .into_iter()
-            .find(|p| p.id() == id)
-            .ok_or_else(|| format!("no preset '{id}'"))?
-            .spec(),
-        None => jc::RulesSpec {
-            name: "custom".into(),
-            rows: 0,
-            cols: 0,
-            mask: Vec::new(),
-            holes: Vec::new(),
-            directions: jc::DirectionSet::Orthogonal,
-            kinds: Vec::new(),
-            fill: jc::Fill::Random { weights: Vec::new() },
-            capture: jc::Capture::Shared,
-            chain: jc::Chain::Free,
-            opening: jc::Opening::None,
-            removals_score: false,
-            end: jc::EndRule::HighestScore,
-            min_players: 1,
-            max_players: jc::MAX_PLAYERS,
-        },
-    };
     // Names stored before they were checked: read within today's rules.
-    if let Some(name) = &s.name {
-        spec.name = stored_name(name, MAX_RULES_NAME);
-    }
-    if let Some(rows) = s.rows {
-        spec.rows = side(rows)?;
-    }
-    if let Some(cols) = s.cols {
-        spec.cols = side(cols)?;
-    }
-    if let Some(mask) = &s.mask {
-        spec.mask = cells(mask)?;
-    }
-    if let Some(holes) = &s.holes {
-        spec.holes = cells(holes)?;
-    }
-    if let Some(d) = s.directions {
-        spec.directions = match d {
+    let kinds = s
+        .kinds
+        .iter()
+        .map(|k| {
+            let name = stored_name(&k.name, MAX_KIND_NAME);
+            Ok(jc::Kind { letter: letter(&k.letter)?, name, value: k.value, owner: k.owner })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let index = |l: &str| -> Result<usize, String> {
+        let c = letter(l)?;
+        kinds.iter().position(|k| k.letter == c).ok_or_else(|| format!("no kind has the letter '{c}'"))
+    };
+    let fill = match &s.fill {
+        StoredFill::Random { weights } => jc::Fill::Random { weights: weights.clone() },
+        StoredFill::Checkerboard { top_left, other } => {
+            jc::Fill::Checkerboard { top_left: index(top_left)?, other: index(other)? }
+        }
+    };
+    let removable = s.opening.kinds.as_ref().map(|ks| ks.iter().map(|k| letter(k)).collect()).transpose()?;
+    let spec = jc::RulesSpec {
+        name: stored_name(&s.name, MAX_RULES_NAME),
+        rows: side(s.rows)?,
+        cols: side(s.cols)?,
+        mask: cells(&s.mask)?,
+        holes: cells(&s.holes)?,
+        directions: match s.directions {
             Directions::Orthogonal => jc::DirectionSet::Orthogonal,
             Directions::Diagonal => jc::DirectionSet::Diagonal,
             Directions::All => jc::DirectionSet::All,
-        };
-    }
-    if let Some(kinds) = &s.kinds {
-        spec.kinds = kinds
-            .iter()
-            .map(|k| {
-                let name = stored_name(&k.name, MAX_KIND_NAME);
-                Ok(jc::Kind { letter: letter(&k.letter)?, name, value: k.value, owner: k.owner })
-            })
-            .collect::<Result<_, String>>()?;
-        // Kinds without a fill: equal shares.
-        spec.fill = jc::Fill::Random { weights: vec![1; spec.kinds.len()] };
-    }
-    if let Some(fill) = &s.fill {
-        let index = |l: &str| -> Result<usize, String> {
-            let c = letter(l)?;
-            spec.kinds
-                .iter()
-                .position(|k| k.letter == c)
-                .ok_or_else(|| format!("no kind has the letter '{c}'"))
-        };
-        spec.fill = match fill {
-            StoredFill::Random { weights } => jc::Fill::Random { weights: weights.clone() },
-            StoredFill::Checkerboard { top_left, other } => {
-                jc::Fill::Checkerboard { top_left: index(top_left)?, other: index(other)? }
-            }
-        };
-    }
-    if let Some(c) = s.capture {
-        spec.capture = match c {
+        },
+        kinds,
+        fill,
+        capture: match s.capture {
             Capture::Shared => jc::Capture::Shared,
             Capture::Owned => jc::Capture::Owned,
-        };
-    }
-    if let Some(c) = s.chain {
-        spec.chain = match c {
+        },
+        chain: match s.chain {
             Chain::Free => jc::Chain::Free,
             Chain::Straight => jc::Chain::Straight,
-        };
-    }
-    if let Some(o) = &s.opening {
-        let kinds = o
-            .kinds
-            .as_ref()
-            .map(|ks| ks.iter().map(|k| letter(k)).collect::<Result<Vec<_>, _>>())
-            .transpose()?;
-        spec.opening = match o.kind {
+        },
+        opening: match s.opening.kind {
             OpeningKind::None => jc::Opening::None,
-            OpeningKind::EachPlayerRemoves => jc::Opening::EachPlayerRemoves { kinds },
-            OpeningKind::FirstPlayerRemoves => jc::Opening::FirstPlayerRemoves { kinds },
+            OpeningKind::EachPlayerRemoves => jc::Opening::EachPlayerRemoves { kinds: removable },
+            OpeningKind::FirstPlayerRemoves => jc::Opening::FirstPlayerRemoves { kinds: removable },
             OpeningKind::Konane => jc::Opening::Konane,
-        };
-    }
-    if let Some(r) = s.removals_score {
-        spec.removals_score = r;
-    }
-    if let Some(e) = s.end {
-        spec.end = match e {
+        },
+        removals_score: s.removals_score,
+        end: match s.end {
             End::HighestScore => jc::EndRule::HighestScore,
             End::NoMoveLoses => jc::EndRule::NoMoveLoses,
-        };
-    }
-    if let Some(n) = s.min_players {
-        spec.min_players = n;
-    }
-    if let Some(n) = s.max_players {
-        spec.max_players = n;
-    }
+        },
+        min_players: s.min_players,
+        max_players: s.max_players,
+    };
     jc::Rules::new(spec).map_err(|e| e.to_string())
 }
 
@@ -446,61 +387,4 @@ pub fn kinds_text(kinds: impl IntoIterator<Item = char>) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-
-    use super::*;
-
-    /// Rule sets as the code before this module wrote them (through the
-    /// API's `RuleSet`): they read as the same rules, and are written again
-    /// byte for byte.
-    #[test]
-    fn rules_stored_before_read_as_the_same_rules_and_write_the_same() {
-        let written = [
-            (
-                jc::Preset::Old.rules(),
-                r#"{"preset":"old","name":"old","rows":15,"cols":15,"mask":[],"holes":[],"directions":"orthogonal","kinds":[{"letter":"O","name":"piece","value":1,"owner":null}],"fill":{"type":"random","weights":[1]},"capture":"shared","chain":"free","opening":{"type":"each_player_removes","kinds":null},"removals_score":true,"end":"highest_score","min_players":1,"max_players":64}"#,
-            ),
-            (
-                jc::Preset::Konane.rules(),
-                r#"{"preset":"konane","name":"konane","rows":8,"cols":8,"mask":[],"holes":[],"directions":"orthogonal","kinds":[{"letter":"B","name":"black","value":0,"owner":0},{"letter":"W","name":"white","value":0,"owner":1}],"fill":{"type":"checkerboard","top_left":"B","other":"W"},"capture":"owned","chain":"straight","opening":{"type":"konane","kinds":null},"removals_score":false,"end":"no_move_loses","min_players":2,"max_players":2}"#,
-            ),
-            (
-                jc::Preset::Murray.rules(),
-                r#"{"preset":"murray","name":"murray","rows":15,"cols":15,"mask":[],"holes":[],"directions":"orthogonal","kinds":[{"letter":"W","name":"white","value":1,"owner":null},{"letter":"Y","name":"yellow","value":2,"owner":null},{"letter":"R","name":"red","value":3,"owner":null},{"letter":"G","name":"green","value":4,"owner":null}],"fill":{"type":"random","weights":[4,3,2,1]},"capture":"shared","chain":"free","opening":{"type":"each_player_removes","kinds":null},"removals_score":true,"end":"highest_score","min_players":1,"max_players":64}"#,
-            ),
-        ];
-        for (rules, json) in written {
-            let read = read_rules(json).unwrap();
-            assert_eq!(*read, rules, "{json}");
-            assert_eq!(rules_json(&rules).unwrap(), json);
-        }
-        // A custom set with a mask, holes and a name stored before names
-        // were checked.
-        let custom = r#"{"preset":null,"name":"mine\u0007","rows":3,"cols":4,"mask":["a1"],"holes":["b2"],"directions":"all","kinds":[{"letter":"X","name":"x","value":2,"owner":null}],"fill":{"type":"random","weights":[1]},"capture":"shared","chain":"free","opening":{"type":"first_player_removes","kinds":["X"]},"removals_score":false,"end":"highest_score","min_players":1,"max_players":4}"#;
-        let read = read_rules(custom).unwrap();
-        assert_eq!(read.spec().name, "mine\u{FFFD}");
-        assert_eq!(read.spec().mask.len(), 1);
-        assert_eq!(read.spec().directions, jc::DirectionSet::All);
-    }
-
-    #[test]
-    fn results_stored_before_read_with_and_without_how_they_ended() {
-        let old = r#"{"winners":[1],"shared":false,"standings":[{"player":1,"score":4,"rank":1},{"player":0,"score":2,"rank":2}]}"#;
-        let r = StoredResult::read(old).unwrap();
-        assert_eq!((r.ended, r.standings[1].resigned), (Ended::Play, false));
-        let resigned = r#"{"winners":[0],"shared":false,"standings":[{"player":0,"score":0,"rank":1,"resigned":false},{"player":1,"score":3,"rank":2,"resigned":true}],"ended":"resignation"}"#;
-        let r = StoredResult::read(resigned).unwrap();
-        assert_eq!(r.ended, Ended::Resignation);
-        assert_eq!(r.to_json().unwrap(), resigned);
-    }
-
-    #[test]
-    fn seats_stored_before_read_back() {
-        let seating: Vec<StoredSeat> =
-            serde_json::from_str(r#"[{},{"open":"private"},{"resigned":"timed_out"}]"#).unwrap();
-        assert_eq!(seating[1].open, Some(OpenTo::Private));
-        assert_eq!(seating[2].resigned, Some(Resigned::TimedOut));
-        assert_eq!(json_of(&seating).unwrap(), r#"[{},{"open":"private"},{"resigned":"timed_out"}]"#);
-    }
-}
+mod tests;

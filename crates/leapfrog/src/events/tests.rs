@@ -1,0 +1,101 @@
+//! The hub on a real SQLite store: one encoding per event shared by every
+//! follower, limits per game, per process and per client.
+
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+use crate::game::{MoveRequest, NewSeat, PlayerName};
+use crate::games::{Creator, Games};
+use crate::store::Durability;
+
+async fn game_with_a_move(store: &Store) -> String {
+    // A hub of its own: the test's hub hears only what the test tells.
+    let (games, _wakes) = Games::new(
+        store.clone(),
+        Hub::new(store.clone(), StreamLimits { total: 1, per_game: 1, per_client: 0 }),
+    );
+    let rules = std::sync::Arc::new(jump_capture::Preset::Old.rules());
+    let names = vec![
+        NewSeat::Person(PlayerName::parse("A").unwrap()),
+        NewSeat::Person(PlayerName::parse("B").unwrap()),
+    ];
+    let creator = Creator { client: String::new(), max_unfinished: 0, max_computer_games: 0 };
+    let (game, created) = games.create(rules, names, Some(1), None, &creator).await.unwrap();
+    let mv = Ok("h8".parse().unwrap());
+    let request = MoveRequest { token: created.tokens[0].1.clone(), expected: None, key: None, mv };
+    games.play(game.id(), request).await.unwrap();
+    game.id().to_string()
+}
+
+async fn next(rx: &mut broadcast::Receiver<Event>) -> Event {
+    tokio::time::timeout(Duration::from_secs(5), rx.recv()).await.unwrap().unwrap()
+}
+
+/// A fresh SQLite file's files, removed when dropped (after the store
+/// declared after it).
+struct DbFiles(std::path::PathBuf);
+
+impl Drop for DbFiles {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
+        }
+    }
+}
+
+/// A store on a fresh SQLite file in the temporary folder.
+async fn fresh_store() -> (DbFiles, Store) {
+    let db = std::env::temp_dir().join(format!("leapfrog-hub-{}.db", uuid::Uuid::new_v4()));
+    let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
+    (DbFiles(db), store)
+}
+
+#[actix_rt::test]
+async fn a_move_is_encoded_once_and_sent_to_every_follower_of_its_game_only() {
+    let (_files, store) = fresh_store().await;
+    let (a, b) = (game_with_a_move(&store).await, game_with_a_move(&store).await);
+    let hub = Hub::new(store, StreamLimits { total: 10, per_game: 10, per_client: 0 });
+    let (mut one, mut two, mut other) =
+        (hub.follow(&a, "").unwrap(), hub.follow(&a, "").unwrap(), hub.follow(&b, "").unwrap());
+    assert_eq!(hub.streams().0, 3);
+    hub.notify(&a);
+    let (first, second) = (next(&mut one.rx).await, next(&mut two.rx).await);
+    assert_eq!(first.kind, Kind::Move(0));
+    // One encoding, shared: the same bytes in memory, not a copy each.
+    assert_eq!(first.bytes.as_ptr(), second.bytes.as_ptr());
+    assert!(std::str::from_utf8(&first.bytes).unwrap().starts_with("event: move\nid: 0\n"));
+    // The other game's follower is not woken.
+    assert!(matches!(other.rx.try_recv(), Err(broadcast::error::TryRecvError::Empty)));
+    // A follower's place is given back when it goes, and a game with
+    // none left is forgotten.
+    drop((one, two));
+    assert_eq!(hub.streams().0, 1);
+    assert!(!hub.lock().games.contains_key(&a));
+    drop(other);
+    assert_eq!(hub.streams().0, 0);
+}
+
+#[actix_rt::test]
+async fn streams_past_a_limit_are_refused() {
+    let (_files, store) = fresh_store().await;
+    let hub = Hub::new(store, StreamLimits { total: 3, per_game: 2, per_client: 0 });
+    let _kept = [hub.follow("a", "x").unwrap(), hub.follow("a", "x").unwrap()];
+    assert_eq!(hub.follow("a", "x").unwrap_err(), Full::Game(2));
+    let b = hub.follow("b", "x").unwrap();
+    assert_eq!(hub.follow("c", "x").unwrap_err(), Full::Server(3));
+    drop(b);
+    assert_eq!((hub.streams(), hub.closed()), ((2, 3), 1), "a closed stream gives its place back");
+    assert!(hub.follow("c", "x").is_ok());
+}
+
+#[actix_rt::test]
+async fn a_client_past_its_streams_is_refused_and_others_are_not() {
+    let (_files, store) = fresh_store().await;
+    let hub = Hub::new(store, StreamLimits { total: 100, per_game: 100, per_client: 2 });
+    let first = hub.follow("a", "greedy").unwrap();
+    let _second = hub.follow("b", "greedy").unwrap();
+    assert_eq!(hub.follow("a", "greedy").unwrap_err(), Full::Client(2));
+    assert!(hub.follow("a", "modest").is_ok());
+    drop(first);
+    assert!(hub.follow("a", "greedy").is_ok(), "a closed stream gives its client's place back");
+}
