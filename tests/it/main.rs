@@ -9,7 +9,7 @@
 //!   `domain`: the game domain without HTTP; `store`: the
 //!   store's transactions on both databases;
 //!   `bad_input`: mutated requests to every endpoint that takes a body;
-//!   `process`: `leapfrog serve` as a process; `engine`: the rules crate
+//!   `process`: `leapfrog serve` as a process; `records`: game records; `engine`: the rules crate
 //!   through its public API; `generated_client`: clients generated from the
 //!   committed spec.
 //! - `common`: `spawn_app`, a small HTTP client, and a throwaway
@@ -30,4 +30,5 @@ mod games;
 mod generated_client;
 mod lobby;
 mod process;
+mod records;
 mod store;

@@ -48,6 +48,17 @@ pub enum CliError {
     /// A game that an arena cannot play.
     #[error("arena: {0}")]
     Arena(String),
+    /// A record that could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A record that does not replay.
+    #[error("{0}")]
+    Record(#[from] crate::record::RecordError),
     /// An output file could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -70,7 +81,8 @@ pub enum CliError {
     leapfrog arena --preset froglet --players medium,greedy --games 100 --seed 1\n  \
     leapfrog serve --bind 0.0.0.0:8080          (then open http://localhost:8080/docs)\n  \
     leapfrog serve --database-url postgres://leapfrog@db/leapfrog\n  \
-    leapfrog openapi --output openapi/openapi.json")]
+    leapfrog openapi --output openapi/openapi.json\n  \
+    curl -s localhost:8080/v1/games/ID/record > game.txt && leapfrog replay game.txt")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -95,6 +107,16 @@ enum Command {
     Migrate(crate::config::DatabaseArgs),
     /// Print the OpenAPI document (what openapi/openapi.json holds).
     Openapi(OpenapiArgs),
+    /// Replay a game record (rule book §14): each ply and the position after
+    /// it, then the result; the first bad ply is an error naming it.
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args)]
+struct ReplayArgs {
+    /// The record's file; `-` for standard input.
+    #[arg(value_name = "FILE")]
+    file: std::path::PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -309,6 +331,7 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
             Ok(out)
         }
         Command::Analyse(args) => analyse(&args),
+        Command::Replay(args) => replay(&args),
         Command::Arena(args) => arena(&args),
         Command::Perft(args) => {
             let pos = position(&args.position)?;
@@ -450,4 +473,40 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         );
         app.run_until_stopped().await.map_err(CliError::Serve)
     })
+}
+
+/// `replay`: the record's plies, each with the position after it, then its
+/// result (or that the game is unfinished).
+fn replay(args: &ReplayArgs) -> Result<String, CliError> {
+    let read = |source| CliError::Read { path: args.file.display().to_string(), source };
+    let text = if args.file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).map_err(read)?
+    } else {
+        std::fs::read_to_string(&args.file).map_err(read)?
+    };
+    let record = crate::record::Record::parse(&text)?;
+    let replayed = record.replay()?;
+    let mut out = String::new();
+    let _ = writeln!(out, "start {}", replayed.positions[0]);
+    for (i, (ply, pos)) in record.plies.iter().zip(&replayed.positions[1..]).enumerate() {
+        let _ = writeln!(out, "{}. {ply} {pos}", i + 1);
+    }
+    let seat = |p: usize| {
+        record.tag(&format!("Seat{}", p + 1)).map_or_else(|| format!("seat {}", p + 1), str::to_string)
+    };
+    match &replayed.result {
+        Some(result) => {
+            let winners: Vec<String> = result.outcome.winners.iter().map(|&p| seat(p)).collect();
+            let how = if result.by_resignation { " (by resignation)" } else { "" };
+            let scores: Vec<String> = replayed
+                .positions
+                .last()
+                .map_or_else(Vec::new, |p| p.scores().iter().map(u32::to_string).collect());
+            let _ = writeln!(out, "result: {} won{how}; scores {}", winners.join(" and "), scores.join(","));
+        }
+        None => {
+            let _ = writeln!(out, "unfinished after {} plies", record.plies.len());
+        }
+    }
+    Ok(out)
 }

@@ -31,6 +31,8 @@ pub mod games;
 pub mod limits;
 pub mod names;
 pub mod page;
+pub mod rating;
+pub mod record;
 pub mod startup;
 pub mod store;
 pub mod telemetry;

@@ -27,30 +27,40 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let limit = req.app_data::<web::Data<BodyLimit>>().map_or(DEFAULT_BODY_LIMIT, |l| l.0);
-        let declared = req
-            .headers()
-            .get(actix_web::http::header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<usize>().ok());
-        let mut payload = payload.take();
-        Box::pin(async move {
-            if declared.is_some_and(|n| n > limit) {
+        let body = read_body(req, payload);
+        Box::pin(async move { parse(&body.await?).map(JsonBody) })
+    }
+}
+
+/// Reads the request body: at most the configured number of bytes (413
+/// past it, before reading when `Content-Length` says so).
+fn read_body(
+    req: &HttpRequest,
+    payload: &mut Payload,
+) -> impl Future<Output = Result<web::BytesMut, ApiError>> + use<> {
+    let limit = req.app_data::<web::Data<BodyLimit>>().map_or(DEFAULT_BODY_LIMIT, |l| l.0);
+    let declared = req
+        .headers()
+        .get(actix_web::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    let mut payload = payload.take();
+    async move {
+        if declared.is_some_and(|n| n > limit) {
+            return Err(ApiError::PayloadTooLarge { limit });
+        }
+        let mut body = web::BytesMut::with_capacity(declared.unwrap_or(0).min(limit));
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk.map_err(|e| ApiError::BadRequest {
+                detail: format!("the request body could not be read: {e}"),
+                field: None,
+            })?;
+            if body.len() + chunk.len() > limit {
                 return Err(ApiError::PayloadTooLarge { limit });
             }
-            let mut body = web::BytesMut::with_capacity(declared.unwrap_or(0));
-            while let Some(chunk) = payload.next().await {
-                let chunk = chunk.map_err(|e| ApiError::BadRequest {
-                    detail: format!("the request body could not be read: {e}"),
-                    field: None,
-                })?;
-                if body.len() + chunk.len() > limit {
-                    return Err(ApiError::PayloadTooLarge { limit });
-                }
-                body.extend_from_slice(&chunk);
-            }
-            parse(&body).map(JsonBody)
-        })
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
     }
 }
 

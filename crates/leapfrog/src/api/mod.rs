@@ -8,7 +8,7 @@
 //! view of a position), `games` (create, read, list),
 //! `moves` (play, history, legal moves, past positions), `seats` (join,
 //! leave, resign, play again), `events` (the live
-//! stream), `meta` (health). `move_page` owns the fast JSON path of a page
+//! stream), `records` (game records, §14), `meta` (health). `move_page` owns the fast JSON path of a page
 //! of legal moves; `problem` the one error type.
 
 pub mod analysis;
@@ -20,6 +20,7 @@ pub mod move_page;
 pub mod moves;
 pub mod problem;
 pub mod query;
+pub mod records;
 pub mod seats;
 pub mod state;
 pub mod stateless;
@@ -143,7 +144,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(moves::game_legal_moves)
         .service(events::events)
         .service(moves::history)
-        .service(moves::position_at);
+        .service(moves::position_at)
+        .service(records::game_record)
+        .service(records::read_record);
 }
 
 /// The OpenAPI document, built from the routes without starting a server.

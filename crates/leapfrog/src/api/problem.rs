@@ -181,6 +181,7 @@ impl Refusal {
             Refusal::GameOver => ("game-over", "Game over"),
             Refusal::KeyReused => ("idempotency-key-reused", "Idempotency key reused"),
             Refusal::OverBudget => ("over-budget", "Over the work budget of a request"),
+            Refusal::InvalidRecord => ("invalid-record", "Invalid game record"),
         }
     }
 }

@@ -24,6 +24,7 @@ pub use error::GameError;
 pub use input::{
     GameCursor, IdempotencyKey, InputError, MAX_KEY, MAX_NAME, PlayerName, SeatToken, TokenHash, Unreadable,
 };
+pub(crate) use seating::decide;
 pub use seating::{GameResult, GameStatus, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL};
 
 /// Most players in a persisted game.

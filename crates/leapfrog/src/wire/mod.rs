@@ -33,6 +33,8 @@ pub enum Refusal {
     /// Answering would take more work than one request may do (see
     /// [`crate::work`]).
     OverBudget,
+    /// A game record that does not read or replay (§14).
+    InvalidRecord,
 }
 
 /// A value that reads as JSON but that the rules refuse: what is wrong,

@@ -288,6 +288,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a game's record
+         * @description The game as a record (`text/plain`, rule book §14): tags, a blank
+         *     line, then the plies in notation. Any game, finished or not; reading
+         *     it back (`POST /v1/records`) gives the same game, position for
+         *     position.
+         */
+        get: operations["getGameRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/rematch": {
         parameters: {
             query?: never;
@@ -376,6 +399,30 @@ export interface paths {
         get: operations["listPresets"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a game record
+         * @description Replays a record (its text in `record`, rule book §14) from its
+         *     `Start` under its `Rules`: every position, and the result if the record states one,
+         *     checked against the replay. A record that does not read or replay is a
+         *     422 naming the first thing wrong: a line of the tags, a missing tag, or
+         *     the first ply the rules refuse (`field`: `plies[N]`, from 0).
+         */
+        post: operations["readRecord"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1151,6 +1198,24 @@ export interface components {
              */
             field?: string | null;
         };
+        /**
+         * @description A record read back: its tags, rules, plies, every position, and the
+         *     result when the record gives one.
+         */
+        ReadRecord: {
+            /** @description The tags, in the record's order (unknown ones too). */
+            tags: components["schemas"]["RecordTag"][];
+            /** @description The rule set of `Rules`, complete. */
+            rules: components["schemas"]["RuleSet"];
+            /** @description The plies in notation, in the order played. */
+            plies: string[];
+            /**
+             * @description The position before the first ply, then after each (position
+             *     strings, §8): one more than the plies.
+             */
+            positions: string[];
+            result?: components["schemas"]["Outcome"] | null;
+        };
         /** @description The readiness answer. */
         Readiness: {
             /** @description `ok`, or what is wrong. */
@@ -1159,6 +1224,26 @@ export interface components {
             streams_open: number;
             /** @description The most event streams this process takes. */
             streams_limit: number;
+        };
+        /**
+         * @description A record to read.
+         * @example {
+         *       "record": "[Rules \"{\\\"preset\\\":\\\"old\\\",\\\"rows\\\":3,\\\"cols\\\":3}\"]\n[Start \"OOO/OOO/OOO 0 0,0\"]\n\n1. a1 2. b1 3. a3xa1\n"
+         *     }
+         */
+        RecordInput: {
+            /**
+             * @description The record's text (rule book §14), as `GET /v1/games/{id}/record`
+             *     gives it.
+             */
+            record: string;
+        };
+        /** @description A tag of a record. */
+        RecordTag: {
+            /** @description Its name. */
+            name: string;
+            /** @description Its value. */
+            value: string;
         };
         /** @description The data of the `rematch` event: the game that replays this one. */
         RematchEvent: {
@@ -2141,6 +2226,38 @@ export interface operations {
             };
         };
     };
+    getGameRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No game has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     playAgain: {
         parameters: {
             query?: never;
@@ -2356,6 +2473,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PresetInfo"][];
+                };
+            };
+        };
+    };
+    readRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordInput"];
+            };
+        };
+        responses: {
+            /** @description The record replayed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadRecord"];
+                };
+            };
+            /** @description Malformed JSON or a wrong type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not read or replay: what and where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -1,0 +1,132 @@
+//! Game records (rule book §14) as a resource: a persisted game's record as
+//! text, and reading any record back — its positions and its result, or
+//! the first thing wrong with it.
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, get, post, web};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::games::GameErrors;
+use super::json::JsonBody;
+use super::problem::{ApiError, Problem};
+use super::state::AppState;
+use crate::record::{Record, RecordError};
+use crate::wire::{Outcome, Refusal, RuleSet};
+
+/// A record to read.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"record": "[Rules \"{\\\"preset\\\":\\\"old\\\",\\\"rows\\\":3,\\\"cols\\\":3}\"]\n[Start \"OOO/OOO/OOO 0 0,0\"]\n\n1. a1 2. b1 3. a3xa1\n"}))]
+pub struct RecordInput {
+    /// The record's text (rule book §14), as `GET /v1/games/{id}/record`
+    /// gives it.
+    pub record: String,
+}
+
+/// A tag of a record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecordTag {
+    /// Its name.
+    pub name: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// A record read back: its tags, rules, plies, every position, and the
+/// result when the record gives one.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReadRecord {
+    /// The tags, in the record's order (unknown ones too).
+    pub tags: Vec<RecordTag>,
+    /// The rule set of `Rules`, complete.
+    pub rules: RuleSet,
+    /// The plies in notation, in the order played.
+    pub plies: Vec<String>,
+    /// The position before the first ply, then after each (position
+    /// strings, §8): one more than the plies.
+    pub positions: Vec<String>,
+    /// The result the record states, checked by the replay; null for an
+    /// unfinished game.
+    pub result: Option<Outcome>,
+}
+
+/// Get a game's record
+///
+/// The game as a record (`text/plain`, rule book §14): tags, a blank
+/// line, then the plies in notation. Any game, finished or not; reading
+/// it back (`POST /v1/records`) gives the same game, position for
+/// position.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "getGameRecord",
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The record", content_type = "text/plain", body = String),
+        GameErrors
+    )
+)]
+#[get("/v1/games/{id}/record")]
+pub async fn game_record(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let game = state.games.load(&id).await?;
+    let history = state.games.history(&game, 0).await?;
+    let record = Record::of_game(&game, &history)?;
+    let gains: Vec<u32> = history.iter().map(|m| m.gain).collect();
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("inline; filename=\"leapfrog-{}.txt\"", game.id()),
+        ))
+        .body(record.write(&gains)))
+}
+
+/// Read a game record
+///
+/// Replays a record (its text in `record`, rule book §14) from its
+/// `Start` under its `Rules`: every position, and the result if the record states one,
+/// checked against the replay. A record that does not read or replay is a
+/// 422 naming the first thing wrong: a line of the tags, a missing tag, or
+/// the first ply the rules refuse (`field`: `plies[N]`, from 0).
+#[utoipa::path(
+    tag = "play",
+    operation_id = "readRecord",
+    request_body = RecordInput,
+    responses(
+        (status = 200, description = "The record replayed", body = ReadRecord),
+        (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The record does not read or replay: what and where", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/records")]
+pub async fn read_record(JsonBody(input): JsonBody<RecordInput>) -> Result<HttpResponse, ApiError> {
+    let refuse = |e: RecordError| {
+        let field = match &e {
+            RecordError::Syntax { line, .. } => format!("line {line}"),
+            RecordError::Missing(tag) => format!("tags.{tag}"),
+            RecordError::Rules(_) => "tags.Rules".into(),
+            RecordError::Start(_) => "tags.Start".into(),
+            RecordError::Ply { ply, .. } => format!("plies[{}]", ply - 1),
+            RecordError::Resigned(..) => "tags.Resigned".into(),
+            RecordError::Result { .. } => "tags.Result".into(),
+        };
+        ApiError::refuse(Refusal::InvalidRecord, e, &field)
+    };
+    let record = Record::parse(&input.record).map_err(refuse)?;
+    let replayed = record.replay().map_err(refuse)?;
+    Ok(HttpResponse::Ok().json(ReadRecord {
+        tags: record
+            .tags
+            .iter()
+            .map(|(name, value)| RecordTag { name: name.clone(), value: value.clone() })
+            .collect(),
+        rules: RuleSet::from_rules(&replayed.rules),
+        positions: replayed.positions.iter().map(ToString::to_string).collect(),
+        plies: record.plies,
+        result: replayed.result.as_ref().map(Outcome::of_game),
+    }))
+}
