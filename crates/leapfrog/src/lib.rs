@@ -13,7 +13,8 @@
 //!   functions (`Game::apply` of a command at a given time) — with no
 //!   store, clock, HTTP or JSON.
 //! - `games`: the games service, the one place a game changes: load, apply,
-//!   commit against the version read, tell the hub and the computer.
+//!   commit against the version read, tell the hub and the computer;
+//!   `reading`: the reads of games it shares with the hub.
 //! - `store`: the database (SQLite or PostgreSQL) in its own stored forms;
 //!   `events`: the fan-out of each game's changes to its live streams;
 //!   `limits`: per-client rate limits.
@@ -32,6 +33,7 @@ pub mod limits;
 pub mod names;
 pub mod page;
 pub mod rating;
+pub mod reading;
 pub mod record;
 pub mod startup;
 pub mod store;

@@ -52,8 +52,9 @@ impl Stream {
         let from = self.next;
         // The game first, then the moves up to it: the game as it stands
         // comes right after the last move it includes, never before it.
-        let game = crate::games::load(&self.store, &self.id).await?;
-        let missed = if moves { crate::games::history(&self.store, &game, from).await? } else { Vec::new() };
+        let game = crate::reading::load(&self.store, &self.id).await?;
+        let missed =
+            if moves { crate::reading::history(&self.store, &game, from).await? } else { Vec::new() };
         for m in missed.iter().filter(|m| m.ply < game.position().ply()) {
             self.next = m.ply + 1;
             self.pending.extend(Event::of_move(m));

@@ -24,11 +24,8 @@ use actix_web::web::Bytes;
 use tokio::sync::broadcast;
 
 use crate::game::{Game, GameStatus, Holder, Resignation};
-use crate::store::Store;
+use crate::store::{CHANNEL, Store};
 use crate::wire::game::{GameChange, GameOverEvent, GameView, MoveRecord, RematchEvent};
-
-/// The channel PostgreSQL notifications go on.
-pub const CHANNEL: &str = "leapfrog_moves";
 
 /// Events a follower may fall behind by before it reads its catch-up from
 /// the database instead.
@@ -331,8 +328,8 @@ impl Hub {
             // game as read (and maybe later ones), so the end is never told
             // before the last move.
             let read = async {
-                let game = crate::games::load(&store, &id).await?;
-                Ok::<_, crate::game::GameError>((crate::games::history(&store, &game, from).await?, game))
+                let game = crate::reading::load(&store, &id).await?;
+                Ok::<_, crate::game::GameError>((crate::reading::history(&store, &game, from).await?, game))
             };
             let (moves, game) = match read.await {
                 Ok(read) => read,

@@ -9,7 +9,6 @@
 //! database. Handlers, the clock and the computer translate and call this;
 //! nothing else writes a game.
 
-mod read;
 mod rematch;
 mod seats;
 
@@ -19,7 +18,8 @@ use jump_capture as jc;
 use rand::TryRng;
 use tokio::sync::mpsc;
 
-pub use read::{history, list, load, position_at};
+use crate::reading as read;
+pub use crate::reading::{history, list, load, position_at};
 
 use crate::events::Hub;
 use crate::game::{

@@ -4,8 +4,9 @@
 //! records which old token claims which seat (by its hash); nothing of
 //! the new token is derived from the old one.
 
-use super::{Creator, Games, Seated, no_token, now_ms, random_seed, read};
+use super::{Creator, Games, Seated, no_token, now_ms, random_seed};
 use crate::game::{Game, GameError, GameStatus, Holder, SeatToken};
+use crate::reading as read;
 use crate::store::SeatRow;
 
 impl Games {

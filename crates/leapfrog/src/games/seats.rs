@@ -4,8 +4,9 @@
 //! exactly one wins; of several processes applying one time-out exactly
 //! one does).
 
-use super::{Games, SeatChoice, Seated, TRIES, now_ms, read};
+use super::{Games, SeatChoice, Seated, TRIES, now_ms};
 use crate::game::{Change, Command, Game, GameError, Holder, PlayerName, SeatToken};
+use crate::reading as read;
 use crate::store::{Commit, SeatRow};
 
 impl Games {

@@ -1,6 +1,7 @@
-//! Reading games: one, a page of the listing, a history, a past position.
-//! Free functions of the store, so that the event hub reads as the games
-//! service does.
+//! Reading games from the store: one, a page of the listing, a history, a
+//! past position. Free functions of the store, shared by the games service
+//! (`crate::games`) and the event hub (`crate::events`), which both read
+//! games and neither of which may depend on the other.
 
 use jump_capture as jc;
 
