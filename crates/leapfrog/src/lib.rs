@@ -21,6 +21,7 @@
 //! - `thinking`: the threads the computer thinks on; `computer`: the seats
 //!   it plays; `clock`: the move time limit.
 
+pub mod accounts;
 pub mod api;
 pub mod cli;
 pub mod clock;

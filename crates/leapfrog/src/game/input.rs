@@ -74,6 +74,11 @@ impl fmt::Debug for SeatToken {
 pub struct TokenHash(String);
 
 impl TokenHash {
+    /// The hash of these digest bytes, in hex.
+    pub(crate) fn of(digest: &[u8]) -> TokenHash {
+        TokenHash(hex(digest))
+    }
+
     /// The hash in hex.
     pub fn as_str(&self) -> &str {
         &self.0

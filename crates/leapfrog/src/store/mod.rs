@@ -1,7 +1,8 @@
 //! Persistence of games with sqlx: SQLite (the embedded default) or
 //! PostgreSQL, chosen by the URL, through one set of queries.
 //!
-//! The store is split by concern: `games` (games and the listing),
+//! The store is split by concern: `accounts` (accounts and their
+//! tokens), `games` (games and the listing),
 //! `seats` (seats and their tokens), `moves` (a move's commit and the
 //! history), `group` (SQLite's group commit); `rows` are the rows,
 //! `stored` the forms of their text columns, `sql` the named arguments
@@ -21,6 +22,7 @@
 //! OS crash for speed (SQLite `synchronous = NORMAL`, PostgreSQL
 //! `synchronous_commit = off`); a killed process loses nothing either way.
 
+mod accounts;
 mod games;
 mod group;
 mod moves;
@@ -35,6 +37,7 @@ use std::time::Duration;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
+pub use accounts::{AccountRow, TokenRow};
 pub use games::WAITING;
 pub use rows::{Commit, GameRow, KeyRecord, MoveRow, SeatRow, Swept};
 

@@ -1,0 +1,266 @@
+//! Accounts and personal access tokens (rule book §13): a lasting name
+//! with a password, and tokens made with them that act for the account
+//! within their scopes. Anonymous play with seat tokens is untouched.
+//!
+//! A password is kept only as an Argon2id hash (`password`), hashed and
+//! checked on one thread of the lowest priority, clients in turn, so that
+//! a flood of sign-ins cannot slow play. A wrong name and a wrong password
+//! get the same refusal after the same work: a name that does not exist is
+//! checked against a hash made at start. A token's secret is shown once
+//! and kept only as its SHA-256; a revoked token, or one of a deleted
+//! account, stops working at once on every process (each request reads
+//! the database).
+
+mod credentials;
+mod password;
+
+use std::sync::Arc;
+
+pub use credentials::{AccessToken, AccountName, Label, Password, Scope, Scopes};
+pub use password::Hasher;
+
+use crate::store::{AccountRow, Store, StoreError, TokenRow};
+
+/// Why an action on an account was refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    /// A name, password, label or scope that breaks the rules.
+    #[error("{detail}")]
+    Invalid {
+        /// What is wrong.
+        detail: String,
+        /// The field.
+        field: &'static str,
+    },
+    /// The name is taken (in any case).
+    #[error("the name '{0}' is taken (names are the same whatever their case)")]
+    Taken(String),
+    /// A wrong name or password: the same refusal for both.
+    #[error("the name or the password is wrong")]
+    Credentials,
+    /// No token, or one that is wrong, revoked or of a deleted account.
+    #[error(
+        "send a personal access token as 'Authorization: Bearer lfpat_…' (this one is unknown or revoked)"
+    )]
+    Unauthenticated,
+    /// The token lacks the scope the operation needs.
+    #[error("this token has no '{0}' scope, which this needs")]
+    Scope(Scope),
+    /// The token's account is not the one named.
+    #[error("a token acts only for its own account")]
+    NotYours,
+    /// No account has this name, or no token this id.
+    #[error("{0}")]
+    NotFound(String),
+    /// The client has its most password checks waiting.
+    #[error("this client has {0} sign-ins waiting, the most it may; wait for one to end")]
+    TooMany(usize),
+    /// The password checks are busy.
+    #[error("the server is busy checking passwords; retry shortly")]
+    Busy,
+    /// No randomness for a salt or a token.
+    #[error("no randomness: {0}")]
+    Randomness(#[from] rand::rngs::SysError),
+    /// The password hash failed or a stored one did not read.
+    #[error("password hash: {0}")]
+    Hash(String),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Who a token acts for, and what it may do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    /// The account's id.
+    pub account_id: String,
+    /// The account's name.
+    pub name: String,
+    /// The token's id.
+    pub token_id: String,
+    /// The token's scopes.
+    pub scopes: Scopes,
+}
+
+impl Principal {
+    /// Refuses unless the token has `scope`.
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::Scope`].
+    pub fn needs(&self, scope: Scope) -> Result<(), AccountError> {
+        if self.scopes.has(scope) { Ok(()) } else { Err(AccountError::Scope(scope)) }
+    }
+
+    /// Refuses unless this is the account named `name` (whatever its case).
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::NotYours`].
+    pub fn is(&self, name: &str) -> Result<(), AccountError> {
+        if self.name.eq_ignore_ascii_case(name) { Ok(()) } else { Err(AccountError::NotYours) }
+    }
+}
+
+/// A new token: its record and its secret, shown once.
+#[derive(Debug)]
+pub struct NewToken {
+    /// The token as stored.
+    pub row: TokenRow,
+    /// Its secret.
+    pub token: AccessToken,
+}
+
+/// The accounts service.
+#[derive(Debug, Clone)]
+pub struct Accounts {
+    store: Store,
+    hasher: Arc<Hasher>,
+}
+
+impl Accounts {
+    /// The accounts of `store`, passwords checked by `hasher`.
+    pub fn new(store: Store, hasher: Arc<Hasher>) -> Accounts {
+        Accounts { store, hasher }
+    }
+
+    /// Creates an account for `client`.
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::Taken`] when the name is taken in any case (of
+    /// concurrent sign-ups of one name exactly one wins); the hasher busy;
+    /// store failures.
+    pub async fn create(
+        &self,
+        name: &AccountName,
+        password: Password,
+        client: &str,
+    ) -> Result<AccountRow, AccountError> {
+        if self.store.account(name.as_str()).await?.is_some() {
+            return Err(AccountError::Taken(name.as_str().to_string()));
+        }
+        let hash = self.hasher.hash(client, password).await?;
+        let row = AccountRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            name: name.as_str().to_string(),
+            password: hash,
+            created_at: crate::games::now_ms(),
+        };
+        if !self.store.insert_account(&row).await? {
+            return Err(AccountError::Taken(name.as_str().to_string()));
+        }
+        Ok(row)
+    }
+
+    /// The account whose name and password these are.
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::Credentials`] for a wrong name or a wrong password
+    /// alike, after one password check either way; the hasher busy; store
+    /// failures.
+    pub async fn sign_in(
+        &self,
+        name: &str,
+        password: Password,
+        client: &str,
+    ) -> Result<AccountRow, AccountError> {
+        let account = self.store.account(name).await?;
+        let stored = account.as_ref().map(|a| a.password.clone());
+        // A name that does not exist is checked against the hash made at
+        // start: the same work, the same answer.
+        let right = self.hasher.verify(client, password, stored).await?;
+        match account {
+            Some(account) if right => Ok(account),
+            _ => Err(AccountError::Credentials),
+        }
+    }
+
+    /// Makes a token for `account` with a label and scopes.
+    ///
+    /// # Errors
+    ///
+    /// No randomness; store failures.
+    pub async fn create_token(
+        &self,
+        account: &AccountRow,
+        label: &Label,
+        scopes: Scopes,
+    ) -> Result<NewToken, AccountError> {
+        let token = AccessToken::generate()?;
+        let row = TokenRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            account_id: account.id.clone(),
+            label: label.as_str().to_string(),
+            scopes: scopes.to_string(),
+            created_at: crate::games::now_ms(),
+        };
+        self.store.insert_token(&row, token.hash().as_str()).await?;
+        Ok(NewToken { row, token })
+    }
+
+    /// Who `token` acts for.
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::Unauthenticated`] for a token that is unknown,
+    /// revoked or of a deleted account; store failures.
+    pub async fn authenticate(&self, token: &AccessToken) -> Result<Principal, AccountError> {
+        let (row, name) =
+            self.store.token(token.hash().as_str()).await?.ok_or(AccountError::Unauthenticated)?;
+        let scopes = row
+            .scopes
+            .parse()
+            .map_err(|_| AccountError::Hash(format!("token {} has scopes '{}'", row.id, row.scopes)))?;
+        Ok(Principal { account_id: row.account_id, name, token_id: row.id, scopes })
+    }
+
+    /// The tokens of `who`'s account, without their secrets.
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn tokens(&self, who: &Principal) -> Result<Vec<TokenRow>, AccountError> {
+        Ok(self.store.tokens_of(&who.account_id).await?)
+    }
+
+    /// Revokes token `id` of `who`'s account; it stops working at once.
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::NotFound`] when the account has no such token;
+    /// store failures.
+    pub async fn revoke(&self, who: &Principal, id: &str) -> Result<(), AccountError> {
+        if self.store.revoke_token(&who.account_id, id).await? {
+            Ok(())
+        } else {
+            Err(AccountError::NotFound(format!("this account has no token {id}")))
+        }
+    }
+
+    /// The account of this name, whatever its case.
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::NotFound`]; store failures.
+    pub async fn profile(&self, name: &str) -> Result<AccountRow, AccountError> {
+        self.store
+            .account(name)
+            .await?
+            .ok_or_else(|| AccountError::NotFound(format!("there is no account {name}")))
+    }
+
+    /// Deletes `who`'s account: its tokens die at once, its games stay
+    /// under their names.
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn delete(&self, who: &Principal) -> Result<(), AccountError> {
+        Ok(self.store.delete_account(&who.account_id).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests;

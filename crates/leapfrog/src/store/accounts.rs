@@ -1,0 +1,186 @@
+//! The `accounts` and `account_tokens` tables: an account by its name
+//! (whatever the case), its tokens by the hash of their secret, and the
+//! deletion of an account with its tokens in one transaction.
+
+use std::sync::LazyLock;
+
+use sqlx::Row;
+
+use super::sql::Statement;
+use super::{Store, StoreError, is_unique_violation};
+
+/// An account as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct AccountRow {
+    /// Its id (a UUID).
+    pub id: String,
+    /// Its name as written when created.
+    pub name: String,
+    /// The Argon2id hash of its password (PHC string).
+    pub password: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+}
+
+/// A personal access token as stored: never its secret.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct TokenRow {
+    /// Its id (a UUID), by which it is listed and revoked.
+    pub id: String,
+    /// The account it acts for.
+    pub account_id: String,
+    /// Its label.
+    pub label: String,
+    /// Its scopes, comma-separated.
+    pub scopes: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+}
+
+static INSERT_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "INSERT INTO accounts (id, name, name_key, password, created_at) \
+         VALUES (:id, :name, :name_key, :password, :created_at)",
+    )
+});
+static ACCOUNT_BY_NAME: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new("SELECT id, name, password, created_at FROM accounts WHERE name_key = :name_key")
+});
+static INSERT_TOKEN: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "INSERT INTO account_tokens (id, account_id, label, scopes, token_hash, created_at) \
+         VALUES (:id, :account_id, :label, :scopes, :token_hash, :created_at)",
+    )
+});
+static TOKEN_BY_HASH: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT t.id, t.account_id, t.label, t.scopes, t.created_at, a.name FROM account_tokens t \
+         JOIN accounts a ON a.id = t.account_id WHERE t.token_hash = :token_hash",
+    )
+});
+static TOKENS_OF: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT id, account_id, label, scopes, created_at FROM account_tokens \
+         WHERE account_id = :account_id ORDER BY created_at, id",
+    )
+});
+static REVOKE: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new("DELETE FROM account_tokens WHERE id = :id AND account_id = :account_id")
+});
+static FORGET_SEATS: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("UPDATE seats SET account_id = NULL WHERE account_id = :account_id"));
+static DELETE_TOKENS: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("DELETE FROM account_tokens WHERE account_id = :account_id"));
+static DELETE_ACCOUNT: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("DELETE FROM accounts WHERE id = :account_id"));
+
+impl Store {
+    /// Stores a new account; `false` when an account of that name (in any
+    /// case) exists already (nothing is stored then).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn insert_account(&self, a: &AccountRow) -> Result<bool, StoreError> {
+        let written = INSERT_ACCOUNT
+            .query(&[
+                ("id", (&a.id).into()),
+                ("name", (&a.name).into()),
+                ("name_key", a.name.to_lowercase().as_str().into()),
+                ("password", (&a.password).into()),
+                ("created_at", a.created_at.into()),
+            ])?
+            .execute(self.writes())
+            .await;
+        match written {
+            Ok(_) => Ok(true),
+            Err(e) if is_unique_violation(&e) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The account of this name, whatever its case.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn account(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+        let key = name.to_lowercase();
+        let row =
+            ACCOUNT_BY_NAME.query(&[("name_key", key.as_str().into())])?.fetch_optional(&self.pool).await?;
+        Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
+    }
+
+    /// Stores a token (its hash, never its secret).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn insert_token(&self, t: &TokenRow, token_hash: &str) -> Result<(), StoreError> {
+        INSERT_TOKEN
+            .query(&[
+                ("id", (&t.id).into()),
+                ("account_id", (&t.account_id).into()),
+                ("label", (&t.label).into()),
+                ("scopes", (&t.scopes).into()),
+                ("token_hash", token_hash.into()),
+                ("created_at", t.created_at.into()),
+            ])?
+            .execute(self.writes())
+            .await?;
+        Ok(())
+    }
+
+    /// The token whose secret has this hash, with its account's name; a
+    /// revoked token, or one of a deleted account, is none.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn token(&self, token_hash: &str) -> Result<Option<(TokenRow, String)>, StoreError> {
+        let row =
+            TOKEN_BY_HASH.query(&[("token_hash", token_hash.into())])?.fetch_optional(&self.pool).await?;
+        let Some(row) = row else { return Ok(None) };
+        let token: TokenRow = sqlx::FromRow::from_row(&row)?;
+        Ok(Some((token, row.try_get("name")?)))
+    }
+
+    /// The tokens of an account, oldest first.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn tokens_of(&self, account_id: &str) -> Result<Vec<TokenRow>, StoreError> {
+        let rows = TOKENS_OF.query(&[("account_id", account_id.into())])?.fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Revokes token `id` of the account; whether it had one of that id.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn revoke_token(&self, account_id: &str, id: &str) -> Result<bool, StoreError> {
+        let done = REVOKE
+            .query(&[("id", id.into()), ("account_id", account_id.into())])?
+            .execute(self.writes())
+            .await?
+            .rows_affected();
+        Ok(done == 1)
+    }
+
+    /// Deletes an account and its tokens, and lets go of its seats (they
+    /// keep their names), in one transaction.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure; nothing is deleted then.
+    pub async fn delete_account(&self, account_id: &str) -> Result<(), StoreError> {
+        let mut tx = self.writes().begin().await?;
+        for statement in [&*FORGET_SEATS, &*DELETE_TOKENS, &*DELETE_ACCOUNT] {
+            statement.query(&[("account_id", account_id.into())])?.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}
