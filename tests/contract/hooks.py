@@ -7,7 +7,9 @@ fuzzed past its authentication and its 404:
 - leaving: a waiting game (the first seat a person, the second open to the
   public), with the first seat's token;
 - a rematch: a game its second seat resigned, with the first seat's token;
-- joining: a waiting game with one public open seat.
+- joining: a waiting game with one public open seat;
+- an account's own operations (tokens, export, deletion): a fresh account
+  and a token of it with every scope, its name and a token id in the path.
 
 And a request schemathesis calls schema-valid loses any header whose value
 breaks the header's own declared pattern (its coverage phase sends
@@ -86,6 +88,38 @@ class SeatToken:
     def set(self, case, data, context):
         game, token = data
         case.path_parameters = {**(case.path_parameters or {}), "id": game}
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+
+
+ACCOUNTS = iter(range(1_000_000))
+
+
+def new_account():
+    """A fresh account, a token of it with every scope, and that token's id."""
+    name = f"contract{next(ACCOUNTS)}"
+    post("/v1/accounts", {"name": name, "password": "contract-password"})
+    made = post("/v1/tokens", {"name": name, "password": "contract-password", "label": "contract", "scopes": ["play", "account"]})
+    return name, made["token"], made["id"]
+
+
+ACCOUNT_ENDPOINTS = ("/v1/tokens", "/v1/tokens/{id}", "/v1/accounts/{name}", "/v1/accounts/{name}/export")
+
+
+@schemathesis.auth(refresh_interval=None).apply_to(
+    path_regex="^(" + "|".join(map(re.escape, ACCOUNT_ENDPOINTS)) + ")$"
+).skip_for(method="GET", path_regex=r"^/v1/accounts/\{name\}$")
+class AccountToken:
+    def get(self, case, context):
+        return new_account()
+
+    def set(self, case, data, context):
+        name, token, token_id = data
+        parameters = dict(case.path_parameters or {})
+        if "name" in parameters:
+            parameters["name"] = name
+        if "id" in parameters:
+            parameters["id"] = token_id
+        case.path_parameters = parameters
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
 
 

@@ -2,7 +2,7 @@
 //! binary (one link of the whole service, not one per file): the real
 //! server on a random port with a fresh database, driven over HTTP.
 //!
-//! - `api`: the stateless endpoints; `browser`: the web page, in Chromium; `computer`: analyses and computer
+//! - `accounts`: accounts and tokens; `api`: the stateless endpoints; `browser`: the web page, in Chromium; `computer`: analyses and computer
 //!   seats; `abuse`: races, retries, floods and
 //!   stream limits; `games`: persisted games on SQLite and
 //!   PostgreSQL; `lobby`: open seats, joins, resignations and time limits;
@@ -18,6 +18,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
 mod abuse;
+mod accounts;
 mod api;
 mod bad_input;
 mod bounded;

@@ -93,6 +93,11 @@ pub struct LimitArgs {
     /// Analyses one client may ask for: BURST at once, then RATE a second.
     #[arg(long, env = "LEAPFROG_ANALYSIS_RATE", value_name = "BURST/RATE", default_value = "10/1", value_parser = parse_rate)]
     pub analysis_rate: Rate,
+    /// Sign-ups and sign-ins (tokens made with a password) one client may
+    /// make: BURST at once, then RATE a second. Counted per client, never
+    /// per account: nobody can lock another person out.
+    #[arg(long, env = "LEAPFROG_SIGN_IN_RATE", value_name = "BURST/RATE", default_value = "10/0.5", value_parser = parse_rate)]
+    pub sign_in_rate: Rate,
     /// Games one client may have that are neither over nor abandoned (0: no cap).
     #[arg(long, env = "LEAPFROG_MAX_UNFINISHED_GAMES", default_value_t = 100)]
     pub max_unfinished_games: u32,
@@ -136,6 +141,7 @@ impl LimitArgs {
             (Class::Move, self.move_rate),
             (Class::Stream, self.stream_rate),
             (Class::Analysis, self.analysis_rate),
+            (Class::SignIn, self.sign_in_rate),
         ]
     }
 

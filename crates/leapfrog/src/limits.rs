@@ -26,6 +26,8 @@ pub enum Class {
     Stream,
     /// `POST /v1/analysis`.
     Analysis,
+    /// `POST /v1/accounts` and `POST /v1/tokens`: a password checked.
+    SignIn,
 }
 
 impl Class {
@@ -35,6 +37,7 @@ impl Class {
             Class::Move => "moves",
             Class::Stream => "event streams opened",
             Class::Analysis => "analyses asked for",
+            Class::SignIn => "sign-ups and sign-ins",
         }
     }
 }

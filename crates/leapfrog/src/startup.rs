@@ -139,6 +139,9 @@ pub enum StartupError {
         /// Why.
         source: StoreError,
     },
+    /// The password hasher could not start (no randomness).
+    #[error("cannot start the password checks: {0}")]
+    Accounts(String),
 }
 
 /// A database URL without its password, for messages and logs.
@@ -227,8 +230,11 @@ impl Application {
         background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
         background.push(actix_web::rt::spawn(computer.scan()));
         background.push(actix_web::rt::spawn(crate::clock::run(games.clone())));
+        let hasher = crate::accounts::Hasher::new().map_err(|e| StartupError::Accounts(e.to_string()))?;
+        let accounts = crate::accounts::Accounts::new(store.clone(), Arc::new(hasher));
         let state = AppState {
             games,
+            accounts,
             hub,
             limiter,
             max_unfinished: config.limits.max_unfinished(),

@@ -8,9 +8,11 @@
 //! view of a position), `games` (create, read, list),
 //! `moves` (play, history, legal moves, past positions), `seats` (join,
 //! leave, resign, play again), `events` (the live
-//! stream), `records` (game records, §14), `meta` (health). `move_page` owns the fast JSON path of a page
+//! stream), `records` (game records, §14), `accounts` (accounts and
+//! tokens, §13), `meta` (health). `move_page` owns the fast JSON path of a page
 //! of legal moves; `problem` the one error type.
 
+pub mod accounts;
 pub mod analysis;
 pub mod events;
 pub mod games;
@@ -61,6 +63,7 @@ digits for runs of empty cells.",
         (name = "rules", description = "Rule sets and presets"),
         (name = "play", description = "Stateless play: set up, list moves, apply a move"),
         (name = "games", description = "Persisted games: seats, moves, history, live updates"),
+        (name = "accounts", description = "Accounts and personal access tokens"),
         (name = "meta", description = "Health")
     )
 )]
@@ -78,9 +81,15 @@ impl utoipa::Modify for SeatTokens {
             .scheme(HttpAuthScheme::Bearer)
             .description(Some("A seat's token, from the answer that created the game"))
             .build();
-        api.components
-            .get_or_insert_with(Default::default)
-            .add_security_scheme("seatToken", SecurityScheme::Http(scheme));
+        let components = api.components.get_or_insert_with(Default::default);
+        components.add_security_scheme("seatToken", SecurityScheme::Http(scheme));
+        let account = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .description(Some(
+                "A personal access token (`lfpat_…`) from `POST /v1/tokens`; its scopes say what it may do",
+            ))
+            .build();
+        components.add_security_scheme("accountToken", SecurityScheme::Http(account));
     }
 }
 
@@ -135,6 +144,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::list_games)
         .service(meta::healthz)
         .service(meta::readyz)
+        .service(records::read_record)
+        .service(accounts::create_account)
+        .service(accounts::create_token)
+        .service(accounts::list_tokens)
         .service(moves::play_move)
         .service(seats::join_game)
         .service(seats::leave_game)
@@ -146,7 +159,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(moves::history)
         .service(moves::position_at)
         .service(records::game_record)
-        .service(records::read_record);
+        .service(accounts::revoke_token)
+        .service(accounts::get_account)
+        .service(accounts::delete_account)
+        .service(accounts::export_account);
 }
 
 /// The OpenAPI document, built from the routes without starting a server.

@@ -15,6 +15,8 @@ use crate::limits::{Class, Limiter};
 pub struct AppState {
     /// The games service: every read and every change of a game.
     pub games: Games,
+    /// Accounts and their tokens.
+    pub accounts: crate::accounts::Accounts,
     /// Fans each game's changes out to its event streams.
     pub hub: Hub,
     /// Per-client rate limits.

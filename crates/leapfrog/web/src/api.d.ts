@@ -44,6 +44,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account
+         * @description A lasting name with a password (rule book §13). The password is kept
+         *     only as an Argon2id hash. Sign-ups and sign-ins share a per-client rate
+         *     limit.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an account
+         * @description An account's public profile: its name, when it was made, its ratings
+         *     by pool.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an account
+         * @description Deletes the account the token acts for: its tokens stop working at
+         *     once; its games stay, under a name that no longer points to it. Needs
+         *     the `account` scope.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{name}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an account's data
+         * @description Everything the server holds about the account the token acts for, as
+         *     JSON (its password only as a hash, which is not given; its tokens
+         *     without their secrets). Needs the `account` scope.
+         */
+        get: operations["exportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/analysis": {
         parameters: {
             query?: never;
@@ -450,10 +521,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tokens
+         * @description The tokens of the account the request's token acts for, without their
+         *     secrets. Needs the `account` scope.
+         */
+        get: operations["listTokens"];
+        put?: never;
+        /**
+         * Make a personal access token
+         * @description Signs in with the account's name and password and makes a token with a
+         *     label and scopes. The answer holds the token's secret, shown only this
+         *     once; it is kept as a hash. A wrong name and a wrong password get the
+         *     same 401.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a token
+         * @description The token stops working at once, on every server process. Needs the
+         *     `account` scope; a token may revoke itself.
+         */
+        delete: operations["revokeToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description What the server holds about an account. */
+        AccountExport: {
+            /** @description The account (its password is held only as a hash, not given). */
+            account: components["schemas"]["AccountView"];
+            /** @description Its tokens, without their secrets. */
+            tokens: components["schemas"]["TokenView"][];
+        };
+        /**
+         * @description A new account's name and password.
+         * @example {
+         *       "name": "Ann",
+         *       "password": "frog-spawn-42"
+         *     }
+         */
+        AccountInput: {
+            /**
+             * @description 2 to 24 letters (a–z, A–Z), digits, `_` and `-`, starting with a
+             *     letter; one account whatever the case.
+             */
+            name: string;
+            /** @description 8 to 256 characters, any. */
+            password: string;
+        };
+        /** @description An account as anyone sees it. */
+        AccountView: {
+            /** @description Its name, as written when created. */
+            name: string;
+            /** @description When it was created (RFC 3339). */
+            created_at: string;
+            /**
+             * @description Its rating in each pool it has played rated games in, keyed by pool
+             *     (`murray/orthogonal`).
+             */
+            ratings: Record<string, never>;
+        };
         /**
          * @description A request to analyse a position.
          * @example {
@@ -973,6 +1128,19 @@ export interface components {
              */
             gain: number;
         };
+        /** @description A new token, with its secret: shown this once. */
+        NewTokenView: {
+            /** @description Its id. */
+            id: string;
+            /** @description The secret: send it as `Authorization: Bearer …`. Shown only here. */
+            token: string;
+            /** @description Its label. */
+            label: string;
+            /** @description Its scopes. */
+            scopes: components["schemas"]["ScopeName"][];
+            /** @description When it was made (RFC 3339). */
+            created_at: string;
+        };
         /**
          * @description Who may join an open seat.
          * @enum {string}
@@ -1350,6 +1518,11 @@ export interface components {
             max_players?: number | null;
         };
         /**
+         * @description A scope of a token.
+         * @enum {string}
+         */
+        ScopeName: "play" | "account";
+        /**
          * Format: uint32
          * @description A score: a whole number of points from 0 to 4294967295.
          */
@@ -1420,6 +1593,47 @@ export interface components {
          * @enum {string}
          */
         Status: "opening" | "playing" | "over";
+        /**
+         * @description What a token is asked for with.
+         * @example {
+         *       "label": "laptop",
+         *       "name": "Ann",
+         *       "password": "frog-spawn-42",
+         *       "scopes": [
+         *         "play",
+         *         "account"
+         *       ]
+         *     }
+         */
+        TokenInput: {
+            /** @description The account's name (any case). */
+            name: string;
+            /** @description Its password. */
+            password: string;
+            /** @description A label to know the token by, 1 to 64 characters. */
+            label: string;
+            /**
+             * @description What it may do: `play` (create, join, move, resign) and `account`
+             *     (read and change the account).
+             */
+            scopes: components["schemas"]["ScopeName"][];
+        };
+        /** @description A token listing. */
+        TokenList: {
+            /** @description The account's tokens, oldest first. */
+            tokens: components["schemas"]["TokenView"][];
+        };
+        /** @description A token as listed: never its secret. */
+        TokenView: {
+            /** @description Its id, to revoke it by. */
+            id: string;
+            /** @description Its label. */
+            label: string;
+            /** @description Its scopes. */
+            scopes: components["schemas"]["ScopeName"][];
+            /** @description When it was made (RFC 3339). */
+            created_at: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1474,6 +1688,198 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountInput"];
+            };
+        };
+        responses: {
+            /** @description The account */
+            201: {
+                headers: {
+                    /** @description The account's URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountView"];
+                };
+            };
+            /** @description Malformed JSON or a wrong type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The name is taken, in any case */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A name or password that breaks the rules */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many sign-ups and sign-ins from this client lately; see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The password checks are busy; see `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountView"];
+                };
+            };
+            /** @description No account has this name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No token, or one unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token has no `account` scope, or acts for another account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            /** @description No token, or one unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token has no `account` scope, or acts for another account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2579,6 +2985,170 @@ export interface operations {
              *     1000000 legal moves, or 100000 from one cell with their tree).
              */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenList"];
+                };
+            };
+            /** @description No token, or one unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token has no `account` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenInput"];
+            };
+        };
+        responses: {
+            /** @description The token, with its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewTokenView"];
+                };
+            };
+            /** @description Malformed JSON or a wrong type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The name or the password is wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A password, label or scope that breaks the rules */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many sign-ins from this client lately; see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The password checks are busy; see `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No token, or one unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token has no `account` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no token of this id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,401 @@
+//! Accounts and personal access tokens as resources (rule book §13):
+//! sign up, make a token with the name and password (signing in), list and
+//! revoke tokens, read a profile, delete an account, download what the
+//! server holds about it.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::json::JsonBody;
+use super::problem::{ApiError, Problem};
+use super::state::AppState;
+use crate::accounts::{AccessToken, AccountError, AccountName, Label, Password, Principal, Scope, Scopes};
+use crate::limits::Class;
+use crate::store::{AccountRow, TokenRow};
+use crate::wire::{Refusal, game::rfc3339};
+
+/// Seconds to wait when the password checks are busy.
+const BUSY_RETRY_AFTER: u64 = 2;
+
+impl From<AccountError> for ApiError {
+    fn from(e: AccountError) -> Self {
+        let detail = e.to_string();
+        match e {
+            AccountError::Invalid { field, .. } => ApiError::refuse(Refusal::InvalidValue, detail, field),
+            AccountError::Taken(_) => ApiError::Conflict(detail),
+            AccountError::Credentials | AccountError::Unauthenticated => ApiError::Unauthorized(detail),
+            AccountError::Scope(_) | AccountError::NotYours => ApiError::Forbidden(detail),
+            AccountError::NotFound(_) => ApiError::NotFound(detail),
+            AccountError::TooMany(_) => {
+                ApiError::TooManyRequests { detail, retry_after: Some(BUSY_RETRY_AFTER) }
+            }
+            AccountError::Busy => ApiError::Unavailable { detail, retry_after: BUSY_RETRY_AFTER },
+            AccountError::Randomness(_) | AccountError::Hash(_) | AccountError::Store(_) => {
+                ApiError::Internal(detail)
+            }
+        }
+    }
+}
+
+/// The account a request's token acts for, if it carries one with the
+/// prefix of personal access tokens.
+///
+/// # Errors
+///
+/// [`AccountError::Unauthenticated`] for none, or one unknown or revoked.
+pub(crate) async fn principal(state: &AppState, req: &HttpRequest) -> Result<Principal, ApiError> {
+    let token = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(|t| AccessToken::parse(t.trim()))
+        .ok_or(AccountError::Unauthenticated)?;
+    Ok(state.accounts.authenticate(&token).await?)
+}
+
+/// A new account's name and password.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Ann", "password": "frog-spawn-42"}))]
+pub struct AccountInput {
+    /// 2 to 24 letters (a–z, A–Z), digits, `_` and `-`, starting with a
+    /// letter; one account whatever the case.
+    #[schema(min_length = 2, max_length = 24, pattern = "^[A-Za-z][A-Za-z0-9_-]{1,23}$")]
+    pub name: String,
+    /// 8 to 256 characters, any.
+    #[schema(min_length = 8, max_length = 256)]
+    pub password: String,
+}
+
+/// What a token is asked for with.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Ann", "password": "frog-spawn-42", "label": "laptop", "scopes": ["play", "account"]}))]
+pub struct TokenInput {
+    /// The account's name (any case).
+    #[schema(min_length = 1, max_length = 24)]
+    pub name: String,
+    /// Its password.
+    #[schema(min_length = 8, max_length = 256)]
+    pub password: String,
+    /// A label to know the token by, 1 to 64 characters.
+    #[schema(min_length = 1, max_length = 64)]
+    pub label: String,
+    /// What it may do: `play` (create, join, move, resign) and `account`
+    /// (read and change the account).
+    #[schema(min_items = 1, value_type = Vec<ScopeName>)]
+    pub scopes: Vec<String>,
+}
+
+/// A scope of a token.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ScopeName {
+    /// Create, join, move, resign.
+    Play,
+    /// Read and change the account's own data.
+    Account,
+}
+
+/// An account as anyone sees it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AccountView {
+    /// Its name, as written when created.
+    pub name: String,
+    /// When it was created (RFC 3339).
+    pub created_at: String,
+    /// Its rating in each pool it has played rated games in, keyed by pool
+    /// (`murray/orthogonal`).
+    #[schema(value_type = Object)]
+    pub ratings: serde_json::Map<String, serde_json::Value>,
+}
+
+impl AccountView {
+    fn of(a: &AccountRow) -> AccountView {
+        AccountView {
+            name: a.name.clone(),
+            created_at: rfc3339(a.created_at),
+            ratings: serde_json::Map::new(),
+        }
+    }
+}
+
+/// A token as listed: never its secret.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenView {
+    /// Its id, to revoke it by.
+    pub id: String,
+    /// Its label.
+    pub label: String,
+    /// Its scopes.
+    #[schema(value_type = Vec<ScopeName>)]
+    pub scopes: Vec<String>,
+    /// When it was made (RFC 3339).
+    pub created_at: String,
+}
+
+impl TokenView {
+    fn of(t: &TokenRow) -> TokenView {
+        TokenView {
+            id: t.id.clone(),
+            label: t.label.clone(),
+            scopes: t.scopes.split(',').map(str::to_string).collect(),
+            created_at: rfc3339(t.created_at),
+        }
+    }
+}
+
+/// A new token, with its secret: shown this once.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NewTokenView {
+    /// Its id.
+    pub id: String,
+    /// The secret: send it as `Authorization: Bearer …`. Shown only here.
+    pub token: String,
+    /// Its label.
+    pub label: String,
+    /// Its scopes.
+    #[schema(value_type = Vec<ScopeName>)]
+    pub scopes: Vec<String>,
+    /// When it was made (RFC 3339).
+    pub created_at: String,
+}
+
+/// A token listing.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenList {
+    /// The account's tokens, oldest first.
+    pub tokens: Vec<TokenView>,
+}
+
+/// What the server holds about an account.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AccountExport {
+    /// The account (its password is held only as a hash, not given).
+    pub account: AccountView,
+    /// Its tokens, without their secrets.
+    pub tokens: Vec<TokenView>,
+}
+
+/// Create an account
+///
+/// A lasting name with a password (rule book §13). The password is kept
+/// only as an Argon2id hash. Sign-ups and sign-ins share a per-client rate
+/// limit.
+#[utoipa::path(
+    tag = "accounts",
+    operation_id = "createAccount",
+    request_body = AccountInput,
+    responses(
+        (status = 201, description = "The account", body = AccountView,
+         headers(("Location" = String, description = "The account's URL"))),
+        (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The name is taken, in any case", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A name or password that breaks the rules", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many sign-ups and sign-ins from this client lately; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The password checks are busy; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/accounts")]
+pub async fn create_account(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    JsonBody(body): JsonBody<AccountInput>,
+) -> Result<HttpResponse, ApiError> {
+    let name = AccountName::parse(&body.name)?;
+    let password = Password::parse(body.password)?;
+    state.limit(Class::SignIn, &req)?;
+    let account = state.accounts.create(&name, password, &state.client_key(&req)).await?;
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/v1/accounts/{}", account.name)))
+        .json(AccountView::of(&account)))
+}
+
+/// Make a personal access token
+///
+/// Signs in with the account's name and password and makes a token with a
+/// label and scopes. The answer holds the token's secret, shown only this
+/// once; it is kept as a hash. A wrong name and a wrong password get the
+/// same 401.
+#[utoipa::path(
+    tag = "accounts",
+    operation_id = "createToken",
+    request_body = TokenInput,
+    responses(
+        (status = 201, description = "The token, with its secret", body = NewTokenView),
+        (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "The name or the password is wrong", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A password, label or scope that breaks the rules", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many sign-ins from this client lately; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The password checks are busy; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/tokens")]
+pub async fn create_token(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    JsonBody(body): JsonBody<TokenInput>,
+) -> Result<HttpResponse, ApiError> {
+    let password = Password::parse(body.password)?;
+    let label = Label::parse(&body.label)?;
+    let scopes = Scopes::parse(&body.scopes)?;
+    state.limit(Class::SignIn, &req)?;
+    let account = state.accounts.sign_in(&body.name, password, &state.client_key(&req)).await?;
+    let made = state.accounts.create_token(&account, &label, scopes).await?;
+    let view = TokenView::of(&made.row);
+    Ok(HttpResponse::Created()
+        // It carries the token's secret: kept by no cache.
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(NewTokenView {
+            id: view.id,
+            token: made.token.reveal().to_string(),
+            label: view.label,
+            scopes: view.scopes,
+            created_at: view.created_at,
+        }))
+}
+
+/// List tokens
+///
+/// The tokens of the account the request's token acts for, without their
+/// secrets. Needs the `account` scope.
+#[utoipa::path(
+    tag = "accounts",
+    operation_id = "listTokens",
+    security(("accountToken" = ["account"])),
+    responses(
+        (status = 200, description = "The tokens", body = TokenList),
+        (status = 401, description = "No token, or one unknown or revoked", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token has no `account` scope", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/tokens")]
+pub async fn list_tokens(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let who = principal(&state, &req).await?;
+    who.needs(Scope::Account)?;
+    let tokens = state.accounts.tokens(&who).await?;
+    Ok(HttpResponse::Ok().json(TokenList { tokens: tokens.iter().map(TokenView::of).collect() }))
+}
+
+/// Revoke a token
+///
+/// The token stops working at once, on every server process. Needs the
+/// `account` scope; a token may revoke itself.
+#[utoipa::path(
+    tag = "accounts",
+    operation_id = "revokeToken",
+    security(("accountToken" = ["account"])),
+    params(("id" = String, Path, description = "The token's id")),
+    responses(
+        (status = 204, description = "Revoked"),
+        (status = 401, description = "No token, or one unknown or revoked", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token has no `account` scope", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The account has no token of this id", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/v1/tokens/{id}")]
+pub async fn revoke_token(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let who = principal(&state, &req).await?;
+    who.needs(Scope::Account)?;
+    state.accounts.revoke(&who, &id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Get an account
+///
+/// An account's public profile: its name, when it was made, its ratings
+/// by pool.
+#[utoipa::path(
+    tag = "accounts",
+    operation_id = "getAccount",
+    params(("name" = String, Path, description = "The account's name, any case")),
+    responses(
+        (status = 200, description = "The account", body = AccountView),
+        (status = 404, description = "No account has this name", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/accounts/{name}")]
+pub async fn get_account(
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let account = state.accounts.profile(&name).await?;
+    Ok(HttpResponse::Ok().json(AccountView::of(&account)))
+}
+
+/// Delete an account
+///
+/// Deletes the account the token acts for: its tokens stop working at
+/// once; its games stay, under a name that no longer points to it. Needs
+/// the `account` scope.
+#[utoipa::path(
+    tag = "accounts",
+    operation_id = "deleteAccount",
+    security(("accountToken" = ["account"])),
+    params(("name" = String, Path, description = "The account's name, any case")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "No token, or one unknown or revoked", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token has no `account` scope, or acts for another account", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/v1/accounts/{name}")]
+pub async fn delete_account(
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let who = principal(&state, &req).await?;
+    who.needs(Scope::Account)?;
+    who.is(&name)?;
+    state.accounts.delete(&who).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Download an account's data
+///
+/// Everything the server holds about the account the token acts for, as
+/// JSON (its password only as a hash, which is not given; its tokens
+/// without their secrets). Needs the `account` scope.
+#[utoipa::path(
+    tag = "accounts",
+    operation_id = "exportAccount",
+    security(("accountToken" = ["account"])),
+    params(("name" = String, Path, description = "The account's name, any case")),
+    responses(
+        (status = 200, description = "The account's data", body = AccountExport),
+        (status = 401, description = "No token, or one unknown or revoked", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token has no `account` scope, or acts for another account", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/accounts/{name}/export")]
+pub async fn export_account(
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let who = principal(&state, &req).await?;
+    who.needs(Scope::Account)?;
+    who.is(&name)?;
+    let account = state.accounts.profile(&who.name).await?;
+    let tokens = state.accounts.tokens(&who).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{}.json\"", account.name),
+        ))
+        .json(AccountExport {
+            account: AccountView::of(&account),
+            tokens: tokens.iter().map(TokenView::of).collect(),
+        }))
+}

@@ -1,0 +1,188 @@
+//! Accounts and personal access tokens over HTTP (rule book §13), tried as
+//! an attacker would: passwords never stored in clear, one refusal for a
+//! wrong name and a wrong password, tokens acting only for their account
+//! and within their scopes, revocation and deletion at once (also across
+//! two processes on one PostgreSQL), names that differ only in case, SQL
+//! and control characters, racing sign-ups, a sign-in flood.
+
+use serde_json::{Value, json};
+
+use crate::common::{Response, ServerProcess, TestApp, pg, spawn_app, spawn_with};
+
+const PASSWORD: &str = "frog-spawn-42";
+
+fn sign_up(app: &TestApp, name: &str) -> Response {
+    app.post_json("/v1/accounts", &json!({"name": name, "password": PASSWORD}))
+}
+
+fn token(app: &TestApp, name: &str, password: &str, scopes: &[&str]) -> Response {
+    app.post_json(
+        "/v1/tokens",
+        &json!({"name": name, "password": password, "label": "test", "scopes": scopes}),
+    )
+}
+
+fn secret(r: &Response) -> String {
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["token"].as_str().unwrap().to_string()
+}
+
+fn with(app: &TestApp, method: &str, path: &str, token: &str) -> Response {
+    app.request(method, path, &[("Authorization", &format!("Bearer {token}"))], b"")
+}
+
+#[test]
+fn an_account_signs_up_makes_tokens_lists_revokes_and_is_deleted() {
+    let app = spawn_app();
+    let r = sign_up(&app, "Ann");
+    assert_eq!((r.status, r.header("location")), (201, Some("/v1/accounts/Ann")), "{}", r.body);
+    assert_eq!(sign_up(&app, "aNN").status, 409, "names differing only in case are one account");
+    let made = token(&app, "ann", PASSWORD, &["play", "account"]);
+    assert_eq!(made.header("cache-control"), Some("no-store"));
+    let admin = secret(&made);
+    assert!(admin.starts_with("lfpat_"), "recognisable by its prefix");
+    let play = secret(&token(&app, "Ann", PASSWORD, &["play"]));
+    let listed = with(&app, "GET", "/v1/tokens", &admin);
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    assert!(!listed.body.contains(&admin) && !listed.body.contains(&play), "listed without secrets");
+    let tokens = listed.json()["tokens"].as_array().unwrap().clone();
+    assert_eq!(tokens.len(), 2);
+    // Scopes are enforced: a play token cannot read or change the account.
+    assert_eq!(with(&app, "GET", "/v1/tokens", &play).status, 403);
+    assert_eq!(with(&app, "DELETE", "/v1/accounts/Ann", &play).status, 403);
+    // Revoked: at once.
+    let play_id = tokens.iter().find(|t| t["scopes"] == json!(["play"])).unwrap()["id"].as_str().unwrap();
+    assert_eq!(with(&app, "DELETE", &format!("/v1/tokens/{play_id}"), &admin).status, 204);
+    assert_eq!(with(&app, "DELETE", &format!("/v1/tokens/{play_id}"), &admin).status, 404);
+    assert_eq!(app.get("/v1/accounts/ANN").json()["name"], "Ann");
+    // What the server holds, then deletion: every token dies at once.
+    let export = with(&app, "GET", "/v1/accounts/Ann/export", &admin);
+    assert_eq!(export.status, 200, "{}", export.body);
+    assert!(!export.body.contains("argon2") && !export.body.contains(PASSWORD), "{}", export.body);
+    assert_eq!(export.json()["tokens"].as_array().unwrap().len(), 1);
+    assert_eq!(with(&app, "DELETE", "/v1/accounts/Ann", &admin).status, 204);
+    assert_eq!(with(&app, "GET", "/v1/tokens", &admin).status, 401);
+    assert_eq!(app.get("/v1/accounts/Ann").status, 404);
+    assert_eq!(sign_up(&app, "Ann").status, 201, "the name is free again");
+}
+
+#[test]
+fn a_wrong_name_and_a_wrong_password_get_the_same_answer_and_no_password_is_stored_in_clear() {
+    let db = crate::common::temp_db();
+    let mut config = leapfrog::config::ServeConfig::for_tests();
+    config.database.url = format!("sqlite://{}", db.display());
+    let app = spawn_with(config);
+    assert_eq!(sign_up(&app, "Ann").status, 201);
+    let wrong_password = token(&app, "Ann", "frog-spawn-43", &["play"]);
+    let wrong_name = token(&app, "Anne", PASSWORD, &["play"]);
+    assert_eq!((wrong_password.status, wrong_name.status), (401, 401));
+    assert_eq!(wrong_password.body, wrong_name.body);
+    // Neither the database nor its log holds the password.
+    for suffix in ["", "-wal"] {
+        let bytes = std::fs::read(format!("{}{suffix}", db.display())).unwrap_or_default();
+        assert!(
+            !bytes.windows(PASSWORD.len()).any(|w| w == PASSWORD.as_bytes()),
+            "the password is in {suffix}"
+        );
+    }
+}
+
+#[test]
+fn a_token_never_acts_for_another_account() {
+    let app = spawn_app();
+    assert_eq!(sign_up(&app, "Ann").status, 201);
+    assert_eq!(sign_up(&app, "Bob").status, 201);
+    let bob = secret(&token(&app, "Bob", PASSWORD, &["play", "account"]));
+    assert_eq!(with(&app, "DELETE", "/v1/accounts/Ann", &bob).status, 403);
+    assert_eq!(with(&app, "GET", "/v1/accounts/Ann/export", &bob).status, 403);
+    let ann = secret(&token(&app, "Ann", PASSWORD, &["account"]));
+    let ann_id =
+        with(&app, "GET", "/v1/tokens", &ann).json()["tokens"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(with(&app, "DELETE", &format!("/v1/tokens/{ann_id}"), &bob).status, 404, "not Bob's token");
+    assert_eq!(with(&app, "GET", "/v1/tokens", &ann).status, 200, "still works");
+    // A seat's token or a made-up one is no account token.
+    for bad in ["0123456789abcdef", "lfpat_0000", ""] {
+        assert_eq!(with(&app, "GET", "/v1/tokens", bad).status, 401, "{bad}");
+    }
+}
+
+#[test]
+fn bad_names_and_passwords_are_refused_with_the_reason() {
+    let app = spawn_app();
+    for (name, password, field) in [
+        ("a", PASSWORD, "name"),
+        ("1ann", PASSWORD, "name"),
+        ("ann'; DROP TABLE accounts;--", PASSWORD, "name"),
+        ("ann\u{1b}[31m", PASSWORD, "name"),
+        ("ann\u{202e}", PASSWORD, "name"),
+        ("Ann", "short", "password"),
+    ] {
+        let r = app.post_json("/v1/accounts", &json!({"name": name, "password": password}));
+        assert_eq!((r.status, r.json()["field"].as_str()), (422, Some(field)), "{name:?}: {}", r.body);
+    }
+    assert_eq!(sign_up(&app, "Ann").status, 201, "the table is still there");
+    let r = token(&app, "Ann", PASSWORD, &["admin"]);
+    assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("scopes")));
+}
+
+/// A server behind a trusted proxy on loopback: each request says its
+/// client in `X-Forwarded-For`.
+fn behind_a_proxy() -> TestApp {
+    let mut config = leapfrog::config::ServeConfig::for_tests();
+    config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    spawn_with(config)
+}
+
+fn post_as(app: &TestApp, client: &str, path: &str, body: &Value) -> Response {
+    let headers = [("Content-Type", "application/json"), ("X-Forwarded-For", client)];
+    app.request("POST", path, &headers, body.to_string().as_bytes())
+}
+
+#[test]
+fn of_concurrent_sign_ups_of_one_name_exactly_one_wins() {
+    let app = behind_a_proxy();
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let racers: Vec<_> = (0..8)
+            .map(|i| {
+                let (app, name) = (&app, if i % 2 == 0 { "Racer" } else { "racer" });
+                let body = json!({"name": name, "password": PASSWORD});
+                s.spawn(move || post_as(app, &format!("192.0.2.{i}"), "/v1/accounts", &body).status)
+            })
+            .collect();
+        racers.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    assert_eq!(statuses.iter().filter(|&&s| s == 201).count(), 1, "{statuses:?}");
+    assert!(statuses.iter().all(|&s| s == 201 || s == 409), "{statuses:?}");
+}
+
+#[test]
+fn a_sign_in_flood_from_one_client_is_refused_without_locking_anyone_out() {
+    let app = behind_a_proxy();
+    assert_eq!(
+        post_as(&app, "192.0.2.1", "/v1/accounts", &json!({"name": "Ann", "password": PASSWORD})).status,
+        201
+    );
+    let wrong = json!({"name": "Ann", "password": "wrong-password", "label": "x", "scopes": ["play"]});
+    let answers: Vec<Response> =
+        (0..14).map(|_| post_as(&app, "198.51.100.9", "/v1/tokens", &wrong)).collect();
+    let refused = answers.iter().find(|r| r.status == 429).expect("a 429 after the burst");
+    assert!(refused.header("retry-after").is_some(), "{}", refused.body);
+    // The account is not locked: Ann, from her own address, signs in.
+    let right = json!({"name": "Ann", "password": PASSWORD, "label": "x", "scopes": ["play"]});
+    assert_eq!(post_as(&app, "192.0.2.1", "/v1/tokens", &right).status, 201);
+}
+
+#[test]
+fn a_token_revoked_on_one_process_is_refused_by_another_at_once_on_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    let a = ServerProcess::start(&["--database-url", &url], &[]);
+    let b = ServerProcess::start(&["--database-url", &url], &[]);
+    assert_eq!(sign_up(&a.app, "Ann").status, 201);
+    let admin = secret(&token(&a.app, "Ann", PASSWORD, &["account"]));
+    let listed = with(&b.app, "GET", "/v1/tokens", &admin);
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    let id = listed.json()["tokens"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(with(&a.app, "DELETE", &format!("/v1/tokens/{id}"), &admin).status, 204);
+    let after: Value = with(&b.app, "GET", "/v1/tokens", &admin).json();
+    assert_eq!(after["status"], 401, "{after}");
+}
