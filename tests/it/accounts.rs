@@ -186,3 +186,76 @@ fn a_token_revoked_on_one_process_is_refused_by_another_at_once_on_postgres() {
     let after: Value = with(&b.app, "GET", "/v1/tokens", &admin).json();
     assert_eq!(after["status"], 401, "{after}");
 }
+
+#[test]
+fn an_account_holds_seats_and_plays_them_with_its_token_or_the_seats() {
+    let app = spawn_app();
+    for name in ["Ann", "Bob", "Cy"] {
+        assert_eq!(sign_up(&app, name).status, 201);
+    }
+    let ann = secret(&token(&app, "Ann", PASSWORD, &["play", "account"]));
+    let bob = secret(&token(&app, "Bob", PASSWORD, &["play"]));
+    let cy = secret(&token(&app, "Cy", PASSWORD, &["play"]));
+    let ann_reader = secret(&token(&app, "Ann", PASSWORD, &["account"]));
+    let body = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "seed": "5",
+        "players": [{"account": "ann"}, {"open": "public"}]});
+    // The creator's seat is the creator's own account, proven by its token.
+    let r = app.post_json("/v1/games", &body);
+    assert_eq!(r.status, 401, "{}", r.body);
+    let as_bob = app.request(
+        "POST",
+        "/v1/games",
+        &[("Content-Type", "application/json"), ("Authorization", &format!("Bearer {bob}"))],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(as_bob.status, 403, "{}", as_bob.body);
+    let created = app.request(
+        "POST",
+        "/v1/games",
+        &[("Content-Type", "application/json"), ("Authorization", &format!("Bearer {ann}"))],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let game = created.json();
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        (game["players"][0]["name"].as_str(), game["players"][0]["account"].as_bool()),
+        (Some("Ann"), Some(true))
+    );
+    // Bob joins with his token, under his account's name.
+    let joined = app.request(
+        "POST",
+        &format!("/v1/games/{id}/join"),
+        &[("Content-Type", "application/json"), ("Authorization", &format!("Bearer {bob}"))],
+        b"{}",
+    );
+    assert_eq!(joined.status, 201, "{}", joined.body);
+    let bob_seat = joined.json()["seat"]["token"].as_str().unwrap().to_string();
+    assert_eq!(joined.json()["game"]["players"][1]["name"], "Bob");
+    let first = |game: &str| -> Value {
+        app.get(&format!("/v1/games/{game}/legal-moves?limit=1")).json()["moves"][0]["path"].clone()
+    };
+    let play = |credential: &str| {
+        app.request(
+            "POST",
+            &format!("/v1/games/{id}/moves"),
+            &[("Content-Type", "application/json"), ("Authorization", &format!("Bearer {credential}"))],
+            json!({"path": first(&id)}).to_string().as_bytes(),
+        )
+    };
+    assert_eq!(play(&cy).status, 401, "Cy holds no seat here");
+    assert_eq!(play(&ann_reader).status, 403, "no play scope");
+    assert_eq!(play(&bob).status, 403, "not Bob's turn");
+    assert_eq!(play(&ann).status, 201, "Ann plays with her account's token");
+    assert_eq!(play(&bob_seat).status, 201, "Bob with his seat's token");
+    assert_eq!(play(&bob).status, 409, "and not again: his own move was just played");
+    // Ann's account is deleted: the game stays, under her name.
+    assert_eq!(with(&app, "DELETE", "/v1/accounts/Ann", &ann).status, 204);
+    let g = app.get(&format!("/v1/games/{id}")).json();
+    assert_eq!(
+        (g["players"][0]["name"].as_str(), g["players"][0]["account"].as_bool()),
+        (Some("Ann"), Some(false))
+    );
+    assert_eq!(g["position"]["ply"], 2);
+    assert_eq!(play(&ann).status, 401, "her token died with her account");
+}

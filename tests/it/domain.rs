@@ -4,13 +4,18 @@
 
 use leapfrog::events::{Hub, StreamLimits};
 use leapfrog::game::{
-    Expected, GameError, Holder, IdempotencyKey, MoveOutcome, MoveRequest, NewSeat, PlayerName,
+    Credential, Expected, GameError, Holder, IdempotencyKey, MoveOutcome, MoveRequest, NewSeat, PlayerName,
 };
 use leapfrog::games::{Created, Creator, Games};
 use leapfrog::store::{Durability, Store};
 
 fn request(token: &leapfrog::game::SeatToken, path: &[&str]) -> MoveRequest {
-    MoveRequest { token: token.clone(), expected: None, key: None, mv: Ok(path.join("x").parse().unwrap()) }
+    MoveRequest {
+        credential: Credential::Seat(token.clone()),
+        expected: None,
+        key: None,
+        mv: Ok(path.join("x").parse().unwrap()),
+    }
 }
 
 /// The games service of `store`, with a hub nobody follows.

@@ -39,6 +39,7 @@ fn two_seats() -> Vec<SeatRow> {
             token_hash: format!("hash-{p}"),
             invite_hash: None,
             claim_hash: None,
+            account_id: None,
         })
         .collect()
 }
@@ -129,6 +130,7 @@ async fn the_sweep_forgets_old_keys_and_marks_idle_games_abandoned(store: Store)
         token_hash: "hash-0".into(),
         invite_hash: None,
         claim_hash: None,
+        account_id: None,
     }];
     store.insert_game(&game(1, "start"), &seats).await.unwrap();
     let over = GameRow { id: "g2".into(), status: "over".into(), ..game(1, "done") };

@@ -5,7 +5,7 @@
 
 use jump_capture as jc;
 
-use crate::game::{Game, GameCursor, GameError, HistoryMove, SeatToken};
+use crate::game::{Credential, Game, GameCursor, GameError, HistoryMove};
 use crate::store::Store;
 
 /// The game with this id.
@@ -18,7 +18,9 @@ pub async fn load(store: &Store, id: &str) -> Result<Game, GameError> {
     Game::from_row(row)
 }
 
-/// Game `id` and the seat `token` holds in it, if any.
+/// Game `id` and the seat `credential` acts for in it, if any: the seat
+/// of its token, or of its account (the one to move, when the account
+/// holds several).
 ///
 /// # Errors
 ///
@@ -26,14 +28,32 @@ pub async fn load(store: &Store, id: &str) -> Result<Game, GameError> {
 pub async fn with_seat(
     store: &Store,
     id: &str,
-    token: &SeatToken,
+    credential: &Credential,
 ) -> Result<(Game, Option<usize>), GameError> {
-    let (row, seat) = store
-        .game_and_seat(id, token.hash().as_str())
-        .await?
-        .ok_or_else(|| GameError::NotFound(id.to_string()))?;
-    let seat = seat.map(|s| usize::try_from(s).map_err(|e| GameError::corrupt(id, "seat", e))).transpose()?;
-    Ok((Game::from_row(row)?, seat))
+    match credential {
+        Credential::Seat(token) => {
+            let (row, seat) = store
+                .game_and_seat(id, token.hash().as_str())
+                .await?
+                .ok_or_else(|| GameError::NotFound(id.to_string()))?;
+            let seat = seat
+                .map(|s| usize::try_from(s).map_err(|e| GameError::corrupt(id, "seat", e)))
+                .transpose()?;
+            Ok((Game::from_row(row)?, seat))
+        }
+        Credential::Account(account) => {
+            let game = load(store, id).await?;
+            let held: Vec<usize> = game
+                .seats()
+                .iter()
+                .filter(|s| s.account.as_ref() == Some(account))
+                .map(|s| s.player)
+                .collect();
+            let to_move = game.position().to_move();
+            let seat = held.iter().copied().find(|&p| p == to_move).or_else(|| held.first().copied());
+            Ok((game, seat))
+        }
+    }
 }
 
 /// A page of up to `limit` games, newest first, only those of `status` if

@@ -56,6 +56,27 @@ pub(crate) async fn principal(state: &AppState, req: &HttpRequest) -> Result<Pri
     Ok(state.accounts.authenticate(&token).await?)
 }
 
+/// The account a request acts for when it carries a personal access token
+/// (`lfpat_…`) with the `play` scope; `None` when it carries none.
+///
+/// # Errors
+///
+/// A token that is unknown or revoked, or has no `play` scope.
+pub(crate) async fn player(state: &AppState, req: &HttpRequest) -> Result<Option<Principal>, ApiError> {
+    let sent = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .is_some_and(|t| AccessToken::parse(t.trim()).is_some());
+    if !sent {
+        return Ok(None);
+    }
+    let who = principal(state, req).await?;
+    who.needs(Scope::Play)?;
+    Ok(Some(who))
+}
+
 /// A new account's name and password.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

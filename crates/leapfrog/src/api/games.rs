@@ -10,6 +10,7 @@ use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
 use super::state::AppState;
 use super::stateless::BodyErrors;
+use crate::accounts::{AccountError, Principal};
 use crate::game::{GameCursor, MAX_SEATS, NewSeat, PlayerName};
 use crate::limits::Class;
 use crate::wire::Refusal;
@@ -63,6 +64,12 @@ pub async fn create_game(
             "players",
         ));
     }
+    // A seat held by an account needs that account's token.
+    let creator = if req.players.iter().any(|p| p.account.is_some()) {
+        super::accounts::player(&state, &http).await?.ok_or(AccountError::Unauthenticated)?.into()
+    } else {
+        None
+    };
     let seats = req
         .players
         .iter()
@@ -70,6 +77,15 @@ pub async fn create_game(
         .map(|(i, p)| {
             let name =
                 |text: &str, field: &str| PlayerName::parse(text).map_err(|e| ApiError::input(e, field));
+            if let Some(account) = &p.account {
+                let who: &Principal = creator.as_ref().ok_or(AccountError::Unauthenticated)?;
+                if p.name.is_some() || p.computer.is_some() || p.open.is_some() {
+                    let detail = "an account's seat has the account's name: no name, computer or open";
+                    return Err(ApiError::refuse(Refusal::InvalidValue, detail, &format!("players[{i}]")));
+                }
+                who.is(account)?;
+                return Ok(NewSeat::Account(who.account_id.clone(), PlayerName::stored(&who.name)));
+            }
             match (&p.name, p.computer, p.open) {
                 (None, None, Some(open)) => Ok(NewSeat::Open(open.visibility())),
                 (_, _, Some(_)) => Err(ApiError::refuse(

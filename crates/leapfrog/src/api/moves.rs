@@ -12,7 +12,8 @@ use super::move_page::{LegalMovesResponse, legal_moves_page};
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
 use super::state::AppState;
-use crate::game::{Expected, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken, Unreadable};
+use crate::accounts::{AccessToken, Scope};
+use crate::game::{Credential, Expected, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken, Unreadable};
 use crate::limits::Class;
 use crate::wire::game::{GameView, History, MoveRecord};
 use crate::wire::{MoveInput, PositionView};
@@ -41,15 +42,22 @@ pub enum MoveErrors {
     PreconditionFailed(Problem),
 }
 
-/// The seat's token from `Authorization: Bearer …`.
-pub(crate) fn bearer(req: &HttpRequest) -> Result<SeatToken, ApiError> {
+/// Who acts for a seat, from `Authorization: Bearer …`: a seat's token, or
+/// a personal access token (`lfpat_…`) with the `play` scope, whose
+/// account holds the seat.
+pub(crate) async fn credential(state: &AppState, req: &HttpRequest) -> Result<Credential, ApiError> {
     let value = req
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or("");
-    SeatToken::parse(value).map_err(|e| ApiError::input(e, "Authorization"))
+    if AccessToken::parse(value.trim()).is_some() {
+        let who = super::accounts::principal(state, req).await?;
+        who.needs(Scope::Play)?;
+        return Ok(Credential::Account(who.account_id));
+    }
+    SeatToken::parse(value).map(Credential::Seat).map_err(|e| ApiError::input(e, "Authorization"))
 }
 
 /// The versions `If-Match` allows: `*`, or versions in quotes. The
@@ -119,7 +127,7 @@ pub async fn play_move(
     JsonBody(mv): JsonBody<MoveInput>,
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
-    let token = bearer(&req)?;
+    let credential = credential(&state, &req).await?;
     let key = match req.headers().get("idempotency-key") {
         Some(v) => Some(
             v.to_str()
@@ -130,7 +138,7 @@ pub async fn play_move(
         None => None,
     };
     let mv = mv.to_move("path").map_err(|e| Unreadable { detail: e.detail, field: e.field });
-    let request = MoveRequest { token, expected: expected(&req)?, key, mv };
+    let request = MoveRequest { credential, expected: expected(&req)?, key, mv };
     let (MoveOutcome::Played(game) | MoveOutcome::Replayed(game)) = state.games.play(&id, request).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::ETAG, etag(game.version())))

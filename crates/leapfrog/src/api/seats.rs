@@ -7,7 +7,7 @@ use utoipa::IntoResponses;
 
 use super::games::etag;
 use super::json::JsonBody;
-use super::moves::bearer;
+use super::moves::credential;
 use super::problem::{ApiError, Problem};
 use super::state::AppState;
 use crate::game::{PlayerName, SeatToken};
@@ -63,7 +63,16 @@ pub async fn join_game(
     JsonBody(body): JsonBody<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
-    let name = PlayerName::parse(&body.name).map_err(|e| ApiError::input(e, "name"))?;
+    // With an account's token, the account takes the seat under its name.
+    let account = super::accounts::player(&state, &req).await?;
+    let name = match (&account, body.name.as_deref()) {
+        (Some(who), _) => PlayerName::stored(&who.name),
+        (None, Some(text)) => PlayerName::parse(text).map_err(|e| ApiError::input(e, "name"))?,
+        (None, None) => {
+            let detail = "a seat is joined under a name: send 'name', or an account's token";
+            return Err(ApiError::refuse(Refusal::InvalidValue, detail, "name"));
+        }
+    };
     let invitation = match body.invitation.as_deref().map(SeatToken::parse) {
         None => None,
         Some(Ok(invitation)) => Some(invitation),
@@ -72,7 +81,7 @@ pub async fn join_game(
             return Err(ApiError::refuse(Refusal::InvalidValue, detail, "invitation"));
         }
     };
-    let choice = SeatChoice { player: body.player, invitation };
+    let choice = SeatChoice { player: body.player, invitation, account: account.map(|who| who.account_id) };
     let joined = state.games.join(&id, name, &choice).await?;
     let seat = SeatView::of(&joined.game, joined.player, &joined.token)
         .ok_or_else(|| ApiError::Internal("the seat joined is not in the game".into()))?;
@@ -107,8 +116,8 @@ pub async fn leave_game(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
-    let token = bearer(&req)?;
-    let game = state.games.leave(&id, &token).await?;
+    let credential = credential(&state, &req).await?;
+    let game = state.games.leave(&id, &credential).await?;
     Ok(HttpResponse::Ok().insert_header((header::ETAG, etag(game.version()))).json(GameView::of(&game)))
 }
 
@@ -140,8 +149,8 @@ pub async fn resign_game(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
-    let token = bearer(&req)?;
-    let game = state.games.resign(&id, &token).await?;
+    let credential = credential(&state, &req).await?;
+    let game = state.games.resign(&id, &credential).await?;
     Ok(HttpResponse::Ok().insert_header((header::ETAG, etag(game.version()))).json(GameView::of(&game)))
 }
 
@@ -177,8 +186,8 @@ pub async fn play_again(
 ) -> Result<HttpResponse, ApiError> {
     // A rematch is a creation: charged as one.
     state.limit(Class::Create, &req)?;
-    let token = bearer(&req)?;
-    let rematch = state.games.play_again(&id, &token, &state.creator(&req)).await?;
+    let credential = credential(&state, &req).await?;
+    let rematch = state.games.play_again(&id, &credential, &state.creator(&req)).await?;
     let seat = SeatView::of(&rematch.game, rematch.player, &rematch.token)
         .ok_or_else(|| ApiError::Internal("the seat claimed is not in the game".into()))?;
     let mut answer = if rematch.created { HttpResponse::Created() } else { HttpResponse::Ok() };

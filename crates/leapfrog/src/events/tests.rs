@@ -22,7 +22,8 @@ async fn game_with_a_move(store: &Store) -> String {
     let creator = Creator { client: String::new(), max_unfinished: 0, max_computer_games: 0 };
     let (game, created) = games.create(rules, names, Some(1), None, &creator).await.unwrap();
     let mv = Ok("h8".parse().unwrap());
-    let request = MoveRequest { token: created.tokens[0].1.clone(), expected: None, key: None, mv };
+    let credential = crate::game::Credential::Seat(created.tokens[0].1.clone());
+    let request = MoveRequest { credential, expected: None, key: None, mv };
     games.play(game.id(), request).await.unwrap();
     game.id().to_string()
 }

@@ -41,6 +41,8 @@ pub enum Command {
         with_invitation: bool,
         /// The private seats that invitation opens.
         invited: Vec<usize>,
+        /// The joiner's account (its id), when they join with one.
+        account: Option<String>,
     },
     /// A seat is given back while the game waits.
     Leave {
@@ -128,12 +130,13 @@ impl Game {
             return Err(GameError::MoveLimit(limit));
         }
         let seats = new.seats.into_iter().enumerate().map(|(player, seat)| {
-            let (name, holder) = match seat {
-                NewSeat::Person(name) => (name, Holder::Person),
-                NewSeat::Computer(level, name) => (name, Holder::Computer(level)),
-                NewSeat::Open(visibility) => (open_name(), Holder::Open(visibility)),
+            let (name, holder, account) = match seat {
+                NewSeat::Person(name) => (name, Holder::Person, None),
+                NewSeat::Account(id, name) => (name, Holder::Person, Some(id)),
+                NewSeat::Computer(level, name) => (name, Holder::Computer(level), None),
+                NewSeat::Open(visibility) => (open_name(), Holder::Open(visibility), None),
             };
-            Seat { player, name, holder, resigned: None }
+            Seat { player, name, holder, resigned: None, account }
         });
         Game::deal(new.id, new.rules, seats.collect(), new.seed, new.move_limit, new.client, now)
     }
@@ -159,7 +162,13 @@ impl Game {
                     Holder::Computer(level) => Holder::Computer(level),
                     Holder::Person | Holder::Open(_) => Holder::Person,
                 };
-                Seat { player: q, name: old.name.clone(), holder, resigned: None }
+                Seat {
+                    player: q,
+                    name: old.name.clone(),
+                    holder,
+                    resigned: None,
+                    account: old.account.clone(),
+                }
             })
             .collect();
         Game::deal(id, self.rules.clone(), seats, seed, self.move_limit, client, now)
@@ -233,12 +242,12 @@ impl Game {
                 }
                 changes.push(next.play(&mv, now, true)?);
             }
-            Command::Join { name, seat, with_invitation, invited } => {
+            Command::Join { name, seat, with_invitation, invited, account } => {
                 if self.status() != GameStatus::Waiting {
                     return Err(GameError::NotWaiting);
                 }
                 let player = self.seat_to_join(seat, with_invitation, &invited)?;
-                next.seats[player] = Seat { player, name, holder: Holder::Person, resigned: None };
+                next.seats[player] = Seat { player, name, holder: Holder::Person, resigned: None, account };
                 changes.push(Change::Joined { player });
             }
             Command::Leave { player, private } => {
@@ -246,8 +255,13 @@ impl Game {
                     return Err(GameError::NotWaiting);
                 }
                 let visibility = if private { Visibility::Private } else { Visibility::Public };
-                next.seats[player] =
-                    Seat { player, name: open_name(), holder: Holder::Open(visibility), resigned: None };
+                next.seats[player] = Seat {
+                    player,
+                    name: open_name(),
+                    holder: Holder::Open(visibility),
+                    resigned: None,
+                    account: None,
+                };
                 changes.push(Change::Left { player });
             }
             Command::Resign { player } => {

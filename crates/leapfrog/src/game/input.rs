@@ -228,6 +228,17 @@ mod tests {
     }
 }
 
+/// What proves a request acts for a seat: the seat's own token, or a
+/// token of the account that holds it (checked before: its id).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Credential {
+    /// A seat's token.
+    Seat(SeatToken),
+    /// An account, by id, whose token with the `play` scope came with the
+    /// request.
+    Account(String),
+}
+
 /// A move that does not read (a bad cell, an empty path): what is wrong
 /// and in which field of the request.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

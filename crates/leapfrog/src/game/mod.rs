@@ -22,7 +22,8 @@ use jump_search::Level;
 pub use apply::{Change, Command, NewGame};
 pub use error::GameError;
 pub use input::{
-    GameCursor, IdempotencyKey, InputError, MAX_KEY, MAX_NAME, PlayerName, SeatToken, TokenHash, Unreadable,
+    Credential, GameCursor, IdempotencyKey, InputError, MAX_KEY, MAX_NAME, PlayerName, SeatToken, TokenHash,
+    Unreadable,
 };
 pub(crate) use seating::decide;
 pub use seating::{GameResult, GameStatus, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL};
@@ -68,6 +69,8 @@ pub enum NewSeat {
     Computer(Level, PlayerName),
     /// Open for someone to join.
     Open(Visibility),
+    /// A person's account (its id), under its name.
+    Account(String, PlayerName),
 }
 
 /// One player's place in a game.
@@ -82,6 +85,9 @@ pub struct Seat {
     /// Whether it resigned (then, with three or more players, the computer
     /// plays it).
     pub resigned: Option<Resignation>,
+    /// The account that holds it (its id), when a person's account does:
+    /// its tokens play the seat as well as the seat's own token.
+    pub account: Option<String>,
 }
 
 /// A persisted game as it stands.
@@ -126,8 +132,8 @@ pub enum Expected {
 /// A request to play a move for a seat.
 #[derive(Debug, Clone)]
 pub struct MoveRequest {
-    /// The token of the seat that plays.
-    pub token: SeatToken,
+    /// Who plays: the seat's token, or its account's.
+    pub credential: Credential,
     /// Play only at these versions.
     pub expected: Option<Expected>,
     /// A retry with the same key gets the first answer.

@@ -36,7 +36,7 @@ impl Game {
             .enumerate()
             .map(|(player, name)| {
                 let name = PlayerName::stored(name);
-                let state = states.get(player).copied().unwrap_or_default();
+                let state = states.get(player).cloned().unwrap_or_default();
                 let resigned = state.resigned.map(|r| match r {
                     Resigned::Resigned => Resignation::Resigned,
                     Resigned::TimedOut => Resignation::TimedOut,
@@ -51,7 +51,7 @@ impl Game {
                     }
                     _ => Holder::Person,
                 };
-                Ok(Seat { player, name, holder, resigned })
+                Ok(Seat { player, name, holder, resigned, account: state.account.clone() })
             })
             .collect::<Result<_, GameError>>()?;
         let seed = row.seed.parse().map_err(|e| corrupt("seed", &e))?;
@@ -127,6 +127,7 @@ impl Game {
             .seats
             .iter()
             .map(|s| StoredSeat {
+                account: s.account.clone(),
                 open: match s.holder {
                     Holder::Open(Visibility::Public) => Some(OpenTo::Public),
                     Holder::Open(Visibility::Private) => Some(OpenTo::Private),

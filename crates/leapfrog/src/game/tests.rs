@@ -35,7 +35,8 @@ fn join(
     invited: &[usize],
     with_invitation: bool,
 ) -> Result<(Game, Vec<Change>), GameError> {
-    let command = Command::Join { name: name(who), seat, with_invitation, invited: invited.to_vec() };
+    let command =
+        Command::Join { name: name(who), seat, with_invitation, invited: invited.to_vec(), account: None };
     game.apply(command, T0 + 10)
 }
 

@@ -78,6 +78,8 @@ pub struct SeatChoice {
     pub player: Option<usize>,
     /// The invitation of a private seat.
     pub invitation: Option<SeatToken>,
+    /// The joiner's account (its id), when they join with its token.
+    pub account: Option<String>,
 }
 
 /// A seat just joined, or claimed in a rematch.
@@ -200,6 +202,7 @@ impl Games {
                     .unwrap_or_else(|| no_token(&game, seat.player)),
                 invite_hash: secret(&created.invitations, seat.player),
                 claim_hash: None,
+                account_id: seat.account.clone(),
             })
             .collect();
         self.store.insert_game(&game.to_row()?, &rows).await?;
@@ -244,7 +247,7 @@ impl Games {
     /// crossed that move). [`GameError::KeyReused`] for a key that made a
     /// different move.
     pub async fn play(&self, id: &str, request: MoveRequest) -> Result<MoveOutcome, GameError> {
-        let (game, seat) = read::with_seat(&self.store, id, &request.token).await?;
+        let (game, seat) = read::with_seat(&self.store, id, &request.credential).await?;
         let player = seat.ok_or(GameError::NotASeat)?;
         let key = request.key.as_ref();
         if let Some(key) = key

@@ -5,7 +5,7 @@
 //! the new token is derived from the old one.
 
 use super::{Creator, Games, Seated, no_token, now_ms, random_seed};
-use crate::game::{Game, GameError, GameStatus, Holder, SeatToken};
+use crate::game::{Credential, Game, GameError, GameStatus, Holder, SeatToken};
 use crate::reading as read;
 use crate::store::SeatRow;
 
@@ -24,10 +24,10 @@ impl Games {
     pub async fn play_again(
         &self,
         id: &str,
-        token: &SeatToken,
+        credential: &Credential,
         creator: &Creator,
     ) -> Result<Seated, GameError> {
-        let (old, seat) = read::with_seat(&self.store, id, token).await?;
+        let (old, seat) = read::with_seat(&self.store, id, credential).await?;
         seat.ok_or(GameError::NotASeat)?;
         if old.status() != GameStatus::Over {
             return Err(GameError::NotOver);
@@ -37,11 +37,22 @@ impl Games {
             None => self.create_rematch(&old, creator).await?,
         };
         let new_token = SeatToken::generate()?;
-        let player = self
-            .store
-            .claim_seat(&next_id, token.hash().as_str(), new_token.hash().as_str())
-            .await?
-            .ok_or(GameError::NotASeat)?;
+        let hash = new_token.hash();
+        let player = match credential {
+            Credential::Seat(token) => self
+                .store
+                .claim_seat(&next_id, token.hash().as_str(), hash.as_str())
+                .await?
+                .ok_or(GameError::NotASeat)?,
+            // An account holds its seat in the rematch too: a new token for it.
+            Credential::Account(account) => {
+                let next = self.load(&next_id).await?;
+                let seat = next.seats().iter().find(|s| s.account.as_ref() == Some(account));
+                let player = seat.ok_or(GameError::NotASeat)?.player as i64;
+                self.store.set_seat_token(&next_id, player, hash.as_str()).await?;
+                player
+            }
+        };
         let game = self.load(&next_id).await?;
         Ok(Seated { game, player: player as usize, token: new_token, created })
     }
@@ -78,6 +89,7 @@ impl Games {
                     claim_hash: person
                         .then(|| old_hashes.iter().find(|(p, _)| *p == was).map(|(_, h)| h.clone()))
                         .flatten(),
+                    account_id: seat.account.clone(),
                 }
             })
             .collect();

@@ -5,7 +5,7 @@
 //! one does).
 
 use super::{Games, SeatChoice, Seated, TRIES, now_ms};
-use crate::game::{Change, Command, Game, GameError, Holder, PlayerName, SeatToken};
+use crate::game::{Change, Command, Credential, Game, GameError, Holder, PlayerName, SeatToken};
 use crate::reading as read;
 use crate::store::{Commit, SeatRow};
 
@@ -37,6 +37,7 @@ impl Games {
                 seat: choice.player,
                 with_invitation: choice.invitation.is_some(),
                 invited: invited.clone(),
+                account: choice.account.clone(),
             })
         };
         let row = |player: usize| {
@@ -46,13 +47,14 @@ impl Games {
                 token_hash: token.hash().as_str().to_string(),
                 invite_hash: None,
                 claim_hash: None,
+                account_id: choice.account.clone(),
             })
         };
         let (game, player) = self.change(id, None, command, row).await?;
         Ok(Seated { game, player, token, created: false })
     }
 
-    /// Leaves the seat `token` holds while the game waits: it opens again
+    /// Leaves the seat `credential` acts for while the game waits: it opens again
     /// (to whom it was open before, public if it never was) and the token
     /// stops working at once.
     ///
@@ -60,8 +62,8 @@ impl Games {
     ///
     /// [`GameError::NotASeat`], [`GameError::NotWaiting`] once the game
     /// has started (resign instead), a lost race, store failures.
-    pub async fn leave(&self, id: &str, token: &SeatToken) -> Result<Game, GameError> {
-        let (game, seat) = read::with_seat(&self.store, id, token).await?;
+    pub async fn leave(&self, id: &str, credential: &Credential) -> Result<Game, GameError> {
+        let (game, seat) = read::with_seat(&self.store, id, credential).await?;
         let player = seat.ok_or(GameError::NotASeat)?;
         let private = self.store.invitations(id).await?.iter().any(|(p, _)| *p == player as i64);
         let (next, changes) = game.apply(Command::Leave { player, private }, now_ms())?;
@@ -71,6 +73,7 @@ impl Games {
             token_hash: no_token(&next, player),
             invite_hash: None,
             claim_hash: None,
+            account_id: None,
         };
         match self.commit(&game, &next, &changes, Some(&row), None).await? {
             Commit::Done => Ok(next),
@@ -78,7 +81,7 @@ impl Games {
         }
     }
 
-    /// Resigns the seat `token` holds (§11): with two players the other
+    /// Resigns the seat `credential` acts for (§11): with two players the other
     /// wins at once; with more the computer plays the seat from now on and
     /// it ranks after every seat that did not resign; when every person
     /// has resigned, the game ends.
@@ -87,9 +90,9 @@ impl Games {
     ///
     /// [`GameError::NotASeat`]; what [`Command::Resign`] refuses; store
     /// failures.
-    pub async fn resign(&self, id: &str, token: &SeatToken) -> Result<Game, GameError> {
+    pub async fn resign(&self, id: &str, credential: &Credential) -> Result<Game, GameError> {
         let command = |seat: Option<usize>| Ok(Command::Resign { player: seat.ok_or(GameError::NotASeat)? });
-        Ok(self.change(id, Some(token), command, |_| None).await?.0)
+        Ok(self.change(id, Some(credential), command, |_| None).await?.0)
     }
 
     /// Resigns the seat to move of game `id` if it has run out of time at
@@ -112,20 +115,20 @@ impl Games {
     }
 
     /// Applies the command `command_of` makes of game `id` and the seat
-    /// `token` holds (when given), and commits it, trying again after a
+    /// `credential` acts for (when given), and commits it, trying again after a
     /// lost race to another change; a join stores the `joined_row` of the
     /// seat taken. Answers the game after it and the seat joined (or the
-    /// seat of `token`).
+    /// seat of `credential`).
     async fn change(
         &self,
         id: &str,
-        token: Option<&SeatToken>,
+        credential: Option<&Credential>,
         command_of: impl Fn(Option<usize>) -> Result<Command, GameError>,
         joined_row: impl Fn(usize) -> Option<SeatRow>,
     ) -> Result<(Game, usize), GameError> {
         for _ in 0..TRIES {
-            let (game, seat) = match token {
-                Some(token) => read::with_seat(&self.store, id, token).await?,
+            let (game, seat) = match credential {
+                Some(credential) => read::with_seat(&self.store, id, credential).await?,
                 None => (self.load(id).await?, None),
             };
             let (next, changes) = game.apply(command_of(seat)?, now_ms())?;

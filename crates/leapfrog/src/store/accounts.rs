@@ -67,6 +67,14 @@ static TOKENS_OF: LazyLock<Statement> = LazyLock::new(|| {
 static REVOKE: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new("DELETE FROM account_tokens WHERE id = :id AND account_id = :account_id")
 });
+/// The account's id out of the stored seats of its games (the seating
+/// form writes it last in a seat, after a comma unless alone).
+static FORGET_IN_GAMES: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE games SET seating = REPLACE(REPLACE(seating, :after_comma, ''), :alone, '') \
+         WHERE id IN (SELECT game_id FROM seats WHERE account_id = :account_id)",
+    )
+});
 static FORGET_SEATS: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("UPDATE seats SET account_id = NULL WHERE account_id = :account_id"));
 static DELETE_TOKENS: LazyLock<Statement> =
@@ -170,13 +178,24 @@ impl Store {
     }
 
     /// Deletes an account and its tokens, and lets go of its seats (they
-    /// keep their names), in one transaction.
+    /// keep their names; the games no longer say an account holds them),
+    /// in one transaction.
     ///
     /// # Errors
     ///
     /// On a database failure; nothing is deleted then.
     pub async fn delete_account(&self, account_id: &str) -> Result<(), StoreError> {
         let mut tx = self.writes().begin().await?;
+        let alone = format!("\"account\":\"{account_id}\"");
+        let after_comma = format!(",{alone}");
+        FORGET_IN_GAMES
+            .query(&[
+                ("after_comma", after_comma.as_str().into()),
+                ("alone", alone.as_str().into()),
+                ("account_id", account_id.into()),
+            ])?
+            .execute(&mut *tx)
+            .await?;
         for statement in [&*FORGET_SEATS, &*DELETE_TOKENS, &*DELETE_ACCOUNT] {
             statement.query(&[("account_id", account_id.into())])?.execute(&mut *tx).await?;
         }

@@ -73,8 +73,8 @@ static INSERT_GAME: LazyLock<Statement> = LazyLock::new(|| {
 });
 static INSERT_SEAT: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "INSERT INTO seats (game_id, player, name, token_hash, invite_hash, claim_hash) \
-         VALUES (:game, :player, :name, :token_hash, :invite_hash, :claim_hash)",
+        "INSERT INTO seats (game_id, player, name, token_hash, invite_hash, claim_hash, account_id) \
+         VALUES (:game, :player, :name, :token_hash, :invite_hash, :claim_hash, :account_id)",
     )
 });
 /// A change other than a move: every column such a change writes, if the
@@ -91,7 +91,8 @@ static UPDATE_GAME: LazyLock<Statement> = LazyLock::new(|| {
 /// private again).
 static UPDATE_SEAT: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "UPDATE seats SET name = :name, token_hash = :token_hash WHERE game_id = :game AND player = :player",
+        "UPDATE seats SET name = :name, token_hash = :token_hash, account_id = :account_id \
+         WHERE game_id = :game AND player = :player",
     )
 });
 static MARK_REMATCH: LazyLock<Statement> = LazyLock::new(|| {
@@ -202,6 +203,7 @@ impl Store {
                     ("token_hash", (&s.token_hash).into()),
                     ("invite_hash", (&s.invite_hash).into()),
                     ("claim_hash", (&s.claim_hash).into()),
+                    ("account_id", (&s.account_id).into()),
                 ])?
                 .execute(&mut **tx)
                 .await?;
@@ -360,6 +362,7 @@ impl Store {
                     ("player", s.player.into()),
                     ("name", (&s.name).into()),
                     ("token_hash", (&s.token_hash).into()),
+                    ("account_id", (&s.account_id).into()),
                 ])?
                 .execute(&mut *tx)
                 .await;

@@ -60,6 +60,8 @@ pub struct SeatRow {
     pub invite_hash: Option<String>,
     /// A rematch's seat: the hash of the old seat's token, which claims it.
     pub claim_hash: Option<String>,
+    /// The account that holds it, if one does.
+    pub account_id: Option<String>,
 }
 
 /// A move as stored.

@@ -90,6 +90,20 @@ impl Store {
         Ok(Some(player))
     }
 
+    /// Gives seat `player` of game `id` the token hash `token_hash` (the
+    /// one before stops working).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn set_seat_token(&self, id: &str, player: i64, token_hash: &str) -> Result<(), StoreError> {
+        CLAIM
+            .query(&[("game", id.into()), ("player", player.into()), ("token_hash", token_hash.into())])?
+            .execute(self.writes())
+            .await?;
+        Ok(())
+    }
+
     /// One game, with the player whose seat has this token hash (if any),
     /// in one query.
     ///

@@ -29,6 +29,13 @@ pub struct PlayerInput {
     /// waits, nothing played, until every seat is held.
     #[serde(default)]
     pub open: Option<OpenSeat>,
+    /// The seat is held by the account of this name: the creator's own,
+    /// whose personal access token (with the `play` scope) comes with the
+    /// request. The account's tokens play the seat as well as the seat's
+    /// own token; its name is the seat's.
+    #[serde(default)]
+    #[schema(min_length = 2, max_length = 24, pattern = "^[A-Za-z][A-Za-z0-9_-]{1,23}$")]
+    pub account: Option<String>,
 }
 
 /// Who may join an open seat.
@@ -172,9 +179,12 @@ const _: () = assert!(
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Cleo"}))]
 pub struct JoinRequest {
-    /// The joiner's name: 1 to 64 characters once trimmed.
+    /// The joiner's name: 1 to 64 characters once trimmed. Required
+    /// unless the request carries a personal access token (with the `play`
+    /// scope): then the account holds the seat under its own name.
+    #[serde(default)]
     #[schema(min_length = 1, max_length = 64, pattern = r"\S")]
-    pub name: String,
+    pub name: Option<String>,
     /// The seat to join; left out or null: the private seat the invitation
     /// opens, or else the first open public seat.
     #[serde(default)]
@@ -223,6 +233,9 @@ pub struct PlayerView {
     /// With three or more players the computer plays a resigned seat.
     #[schema(required = true)]
     pub resigned: Option<ResignationView>,
+    /// Whether an account holds the seat (under the seat's name, its
+    /// profile at `/v1/accounts/{name}`).
+    pub account: bool,
 }
 
 /// A seat's secret, shown once.
@@ -326,6 +339,7 @@ impl GameView {
                         game::Resignation::Resigned => ResignationView::Resigned,
                         game::Resignation::TimedOut => ResignationView::TimedOut,
                     }),
+                    account: s.account.is_some(),
                 })
                 .collect(),
             position: PositionView::of(game.position()),

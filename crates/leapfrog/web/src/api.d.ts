@@ -945,8 +945,12 @@ export interface components {
          *     }
          */
         JoinRequest: {
-            /** @description The joiner's name: 1 to 64 characters once trimmed. */
-            name: string;
+            /**
+             * @description The joiner's name: 1 to 64 characters once trimmed. Required
+             *     unless the request carries a personal access token (with the `play`
+             *     scope): then the account holds the seat under its own name.
+             */
+            name?: string | null;
             /**
              * @description The seat to join; left out or null: the private seat the invitation
              *     opens, or else the first open public seat.
@@ -1224,6 +1228,13 @@ export interface components {
             name?: string | null;
             computer?: components["schemas"]["ComputerLevel"] | null;
             open?: components["schemas"]["OpenSeat"] | null;
+            /**
+             * @description The seat is held by the account of this name: the creator's own,
+             *     whose personal access token (with the `play` scope) comes with the
+             *     request. The account's tokens play the seat as well as the seat's
+             *     own token; its name is the seat's.
+             */
+            account?: string | null;
         };
         /** @description A player of a game. */
         PlayerView: {
@@ -1234,6 +1245,11 @@ export interface components {
             computer: components["schemas"]["ComputerLevel"] | null;
             open: components["schemas"]["OpenSeat"] | null;
             resigned: components["schemas"]["ResignationView"] | null;
+            /**
+             * @description Whether an account holds the seat (under the seat's name, its
+             *     profile at `/v1/accounts/{name}`).
+             */
+            account: boolean;
         };
         /**
          * @description A position in a request.

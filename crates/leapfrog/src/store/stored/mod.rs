@@ -342,7 +342,7 @@ impl StoredResult {
 
 /// A seat's state beyond its holder, as stored in `games.seating` (one per
 /// seat, only when some seat is open or resigned).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredSeat {
     /// Open, and to whom.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -350,6 +350,10 @@ pub struct StoredSeat {
     /// Whether and how it resigned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resigned: Option<Resigned>,
+    /// The id of the account that holds it (set to null when the account
+    /// is deleted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
 }
 
 /// Who may join a stored open seat.
