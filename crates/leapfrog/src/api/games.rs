@@ -38,12 +38,17 @@ pub fn etag(version: i64) -> String {
 /// Deals the board and gives each person's seat its secret token, and each
 /// private open seat its invitation, shown only in this answer (as `seats`
 /// and `invitations`). A game with open seats waits, nothing played, until
-/// every seat is held.
+/// every seat is held. A seat given as `{"account": NAME}` is held by
+/// that account, whose personal access token (with the `play` scope) the
+/// request carries.
 #[utoipa::path(
     tag = "games",
     operation_id = "createGame",
     request_body = CreateGameRequest,
+    security((), ("accountToken" = ["play"])),
     responses(
+        (status = 401, description = "A seat held by an account, without a token of it (or with one unknown or revoked)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A seat held by another account than the token's, or a token without the `play` scope", body = Problem, content_type = "application/problem+json"),
         (status = 201, description = "The game, with one token per seat (shown only here)", body = GameView,
          headers(("Location" = String, description = "The game's URL"), ("ETag" = String, description = "Its version"))),
         (status = 429, description = "This client created too many games lately (with `Retry-After`), or has its most unfinished games, or its most unfinished games of computer seats alone (2 by default)", body = Problem, content_type = "application/problem+json"),

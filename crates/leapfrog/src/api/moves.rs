@@ -102,7 +102,7 @@ fn expected(req: &HttpRequest) -> Result<Option<Expected>, ApiError> {
 #[utoipa::path(
     tag = "games",
     operation_id = "playMove",
-    security(("seatToken" = [])),
+    security(("seatToken" = []), ("accountToken" = ["play"])),
     params(
         ("id" = String, Path, description = "The game's id"),
         ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"[0-9]{1,18}"(\s*,\s*(W/)?"[0-9]{1,18}")*)$"#,

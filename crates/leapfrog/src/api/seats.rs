@@ -41,13 +41,15 @@ pub enum HolderErrors {
 #[utoipa::path(
     tag = "games",
     operation_id = "joinGame",
+    security((), ("accountToken" = ["play"])),
     params(("id" = String, Path, description = "The game's id")),
     request_body = JoinRequest,
     responses(
         (status = 201, description = "The game and the seat joined, with its token", body = Joined,
          headers(("ETag" = String, description = "The game's new version"))),
         (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "A private seat without its invitation", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A personal access token that is unknown or revoked", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A private seat without its invitation, or a personal access token without the `play` scope", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No game has this id, or it has no such seat", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The seat is taken, no open seat is left, or the game has started", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
@@ -101,7 +103,7 @@ pub async fn join_game(
 #[utoipa::path(
     tag = "games",
     operation_id = "leaveGame",
-    security(("seatToken" = [])),
+    security(("seatToken" = []), ("accountToken" = ["play"])),
     params(("id" = String, Path, description = "The game's id")),
     responses(
         (status = 200, description = "The game with the seat open again", body = GameView,
@@ -133,7 +135,7 @@ pub async fn leave_game(
 #[utoipa::path(
     tag = "games",
     operation_id = "resignGame",
-    security(("seatToken" = [])),
+    security(("seatToken" = []), ("accountToken" = ["play"])),
     params(("id" = String, Path, description = "The game's id")),
     responses(
         (status = 200, description = "The game after the resignation", body = GameView,
@@ -167,7 +169,7 @@ pub async fn resign_game(
 #[utoipa::path(
     tag = "games",
     operation_id = "playAgain",
-    security(("seatToken" = [])),
+    security(("seatToken" = []), ("accountToken" = ["play"])),
     params(("id" = String, Path, description = "The finished game's id")),
     responses(
         (status = 201, description = "The new game, and the caller's seat in it with its token", body = Joined,

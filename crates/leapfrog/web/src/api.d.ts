@@ -179,7 +179,9 @@ export interface paths {
          * @description Deals the board and gives each person's seat its secret token, and each
          *     private open seat its invitation, shown only in this answer (as `seats`
          *     and `invitations`). A game with open seats waits, nothing played, until
-         *     every seat is held.
+         *     every seat is held. A seat given as `{"account": NAME}` is held by
+         *     that account, whose personal access token (with the `play` scope) the
+         *     request carries.
          */
         post: operations["createGame"];
         delete?: never;
@@ -2130,6 +2132,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A seat held by an account, without a token of it (or with one unknown or revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A seat held by another account than the token's, or a token without the `play` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is larger than the limit (64 KiB unless configured). */
             413: {
                 headers: {
@@ -2299,7 +2319,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A private seat without its invitation */
+            /** @description A personal access token that is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A private seat without its invitation, or a personal access token without the `play` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
