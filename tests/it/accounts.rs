@@ -259,3 +259,132 @@ fn an_account_holds_seats_and_plays_them_with_its_token_or_the_seats() {
     assert_eq!(g["position"]["ply"], 2);
     assert_eq!(play(&ann).status, 401, "her token died with her account");
 }
+
+/// Signs up `names` on `app` and gives each a token with every scope.
+fn players(app: &TestApp, names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .map(|n| {
+            assert_eq!(sign_up(app, n).status, 201);
+            secret(&token(app, n, PASSWORD, &["play", "account"]))
+        })
+        .collect()
+}
+
+fn as_token(app: &TestApp, method: &str, path: &str, token: &str, body: &Value) -> Response {
+    let auth = format!("Bearer {token}");
+    app.request(
+        method,
+        path,
+        &[("Content-Type", "application/json"), ("Authorization", &auth)],
+        body.to_string().as_bytes(),
+    )
+}
+
+/// A rated 4×4 `old` game of Ann (creator) and Bob (who joins): its id.
+fn rated_game(app: &TestApp, tokens: &[String]) -> String {
+    let body = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "rated": true,
+        "players": [{"account": "Ann"}, {"open": "public"}]});
+    let created = as_token(app, "POST", "/v1/games", &tokens[0], &body);
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = created.json()["id"].as_str().unwrap().to_string();
+    let joined = as_token(app, "POST", &format!("/v1/games/{id}/join"), &tokens[1], &json!({}));
+    assert_eq!(joined.status, 201, "{}", joined.body);
+    id
+}
+
+#[test]
+fn a_rated_games_end_changes_its_players_ratings_once_by_glicko_2() {
+    let app = spawn_app();
+    let tokens = players(&app, &["Ann", "Bob"]);
+    // What §13 refuses, refused clearly.
+    let anonymous =
+        json!({"rules": {"preset": "old"}, "rated": true, "players": [{"account": "Ann"}, {"name": "Zed"}]});
+    let r = as_token(&app, "POST", "/v1/games", &tokens[0], &anonymous);
+    assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("rated")), "{}", r.body);
+    let custom = json!({"rules": {"preset": "old", "chain": "straight"}, "rated": true, "players": [{"account": "Ann"}, {"open": "public"}]});
+    assert_eq!(as_token(&app, "POST", "/v1/games", &tokens[0], &custom).status, 422);
+    let id = rated_game(&app, &tokens);
+    let waiting = rated_game(&app, &tokens);
+    let _ = waiting;
+    // Played to the end, each with their account's token.
+    loop {
+        let g = app.get(&format!("/v1/games/{id}")).json();
+        if g["status"] == "over" {
+            assert_eq!(g["rated"], true);
+            let ratings = g["result"]["ratings"].as_array().unwrap_or_else(|| panic!("{g}"));
+            assert_eq!(ratings.len(), 2);
+            for change in ratings {
+                assert_eq!(change["before"], 1500.0);
+                assert!(change["deviation"].as_f64().unwrap() < 350.0);
+            }
+            let winner = g["result"]["winners"][0].as_u64().unwrap() as usize;
+            let won = ratings.iter().find(|c| c["player"] == winner).unwrap();
+            assert!(won["after"].as_f64().unwrap() > 1500.0, "{g}");
+            break;
+        }
+        let to_move = g["position"]["to_move"].as_u64().unwrap() as usize;
+        let path = app.get(&format!("/v1/games/{id}/legal-moves?limit=1")).json()["moves"][0]["path"].clone();
+        let r = as_token(
+            &app,
+            "POST",
+            &format!("/v1/games/{id}/moves"),
+            &tokens[to_move],
+            &json!({"path": path}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+    for name in ["Ann", "Bob"] {
+        let profile = app.get(&format!("/v1/accounts/{name}")).json();
+        let pool = &profile["ratings"]["old/orthogonal"];
+        assert_eq!(
+            (pool["games"].as_i64(), pool["provisional"].as_bool()),
+            (Some(1), Some(true)),
+            "{profile}"
+        );
+    }
+    // Provisional players are left out of the leaderboard.
+    let board = app.get("/v1/ratings/old/orthogonal").json();
+    assert_eq!(board["players"], json!([]), "{board}");
+    assert_eq!(app.get("/v1/ratings/chess/orthogonal").status, 404);
+}
+
+#[test]
+fn a_rated_games_open_seat_needs_an_account_and_one_seat_each() {
+    let app = spawn_app();
+    let tokens = players(&app, &["Ann", "Bob"]);
+    let body = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "rated": true,
+        "players": [{"account": "Ann"}, {"open": "public"}]});
+    let id =
+        as_token(&app, "POST", "/v1/games", &tokens[0], &body).json()["id"].as_str().unwrap().to_string();
+    let anonymous = app.post_json(&format!("/v1/games/{id}/join"), &json!({"name": "Zed"}));
+    assert_eq!(anonymous.status, 403, "{}", anonymous.body);
+    assert_eq!(as_token(&app, "POST", &format!("/v1/games/{id}/join"), &tokens[0], &json!({})).status, 409);
+}
+
+#[test]
+fn two_processes_racing_to_end_a_rated_game_on_postgres_rate_it_once() {
+    let Some(url) = pg::fresh_database() else { return };
+    let a = ServerProcess::start(&["--database-url", &url], &[]);
+    let b = ServerProcess::start(&["--database-url", &url], &[]);
+    let tokens = players(&a.app, &["Ann", "Bob"]);
+    for round in 0..3 {
+        let id = rated_game(&a.app, &tokens);
+        // Both resign at once, through different processes: one ends it.
+        let statuses: Vec<u16> = std::thread::scope(|s| {
+            let racers: Vec<_> = [(&a.app, &tokens[0]), (&b.app, &tokens[1])]
+                .into_iter()
+                .map(|(app, token)| {
+                    let path = format!("/v1/games/{id}/resign");
+                    s.spawn(move || as_token(app, "POST", &path, token, &json!({})).status)
+                })
+                .collect();
+            racers.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        assert_eq!(statuses.iter().filter(|&&s| s == 200).count(), 1, "{statuses:?}");
+        for name in ["Ann", "Bob"] {
+            let profile = b.app.get(&format!("/v1/accounts/{name}")).json();
+            assert_eq!(profile["ratings"]["old/orthogonal"]["games"], round + 1, "{profile}");
+        }
+    }
+}

@@ -39,13 +39,13 @@ fn a_game_is_played_refused_and_replayed_through_the_domain() {
         ];
         let creator = Creator { client: "192.0.2.1".into(), max_unfinished: 1, max_computer_games: 0 };
         let (game, Created { tokens, .. }) =
-            games.create(rules.clone(), names.clone(), Some(5), None, &creator).await.unwrap();
+            games.create(rules.clone(), names.clone(), Some(5), None, false, &creator).await.unwrap();
         let id = game.id().to_string();
         assert_eq!(game.seats()[1].name.as_str(), "Bo");
         assert_eq!((game.version(), game.position().ply()), (1, 0));
 
         // The creator's cap of one unfinished game holds.
-        let refused = games.create(rules, names, None, None, &creator).await.unwrap_err();
+        let refused = games.create(rules, names, None, None, false, &creator).await.unwrap_err();
         assert!(matches!(refused, GameError::TooManyGames { limit: 1 }), "{refused:?}");
 
         // The seat not to move is refused, and so is a stale version.
@@ -116,7 +116,7 @@ fn the_computer_moves_only_on_its_turn_and_each_of_its_moves_is_stored_once() {
         ];
         let creator = Creator { client: String::new(), max_unfinished: 0, max_computer_games: 0 };
         let (game, Created { tokens, .. }) =
-            games.create(std::sync::Arc::new(rules), seats, Some(5), None, &creator).await.unwrap();
+            games.create(std::sync::Arc::new(rules), seats, Some(5), None, false, &creator).await.unwrap();
         let id = game.id().to_string();
         assert_eq!(tokens.len(), 1, "only the person gets a token");
         assert_eq!(game.seats()[1].holder, Holder::Computer(jump_search::Level::Greedy));
@@ -157,7 +157,7 @@ fn the_computer_chooses_as_a_player_that_watched_the_whole_game() {
         ];
         let creator = Creator { client: String::new(), max_unfinished: 0, max_computer_games: 0 };
         let (game, Created { tokens, .. }) =
-            games.create(std::sync::Arc::new(rules), seats, Some(5), None, &creator).await.unwrap();
+            games.create(std::sync::Arc::new(rules), seats, Some(5), None, false, &creator).await.unwrap();
         let id = game.id().to_string();
         // Ann and Bea always take a largest gain.
         let mut people = GreedyPlayer::new(5);

@@ -27,6 +27,7 @@ fn game(version: i64, position: &str) -> GameRow {
         move_limit: None,
         turn_at: Some(version),
         rematch: None,
+        rated: 0,
     }
 }
 

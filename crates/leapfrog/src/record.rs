@@ -273,7 +273,7 @@ fn check_result(pos: &jc::Position, resigned: &[bool], stated: &str) -> Result<G
     }
     let outcome =
         crate::game::decide(pos.rules().spec().end, pos.scores(), stuck.then(|| pos.to_move()), resigned);
-    Ok(GameResult { outcome, resigned: resigned.to_vec(), by_resignation: !stuck })
+    Ok(GameResult { outcome, resigned: resigned.to_vec(), by_resignation: !stuck, ratings: Vec::new() })
 }
 
 /// A tag line's name and value.

@@ -251,6 +251,15 @@ impl Accounts {
             .ok_or_else(|| AccountError::NotFound(format!("there is no account {name}")))
     }
 
+    /// The account's ratings, by pool.
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn ratings(&self, account: &AccountRow) -> Result<Vec<crate::store::RatingRow>, AccountError> {
+        Ok(self.store.ratings_of(&account.id).await?)
+    }
+
     /// Deletes `who`'s account: its tokens die at once, its games stay
     /// under their names.
     ///

@@ -6,14 +6,18 @@
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
+use super::query::QueryParams;
 use super::state::AppState;
 use crate::accounts::{AccessToken, AccountError, AccountName, Label, Password, Principal, Scope, Scopes};
 use crate::limits::Class;
-use crate::store::{AccountRow, TokenRow};
+use std::collections::BTreeMap;
+
+use crate::store::{AccountRow, RatingRow, TokenRow};
+use crate::wire::position::tenth;
 use crate::wire::{Refusal, game::rfc3339};
 
 /// Seconds to wait when the password checks are busy.
@@ -129,18 +133,47 @@ pub struct AccountView {
     /// When it was created (RFC 3339).
     pub created_at: String,
     /// Its rating in each pool it has played rated games in, keyed by pool
-    /// (`murray/orthogonal`).
-    #[schema(value_type = Object)]
-    pub ratings: serde_json::Map<String, serde_json::Value>,
+    /// (`murray/orthogonal`: preset and direction set).
+    pub ratings: BTreeMap<String, PoolRating>,
+}
+
+/// An account's rating in one pool (Glicko-2, rule book §13).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PoolRating {
+    /// The rating, to a tenth.
+    pub rating: f64,
+    /// Its deviation, to a tenth.
+    pub deviation: f64,
+    /// Its volatility.
+    pub volatility: f64,
+    /// Rated games it counts.
+    pub games: i64,
+    /// Whether it is still provisional (deviation above 110): left out of
+    /// leaderboards.
+    pub provisional: bool,
 }
 
 impl AccountView {
-    fn of(a: &AccountRow) -> AccountView {
-        AccountView {
-            name: a.name.clone(),
-            created_at: rfc3339(a.created_at),
-            ratings: serde_json::Map::new(),
-        }
+    fn of(a: &AccountRow, ratings: &[RatingRow]) -> AccountView {
+        let ratings = ratings
+            .iter()
+            .map(|r| {
+                let rating = crate::rating::Rating {
+                    rating: r.rating,
+                    deviation: r.deviation,
+                    volatility: r.volatility,
+                };
+                let view = PoolRating {
+                    rating: tenth(r.rating),
+                    deviation: tenth(r.deviation),
+                    volatility: r.volatility,
+                    games: r.games,
+                    provisional: rating.provisional(),
+                };
+                (r.pool.clone(), view)
+            })
+            .collect();
+        AccountView { name: a.name.clone(), created_at: rfc3339(a.created_at), ratings }
     }
 }
 
@@ -233,7 +266,7 @@ pub async fn create_account(
     let account = state.accounts.create(&name, password, &state.client_key(&req)).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/accounts/{}", account.name)))
-        .json(AccountView::of(&account)))
+        .json(AccountView::of(&account, &[])))
 }
 
 /// Make a personal access token
@@ -350,7 +383,8 @@ pub async fn get_account(
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let account = state.accounts.profile(&name).await?;
-    Ok(HttpResponse::Ok().json(AccountView::of(&account)))
+    let ratings = state.accounts.ratings(&account).await?;
+    Ok(HttpResponse::Ok().json(AccountView::of(&account, &ratings)))
 }
 
 /// Delete an account
@@ -408,6 +442,7 @@ pub async fn export_account(
     who.needs(Scope::Account)?;
     who.is(&name)?;
     let account = state.accounts.profile(&who.name).await?;
+    let ratings = state.accounts.ratings(&account).await?;
     let tokens = state.accounts.tokens(&who).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-store"))
@@ -416,7 +451,131 @@ pub async fn export_account(
             format!("attachment; filename=\"{}.json\"", account.name),
         ))
         .json(AccountExport {
-            account: AccountView::of(&account),
+            account: AccountView::of(&account, &ratings),
             tokens: tokens.iter().map(TokenView::of).collect(),
         }))
+}
+
+/// Query of a leaderboard.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct LeaderboardQuery {
+    /// Players per page, 1 to 100 (default 50).
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<usize>,
+    /// A previous page's `next_cursor`.
+    #[param(min_length = 1)]
+    pub cursor: Option<String>,
+}
+
+/// A player of a leaderboard.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Ranked {
+    /// The account's name.
+    pub name: String,
+    /// Its rating, to a tenth.
+    pub rating: f64,
+    /// Its deviation, to a tenth.
+    pub deviation: f64,
+    /// Rated games it counts.
+    pub games: i64,
+}
+
+/// A page of a leaderboard.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Leaderboard {
+    /// The pool.
+    pub pool: String,
+    /// Its players, best first; provisional players left out.
+    pub players: Vec<Ranked>,
+    /// The cursor of the next page; null on the last.
+    #[schema(required = true)]
+    pub next_cursor: Option<String>,
+}
+
+/// The most players of a leaderboard's page.
+const MAX_LEADERBOARD_PAGE: usize = 100;
+
+/// List a pool's ratings
+///
+/// The leaderboard of a rating pool — a preset and a direction set
+/// (`/v1/ratings/murray/orthogonal`) — best first, a page at a time;
+/// players still provisional (deviation above 110) are left out.
+#[utoipa::path(
+    tag = "accounts",
+    operation_id = "listRatings",
+    params(
+        ("preset" = String, Path, description = "The preset: old, murray, froglet or konane"),
+        ("directions" = String, Path, description = "The direction set: orthogonal, diagonal or all"),
+        LeaderboardQuery
+    ),
+    responses(
+        (status = 200, description = "A page of the leaderboard", body = Leaderboard),
+        (status = 400, description = "An unknown query parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such pool", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`limit` out of range or a bad `cursor`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/ratings/{preset}/{directions}")]
+pub async fn list_ratings(
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+    query: QueryParams<LeaderboardQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (preset, directions) = path.into_inner();
+    let known = jump_capture::Preset::ALL.iter().any(|p| p.id() == preset)
+        && directions.parse::<jump_capture::DirectionSet>().is_ok();
+    if !known {
+        return Err(ApiError::NotFound(format!(
+            "there is no pool {preset}/{directions}: a pool is a preset (old, murray, froglet, konane) and a direction set (orthogonal, diagonal, all)"
+        )));
+    }
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=MAX_LEADERBOARD_PAGE).contains(&limit) {
+        let detail = format!("limit {limit} is not from 1 to {MAX_LEADERBOARD_PAGE}");
+        return Err(ApiError::refuse(Refusal::InvalidValue, detail, "limit"));
+    }
+    // The cursor: the last rating's bits in hex, a dot, the last account's id.
+    let after = match query.cursor.as_deref() {
+        None => None,
+        Some(c) => {
+            let bad = || {
+                ApiError::refuse(
+                    Refusal::InvalidValue,
+                    "the cursor is not one this server gave out",
+                    "cursor",
+                )
+            };
+            let (bits, id) = c.split_once('.').ok_or_else(bad)?;
+            let bits = u64::from_str_radix(bits, 16).map_err(|_| bad())?;
+            Some((f64::from_bits(bits), id.to_string()))
+        }
+    };
+    let pool = format!("{preset}/{directions}");
+    let mut rows = state
+        .games
+        .store()
+        .leaderboard(
+            &pool,
+            crate::rating::PROVISIONAL_ABOVE,
+            limit as i64 + 1,
+            after.as_ref().map(|(r, id)| (*r, id.as_str())),
+        )
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let more = rows.len() > limit;
+    rows.truncate(limit);
+    let next_cursor =
+        rows.last().filter(|_| more).map(|r| format!("{:x}.{}", r.rating.to_bits(), r.account_id));
+    let players = rows
+        .iter()
+        .map(|r| Ranked {
+            name: r.name.clone(),
+            rating: tenth(r.rating),
+            deviation: tenth(r.deviation),
+            games: r.games,
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(Leaderboard { pool, players, next_cursor }))
 }

@@ -117,7 +117,7 @@ pub async fn create_game(
     let rules = req.rules.resolve_cached(None)?;
     let seed = req.seed.map(|s| s.0);
     let (game, created) =
-        state.games.create(rules, seats, seed, req.move_time_limit, &state.creator(&http)).await?;
+        state.games.create(rules, seats, seed, req.move_time_limit, req.rated, &state.creator(&http)).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id())))
         .insert_header((header::ETAG, etag(game.version())))

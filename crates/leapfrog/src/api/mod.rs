@@ -162,7 +162,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(accounts::revoke_token)
         .service(accounts::get_account)
         .service(accounts::delete_account)
-        .service(accounts::export_account);
+        .service(accounts::export_account)
+        .service(accounts::list_ratings);
 }
 
 /// The OpenAPI document, built from the routes without starting a server.

@@ -143,7 +143,9 @@ impl From<GameError> for ApiError {
             | GameError::NotOver
             | GameError::AlreadyResigned { .. } => ApiError::Conflict(detail),
             GameError::NoSuchSeat { .. } => ApiError::NotFound(detail),
-            GameError::Invitation => ApiError::Forbidden(detail),
+            GameError::Invitation | GameError::RatedNeedsAccount => ApiError::Forbidden(detail),
+            GameError::AlreadySeated { .. } => ApiError::Conflict(detail),
+            GameError::NotRateable(_) => ApiError::refuse(Refusal::InvalidValue, detail, "rated"),
             GameError::MoveLimit(_) => ApiError::refuse(Refusal::InvalidValue, detail, "move_time_limit"),
             GameError::TooManyMoves => ApiError::refuse(Refusal::OverBudget, detail, "rules"),
             GameError::Invalid(unreadable) => {

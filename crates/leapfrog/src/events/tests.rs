@@ -20,7 +20,7 @@ async fn game_with_a_move(store: &Store) -> String {
         NewSeat::Person(PlayerName::parse("B").unwrap()),
     ];
     let creator = Creator { client: String::new(), max_unfinished: 0, max_computer_games: 0 };
-    let (game, created) = games.create(rules, names, Some(1), None, &creator).await.unwrap();
+    let (game, created) = games.create(rules, names, Some(1), None, false, &creator).await.unwrap();
     let mv = Ok("h8".parse().unwrap());
     let credential = crate::game::Credential::Seat(created.tokens[0].1.clone());
     let request = MoveRequest { credential, expected: None, key: None, mv };

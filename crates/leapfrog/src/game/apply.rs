@@ -107,6 +107,41 @@ pub struct NewGame {
     pub move_limit: Option<u32>,
     /// Who creates it: the client's address, or empty.
     pub client: String,
+    /// Whether it is rated (rule book §13).
+    pub rated: bool,
+}
+
+/// Refuses a rated game §13 does not allow: a preset's rules (any size,
+/// any direction set), only seats held by accounts or open for one, no
+/// account in two seats.
+fn check_rateable(rules: &jc::Rules, seats: &[Seat]) -> Result<(), GameError> {
+    let spec = rules.spec();
+    let preset = jc::Preset::ALL.into_iter().find(|p| p.id() == spec.name);
+    let as_preset = preset.map(|p| p.spec().with_size(spec.rows, spec.cols).with_directions(spec.directions));
+    if as_preset.as_ref() != Some(spec) {
+        return Err(GameError::NotRateable(
+            "a rated game has a preset's rules (any size, any direction set), nothing else changed".into(),
+        ));
+    }
+    for seat in seats {
+        match (&seat.account, seat.holder) {
+            (Some(account), _) => {
+                if seats.iter().filter(|s| s.account.as_ref() == Some(account)).count() > 1 {
+                    let detail = format!("seat {}: an account holds one seat of a rated game", seat.player);
+                    return Err(GameError::NotRateable(detail));
+                }
+            }
+            (None, Holder::Open(_)) => {}
+            (None, _) => {
+                let detail = format!(
+                    "seat {}: a rated game has only seats held by accounts or open for one (no computer, no anonymous seat)",
+                    seat.player
+                );
+                return Err(GameError::NotRateable(detail));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The name an open seat carries until someone joins it.
@@ -138,7 +173,13 @@ impl Game {
             };
             Seat { player, name, holder, resigned: None, account }
         });
-        Game::deal(new.id, new.rules, seats.collect(), new.seed, new.move_limit, new.client, now)
+        let seats: Vec<Seat> = seats.collect();
+        if new.rated {
+            check_rateable(&new.rules, &seats)?;
+        }
+        let mut game = Game::deal(new.id, new.rules, seats, new.seed, new.move_limit, new.client, now)?;
+        game.rated = new.rated;
+        Ok(game)
     }
 
     /// The rematch of this finished game, `id`, dealt with `seed` at `now`
@@ -171,7 +212,9 @@ impl Game {
                 }
             })
             .collect();
-        Game::deal(id, self.rules.clone(), seats, seed, self.move_limit, client, now)
+        let mut game = Game::deal(id, self.rules.clone(), seats, seed, self.move_limit, client, now)?;
+        game.rated = self.rated;
+        Ok(game)
     }
 
     fn deal(
@@ -202,6 +245,8 @@ impl Game {
             move_limit,
             turn_at: now,
             rematch: None,
+            rated: false,
+            rating_changes: None,
         })
     }
 
@@ -247,6 +292,12 @@ impl Game {
                     return Err(GameError::NotWaiting);
                 }
                 let player = self.seat_to_join(seat, with_invitation, &invited)?;
+                if self.rated {
+                    let Some(id) = &account else { return Err(GameError::RatedNeedsAccount) };
+                    if let Some(held) = self.seats.iter().find(|s| s.account.as_ref() == Some(id)) {
+                        return Err(GameError::AlreadySeated { player: held.player });
+                    }
+                }
                 next.seats[player] = Seat { player, name, holder: Holder::Person, resigned: None, account };
                 changes.push(Change::Joined { player });
             }

@@ -116,6 +116,20 @@ pub enum GameError {
         /// The seat.
         player: usize,
     },
+    /// A rated game asked for that §13 does not allow.
+    #[error("{0}")]
+    NotRateable(String),
+    /// A rated game's open seat joined without an account.
+    #[error("a rated game's open seats are joined with an account's token (one with the play scope)")]
+    RatedNeedsAccount,
+    /// An account joining a rated game it already plays in.
+    #[error(
+        "this account holds seat {player} of this rated game already; an account plays a rated game once"
+    )]
+    AlreadySeated {
+        /// Its seat.
+        player: usize,
+    },
     /// A move time limit out of bounds.
     #[error("a move time limit of {0} s is not from {min} to {max} s", min = super::MIN_MOVE_LIMIT, max = super::MAX_MOVE_LIMIT)]
     MoveLimit(u32),

@@ -26,7 +26,7 @@ pub use input::{
     Unreadable,
 };
 pub(crate) use seating::decide;
-pub use seating::{GameResult, GameStatus, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL};
+pub use seating::{GameResult, GameStatus, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL, RatingChange};
 
 /// Most players in a persisted game.
 pub const MAX_SEATS: usize = 64;
@@ -113,6 +113,10 @@ pub struct Game {
     turn_at: i64,
     /// The game that replays this one, once asked for.
     rematch: Option<String>,
+    /// Whether it is rated (rule book §13).
+    rated: bool,
+    /// A rated game's rating changes, once it has ended.
+    rating_changes: Option<Vec<RatingChange>>,
 }
 
 /// The versions a move may be played at (from `If-Match`).
@@ -352,6 +356,24 @@ impl Game {
     /// time), in Unix milliseconds; a move ends that.
     pub fn abandoned_at(&self) -> Option<i64> {
         self.abandoned_at
+    }
+
+    /// Whether it is rated.
+    pub fn rated(&self) -> bool {
+        self.rated
+    }
+
+    /// A rated game's rating pool: its preset and direction set
+    /// (`murray/orthogonal`).
+    pub fn pool(&self) -> Option<String> {
+        let spec = self.rules.spec();
+        self.rated.then(|| format!("{}/{}", spec.name, spec.directions))
+    }
+
+    /// The game with its rating changes, as its end writes them.
+    pub fn with_rating_changes(mut self, changes: Vec<RatingChange>) -> Game {
+        self.rating_changes = Some(changes);
+        self
     }
 
     /// Whether the computer holds every seat.

@@ -59,7 +59,7 @@ pub(crate) fn decide(
 }
 
 /// The result of a finished game.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GameResult {
     /// Winners and standings.
     pub outcome: jc::Outcome,
@@ -67,6 +67,19 @@ pub struct GameResult {
     pub resigned: Vec<bool>,
     /// Whether resignations ended the game before its position was over.
     pub by_resignation: bool,
+    /// A rated game's rating changes, one per player (empty otherwise).
+    pub ratings: Vec<RatingChange>,
+}
+
+/// A player's rating before and after a rated game (rule book §13).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatingChange {
+    /// The player.
+    pub player: usize,
+    /// Rating and deviation before the game.
+    pub before: (f64, f64),
+    /// Rating and deviation after it.
+    pub after: (f64, f64),
 }
 
 impl Game {
@@ -94,7 +107,8 @@ impl Game {
         let resigned: Vec<bool> = self.seats.iter().map(|s| s.resigned.is_some()).collect();
         let stuck = self.stuck.then(|| self.position.to_move());
         let outcome = decide(self.rules.spec().end, self.position.scores(), stuck, &resigned);
-        Some(GameResult { outcome, resigned, by_resignation: !self.stuck })
+        let ratings = self.rating_changes.clone().unwrap_or_default();
+        Some(GameResult { outcome, resigned, by_resignation: !self.stuck, ratings })
     }
 
     /// When the seat to move runs out of time (Unix milliseconds): while

@@ -4,9 +4,12 @@
 use jump_capture as jc;
 
 use super::{
-    Captured, Game, GameError, HistoryMove, Holder, PlayerName, Resignation, Seat, Visibility, seat_level,
+    Captured, Game, GameError, HistoryMove, Holder, PlayerName, RatingChange, Resignation, Seat, Visibility,
+    seat_level,
 };
-use crate::store::stored::{self, Ended, OpenTo, Resigned, StoredResult, StoredSeat, StoredStanding};
+use crate::store::stored::{
+    self, Ended, OpenTo, Resigned, StoredRatingChange, StoredResult, StoredSeat, StoredStanding,
+};
 use crate::store::{GameRow, MoveRow, StoreError};
 
 impl Game {
@@ -58,7 +61,17 @@ impl Game {
         let result =
             row.result.as_deref().map(StoredResult::read).transpose().map_err(|e| corrupt("result", &e))?;
         // Over, and not by resignation: the position is.
-        let stuck = row.status == "over" && result.is_none_or(|r| r.ended == Ended::Play);
+        let stuck = row.status == "over" && result.as_ref().is_none_or(|r| r.ended == Ended::Play);
+        let rating_changes = result.and_then(|r| r.ratings).map(|changes| {
+            changes
+                .iter()
+                .map(|c| RatingChange {
+                    player: c.player,
+                    before: (c.rating_before, c.deviation_before),
+                    after: (c.rating_after, c.deviation_after),
+                })
+                .collect()
+        });
         Ok(Game {
             stuck,
             version: row.version,
@@ -76,6 +89,8 @@ impl Game {
                 .transpose()?,
             turn_at: row.turn_at.unwrap_or(row.updated_at),
             rematch: row.rematch,
+            rated: row.rated != 0,
+            rating_changes,
             id,
         })
     }
@@ -110,6 +125,7 @@ impl Game {
             move_limit: self.move_limit.map(i64::from),
             turn_at: Some(self.turn_at),
             rematch: self.rematch.clone(),
+            rated: i64::from(self.rated),
         })
     }
 
@@ -160,6 +176,18 @@ fn stored_result(r: &super::GameResult) -> StoredResult {
             })
             .collect(),
         ended: if r.by_resignation { Ended::Resignation } else { Ended::Play },
+        ratings: (!r.ratings.is_empty()).then(|| {
+            r.ratings
+                .iter()
+                .map(|c| StoredRatingChange {
+                    player: c.player,
+                    rating_before: c.before.0,
+                    deviation_before: c.before.1,
+                    rating_after: c.after.0,
+                    deviation_after: c.after.1,
+                })
+                .collect()
+        }),
     }
 }
 

@@ -24,8 +24,28 @@ fn person(n: &str) -> NewSeat {
 /// owners), dealt at `T0`, with a move limit if given.
 fn game(seats: Vec<NewSeat>, move_limit: Option<u32>) -> Game {
     let rules = Arc::new(jc::Rules::new(jc::Preset::Old.spec().with_size(4, 4)).unwrap());
-    let new = NewGame { id: "g".into(), rules, seats, seed: 5, move_limit, client: String::new() };
+    let new =
+        NewGame { id: "g".into(), rules, seats, seed: 5, move_limit, client: String::new(), rated: false };
     Game::new(new, T0).unwrap()
+}
+
+/// A rated game of `seats` on `rules`, or why it is refused.
+fn rated(rules: jc::RulesSpec, seats: Vec<NewSeat>) -> Result<Game, GameError> {
+    let rules = Arc::new(jc::Rules::new(rules).unwrap());
+    let new = NewGame {
+        id: "r".into(),
+        rules,
+        seats,
+        seed: 5,
+        move_limit: None,
+        client: String::new(),
+        rated: true,
+    };
+    Game::new(new, T0)
+}
+
+fn account(id: &str) -> NewSeat {
+    NewSeat::Account(id.into(), name(id))
 }
 
 fn join(
@@ -206,6 +226,7 @@ fn a_move_time_limit_is_five_seconds_to_seven_days() {
             seed: 1,
             move_limit: Some(limit),
             client: String::new(),
+            rated: false,
         };
         assert_eq!(Game::new(new, T0).is_ok(), ok, "{limit} s");
     }
@@ -265,6 +286,63 @@ fn a_start_with_more_moves_than_a_request_lists_is_not_dealt() {
         seed: 1,
         move_limit: None,
         client: String::new(),
+        rated: false,
     };
     assert!(matches!(Game::new(new, T0), Err(GameError::TooManyMoves)));
+}
+
+/// Rule book §13: a rated game has only seats held by accounts (or open
+/// for one), no computer seat, no account in two seats, a preset's rules
+/// at any size and direction set.
+#[test]
+fn a_rated_game_has_account_seats_only_and_a_presets_rules() {
+    let murray = || jc::Preset::Murray.spec().with_size(6, 6);
+    let ok = rated(
+        murray().with_directions(jc::DirectionSet::All),
+        vec![account("ann"), NewSeat::Open(Visibility::Public)],
+    )
+    .unwrap();
+    assert_eq!((ok.rated(), ok.pool().as_deref()), (true, Some("murray/all")));
+    for seats in [
+        vec![account("ann"), person("Bob")],
+        vec![account("ann"), NewSeat::Computer(Level::Greedy, name("Computer"))],
+        vec![account("ann"), account("ann")],
+    ] {
+        assert!(matches!(rated(murray(), seats), Err(GameError::NotRateable(_))));
+    }
+    let mut changed = murray();
+    changed.removals_score = !changed.removals_score;
+    assert!(matches!(rated(changed, vec![account("ann"), account("bob")]), Err(GameError::NotRateable(_))));
+}
+
+#[test]
+fn a_rated_games_open_seat_is_joined_by_an_account_that_holds_no_other_seat() {
+    let g = rated(
+        jc::Preset::Old.spec().with_size(4, 4),
+        vec![account("ann"), NewSeat::Open(Visibility::Public)],
+    )
+    .unwrap();
+    assert!(matches!(join(&g, "Bob", None, &[], false), Err(GameError::RatedNeedsAccount)));
+    let as_ann = Command::Join {
+        name: name("Ann"),
+        seat: None,
+        with_invitation: false,
+        invited: vec![],
+        account: Some("ann".into()),
+    };
+    assert!(matches!(g.apply(as_ann, T0), Err(GameError::AlreadySeated { player: 0 })));
+    let as_bob = Command::Join {
+        name: name("Bob"),
+        seat: None,
+        with_invitation: false,
+        invited: vec![],
+        account: Some("bob".into()),
+    };
+    let (started, _) = g.apply(as_bob, T0).unwrap();
+    assert_eq!(started.status(), GameStatus::Started);
+    // Its rematch is rated too, the accounts keeping their seats.
+    let (over, _) = started.apply(Command::Resign { player: 0 }, T0 + 1).unwrap();
+    let next = over.rematch_game("n".into(), 1, String::new(), T0 + 2).unwrap();
+    assert!(next.rated());
+    assert_eq!(next.seats()[0].account.as_deref(), Some("bob"));
 }

@@ -22,11 +22,13 @@ use crate::reading as read;
 pub use crate::reading::{history, list, load, position_at};
 
 use crate::events::Hub;
+use crate::game::RatingChange;
 use crate::game::{
     Change, Command, Expected, Game, GameCursor, GameError, HistoryMove, Holder, MoveOutcome, MoveRequest,
     NewGame, NewSeat, SeatToken, Visibility,
 };
-use crate::store::{Commit, KeyRecord, SeatRow, Store};
+use crate::rating::Rating;
+use crate::store::{Commit, EndWrite, KeyRecord, MoveRow, RatingRow, RatingWrite, SeatRow, Store};
 
 /// Tries of a change that lost a race to another change of the game (not
 /// to a change of its own seat). Moves are never tried again: the client
@@ -166,6 +168,7 @@ impl Games {
         seats: Vec<NewSeat>,
         seed: Option<u64>,
         move_limit: Option<u32>,
+        rated: bool,
         creator: &Creator,
     ) -> Result<(Game, Created), GameError> {
         let computer_only = seats.iter().all(|s| matches!(s, NewSeat::Computer(..)));
@@ -176,6 +179,7 @@ impl Games {
             seed: seed.map_or_else(random_seed, Ok)?,
             move_limit,
             client: creator.client.clone(),
+            rated,
         };
         let game = Game::new(new, now_ms())?;
         self.check_caps(creator, computer_only).await?;
@@ -276,11 +280,11 @@ impl Games {
             request: mv.to_string(),
             created_at: next.updated_at(),
         });
-        match self.commit(&game, &next, &changes, None, record.as_ref()).await? {
-            Commit::Done => Ok(MoveOutcome::Played(Box::new(next))),
+        match self.commit(&game, next, &changes, None, record.as_ref()).await? {
+            Some(next) => Ok(MoveOutcome::Played(Box::new(next))),
             // A concurrent request with the same key may be the one that
             // won: then this one is its retry.
-            Commit::Conflict => match key {
+            None => match key {
                 Some(key) => match self.store.key_record(game.id(), player as i64, key.as_str()).await? {
                     Some(first) => self.replay_key(&game, &first, asked.as_ref()).await,
                     None => Err(GameError::Conflict),
@@ -341,37 +345,131 @@ impl Games {
     /// failures.
     pub async fn play_for_computer(&self, game: &Game, mv: jc::Move) -> Result<Game, GameError> {
         let (next, changes) = game.apply(Command::PlayForComputer { mv }, now_ms())?;
-        match self.commit(game, &next, &changes, None, None).await? {
-            Commit::Done => Ok(next),
-            Commit::Conflict => Err(GameError::Conflict),
-        }
+        self.commit(game, next, &changes, None, None).await?.ok_or(GameError::Conflict)
     }
 
     /// Commits `next`, made from `before` by `changes`, if the stored game
     /// is still at `before`'s version — a move with its row and key
-    /// record, any other change with the seat row it changed — and tells
-    /// of it once committed.
+    /// record, any other change with the seat row it changed; a rated
+    /// game's end with its players' new ratings — and tells of it once
+    /// committed. Answers the game as committed, or `None` when another
+    /// change came first.
     async fn commit(
         &self,
         before: &Game,
-        next: &Game,
+        next: Game,
         changes: &[Change],
         seat: Option<&SeatRow>,
         key: Option<&KeyRecord>,
-    ) -> Result<Commit, GameError> {
+    ) -> Result<Option<Game>, GameError> {
+        let moved = changes
+            .iter()
+            .find_map(|c| match c {
+                Change::Moved(m) => Some(m.to_row()),
+                _ => None,
+            })
+            .transpose()?;
+        if next.rated() && changes.contains(&Change::Over) {
+            return self.commit_rated_end(before, next, moved.as_ref(), seat, key).await;
+        }
         let row = next.to_row()?;
-        let moved = changes.iter().find_map(|c| match c {
-            Change::Moved(m) => Some(m),
-            _ => None,
-        });
-        let commit = match moved {
-            Some(m) => self.store.commit_move(&row, before.version(), &m.to_row()?, key).await?,
+        let commit = match &moved {
+            Some(m) => self.store.commit_move(&row, before.version(), m, key).await?,
             None => self.store.update_game(&row, before.version(), seat).await?,
         };
-        if commit == Commit::Done {
-            self.tell(next);
+        if commit == Commit::Conflict {
+            return Ok(None);
         }
-        Ok(commit)
+        self.tell(&next);
+        Ok(Some(next))
+    }
+
+    /// A rated game's end (rule book §13): every player's rating in the
+    /// game's pool, read, updated by Glicko-2 from the final ranking and
+    /// written with the end in one transaction — exactly once, also when
+    /// processes race: the game's version decides the end, and each rating
+    /// is written only if it is still as read (another game's end coming
+    /// first means reading it again).
+    async fn commit_rated_end(
+        &self,
+        before: &Game,
+        next: Game,
+        moved: Option<&MoveRow>,
+        seat: Option<&SeatRow>,
+        key: Option<&KeyRecord>,
+    ) -> Result<Option<Game>, GameError> {
+        let pool = next.pool().ok_or_else(|| GameError::corrupt(next.id(), "rating pool", "none"))?;
+        let result =
+            next.result().ok_or_else(|| GameError::corrupt(next.id(), "result", "none at the end"))?;
+        let mut rank = vec![0; next.seats().len()];
+        for s in &result.outcome.standings {
+            rank[s.player] = s.rank;
+        }
+        // Seats whose account was deleted meanwhile are left out.
+        let rated: Vec<(usize, &str)> =
+            next.seats().iter().filter_map(|s| s.account.as_deref().map(|a| (s.player, a))).collect();
+        for _ in 0..TRIES {
+            let mut read = Vec::with_capacity(rated.len());
+            for &(_, account) in &rated {
+                read.push(self.store.rating(account, &pool).await?);
+            }
+            let ratings: Vec<Rating> = read
+                .iter()
+                .map(|r| {
+                    r.as_ref().map_or(Rating::NEW, |r| Rating {
+                        rating: r.rating,
+                        deviation: r.deviation,
+                        volatility: r.volatility,
+                    })
+                })
+                .collect();
+            let ranks: Vec<usize> = rated.iter().map(|&(p, _)| rank[p]).collect();
+            let after = crate::rating::after_game(&ratings, &ranks);
+            let mut writes = Vec::with_capacity(rated.len());
+            let mut changes = Vec::with_capacity(rated.len());
+            for (i, &(player, account)) in rated.iter().enumerate() {
+                let games_before = read[i].as_ref().map_or(0, |r| r.games);
+                writes.push(RatingWrite {
+                    row: RatingRow {
+                        account_id: account.to_string(),
+                        pool: pool.clone(),
+                        rating: after[i].rating,
+                        deviation: after[i].deviation,
+                        volatility: after[i].volatility,
+                        games: games_before + 1,
+                    },
+                    games_before,
+                });
+                changes.push(RatingChange {
+                    player,
+                    before: (ratings[i].rating, ratings[i].deviation),
+                    after: (after[i].rating, after[i].deviation),
+                });
+            }
+            let ended = next.clone().with_rating_changes(changes);
+            let row = ended.to_row()?;
+            let end = match moved {
+                Some(m) => EndWrite::Move(m, key),
+                None => EndWrite::Seats(seat),
+            };
+            match self
+                .store
+                .commit_rated_end(&row, before.version(), end, &writes, ended.updated_at())
+                .await?
+            {
+                Commit::Done => {
+                    self.tell(&ended);
+                    return Ok(Some(ended));
+                }
+                // The game moved: another change ended it (or came first).
+                Commit::Conflict if self.load(before.id()).await?.version() != before.version() => {
+                    return Ok(None);
+                }
+                // A rating moved: read them again.
+                Commit::Conflict => {}
+            }
+        }
+        Err(GameError::Conflict)
     }
 
     /// Tells of a committed change of `game`: its followers, and the

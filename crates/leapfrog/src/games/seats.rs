@@ -7,7 +7,7 @@
 use super::{Games, SeatChoice, Seated, TRIES, now_ms};
 use crate::game::{Change, Command, Credential, Game, GameError, Holder, PlayerName, SeatToken};
 use crate::reading as read;
-use crate::store::{Commit, SeatRow};
+use crate::store::SeatRow;
 
 impl Games {
     /// Joins an open seat of game `id` as `name`, with a fresh token; of
@@ -75,10 +75,7 @@ impl Games {
             claim_hash: None,
             account_id: None,
         };
-        match self.commit(&game, &next, &changes, Some(&row), None).await? {
-            Commit::Done => Ok(next),
-            Commit::Conflict => Err(GameError::Conflict),
-        }
+        self.commit(&game, next, &changes, Some(&row), None).await?.ok_or(GameError::Conflict)
     }
 
     /// Resigns the seat `credential` acts for (§11): with two players the other
@@ -108,10 +105,7 @@ impl Games {
         if changes.is_empty() {
             return Ok(None);
         }
-        Ok(match self.commit(&game, &next, &changes, None, None).await? {
-            Commit::Done => Some(next),
-            Commit::Conflict => None,
-        })
+        self.commit(&game, next, &changes, None, None).await
     }
 
     /// Applies the command `command_of` makes of game `id` and the seat
@@ -137,7 +131,7 @@ impl Games {
                 _ => None,
             });
             let row = joined.and_then(&joined_row);
-            if self.commit(&game, &next, &changes, row.as_ref(), None).await? == Commit::Done {
+            if let Some(next) = self.commit(&game, next, &changes, row.as_ref(), None).await? {
                 return Ok((next, joined.or(seat).unwrap_or_default()));
             }
             // Another change came first: look again (the seat may be gone).

@@ -15,7 +15,7 @@ use super::{Backend, CHANNEL, Store, StoreError, is_unique_violation};
 pub const WAITING: &str = "waiting";
 
 /// The columns of `games`, in `GameRow` order.
-pub(super) const GAME_COLUMNS: [&str; 19] = [
+pub(super) const GAME_COLUMNS: [&str; 20] = [
     "id",
     "version",
     "rules",
@@ -35,6 +35,7 @@ pub(super) const GAME_COLUMNS: [&str; 19] = [
     "move_limit",
     "turn_at",
     "rematch",
+    "rated",
 ];
 
 /// `SELECT` of every column of `games`, followed by `rest`.
@@ -43,7 +44,7 @@ pub(super) fn select_games(rest: &str) -> String {
 }
 
 /// Each column of `g` under its name.
-fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 19] {
+fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 20] {
     [
         ("id", (&g.id).into()),
         ("version", g.version.into()),
@@ -64,6 +65,7 @@ fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 19] {
         ("move_limit", g.move_limit.into()),
         ("turn_at", g.turn_at.into()),
         ("rematch", (&g.rematch).into()),
+        ("rated", g.rated.into()),
     ]
 }
 
@@ -333,6 +335,22 @@ impl Store {
         seat: Option<&SeatRow>,
     ) -> Result<Commit, StoreError> {
         let mut tx = self.writes().begin().await?;
+        let commit = Self::write_update(self.backend, &mut tx, g, version, seat).await?;
+        if commit == Commit::Done {
+            tx.commit().await?;
+        }
+        Ok(commit)
+    }
+
+    /// Writes a change other than a move within `tx`, which the caller
+    /// commits on [`Commit::Done`] and rolls back otherwise.
+    pub(super) async fn write_update(
+        backend: Backend,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        g: &GameRow,
+        version: i64,
+        seat: Option<&SeatRow>,
+    ) -> Result<Commit, StoreError> {
         let updated = UPDATE_GAME
             .query(&[
                 ("id", (&g.id).into()),
@@ -349,7 +367,7 @@ impl Store {
                 ("public_seats", g.public_seats.into()),
                 ("turn_at", g.turn_at.into()),
             ])?
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?
             .rows_affected();
         if updated != 1 {
@@ -364,7 +382,7 @@ impl Store {
                     ("token_hash", (&s.token_hash).into()),
                     ("account_id", (&s.account_id).into()),
                 ])?
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await;
             match written {
                 Ok(r) if r.rows_affected() == 1 => {}
@@ -373,10 +391,9 @@ impl Store {
                 Err(e) => return Err(e.into()),
             }
         }
-        if self.backend == Backend::Postgres {
-            NOTIFY.query(&[("game", (&g.id).into())])?.execute(&mut *tx).await?;
+        if backend == Backend::Postgres {
+            NOTIFY.query(&[("game", (&g.id).into())])?.execute(&mut **tx).await?;
         }
-        tx.commit().await?;
         Ok(Commit::Done)
     }
 

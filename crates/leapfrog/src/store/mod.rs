@@ -2,7 +2,8 @@
 //! PostgreSQL, chosen by the URL, through one set of queries.
 //!
 //! The store is split by concern: `accounts` (accounts and their
-//! tokens), `games` (games and the listing),
+//! tokens), `ratings` (ratings and leaderboards), `games` (games and
+//! the listing),
 //! `seats` (seats and their tokens), `moves` (a move's commit and the
 //! history), `group` (SQLite's group commit); `rows` are the rows,
 //! `stored` the forms of their text columns, `sql` the named arguments
@@ -26,6 +27,7 @@ mod accounts;
 mod games;
 mod group;
 mod moves;
+mod ratings;
 mod rows;
 mod seats;
 mod sql;
@@ -39,6 +41,7 @@ use sqlx::{AnyPool, Executor};
 
 pub use accounts::{AccountRow, TokenRow};
 pub use games::WAITING;
+pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
 pub use rows::{Commit, GameRow, KeyRecord, MoveRow, SeatRow, Swept};
 
 /// Why the store failed.

@@ -44,6 +44,8 @@ pub struct GameRow {
     pub turn_at: Option<i64>,
     /// The id of the game that replays this one, once asked for.
     pub rematch: Option<String>,
+    /// 1 for a rated game.
+    pub rated: i64,
 }
 
 /// A seat: a player's name and the hash of their token.

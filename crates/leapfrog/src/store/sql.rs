@@ -11,7 +11,7 @@ use sqlx::query::Query;
 use super::StoreError;
 
 /// A value for a named argument.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Arg<'a> {
     /// An integer.
     Int(i64),
@@ -21,6 +21,8 @@ pub enum Arg<'a> {
     Text(&'a str),
     /// A text or NULL.
     OptText(Option<&'a str>),
+    /// A floating-point number.
+    Float(f64),
 }
 
 impl From<i64> for Arg<'_> {
@@ -133,6 +135,7 @@ impl Statement {
                 Arg::OptInt(v) => query.bind(v),
                 Arg::Text(v) => query.bind(v),
                 Arg::OptText(v) => query.bind(v),
+                Arg::Float(v) => query.bind(v),
             };
         }
         Ok(query)

@@ -167,6 +167,13 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(minimum = 5, maximum = 604800)]
     pub move_time_limit: Option<u32>,
+    /// A rated game (rule book §13): every seat held by an account (the
+    /// creator's own, with its token) or open for one, no computer seat, no
+    /// account in two seats, a preset's rules (any size and direction
+    /// set). Its end changes its players' ratings in the pool of its
+    /// preset and direction set. Left out or false: a casual game.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 const _: () = assert!(
@@ -268,6 +275,8 @@ pub struct GameView {
     pub players: Vec<PlayerView>,
     /// The current position.
     pub position: PositionView,
+    /// Whether it is rated (rule book §13).
+    pub rated: bool,
     /// Waiting for players, opening, playing or over.
     pub status: GameStatusView,
     /// The result once over; null until then.
@@ -343,6 +352,7 @@ impl GameView {
                 })
                 .collect(),
             position: PositionView::of(game.position()),
+            rated: game.rated(),
             status: GameStatusView::of(game),
             result: game.result().as_ref().map(Outcome::of_game),
             created_at: rfc3339(game.created_at()),

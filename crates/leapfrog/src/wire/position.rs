@@ -302,6 +302,29 @@ pub struct Outcome {
     /// How it ended.
     #[serde(default)]
     pub ended: Ended,
+    /// A rated game's rating changes, one per player whose account still
+    /// exists; left out for any other result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub ratings: Option<Vec<RatingChangeView>>,
+}
+
+/// A player's rating before and after a rated game (rounded to a tenth).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RatingChangeView {
+    /// The player.
+    pub player: usize,
+    /// The rating before the game.
+    pub before: f64,
+    /// The rating after it.
+    pub after: f64,
+    /// The deviation after it.
+    pub deviation: f64,
+}
+
+/// A number rounded to a tenth, as ratings are shown.
+pub fn tenth(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
 }
 
 impl Outcome {
@@ -316,6 +339,7 @@ impl Outcome {
                 .map(|s| Standing { player: s.player, score: s.score, rank: s.rank, resigned: false })
                 .collect(),
             ended: Ended::Play,
+            ratings: None,
         }
     }
 
@@ -326,6 +350,17 @@ impl Outcome {
             s.resigned = r.resigned.get(s.player).copied().unwrap_or(false);
         }
         view.ended = if r.by_resignation { Ended::Resignation } else { Ended::Play };
+        view.ratings = (!r.ratings.is_empty()).then(|| {
+            r.ratings
+                .iter()
+                .map(|c| RatingChangeView {
+                    player: c.player,
+                    before: tenth(c.before.0),
+                    after: tenth(c.after.0),
+                    deviation: tenth(c.after.1),
+                })
+                .collect()
+        });
         view
     }
 }

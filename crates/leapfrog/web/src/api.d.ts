@@ -478,6 +478,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ratings/{preset}/{directions}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a pool's ratings
+         * @description The leaderboard of a rating pool — a preset and a direction set
+         *     (`/v1/ratings/murray/orthogonal`) — best first, a page at a time;
+         *     players still provisional (deviation above 110) are left out.
+         */
+        get: operations["listRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/records": {
         parameters: {
             query?: never;
@@ -607,9 +629,11 @@ export interface components {
             created_at: string;
             /**
              * @description Its rating in each pool it has played rated games in, keyed by pool
-             *     (`murray/orthogonal`).
+             *     (`murray/orthogonal`: preset and direction set).
              */
-            ratings: Record<string, never>;
+            ratings: {
+                [key: string]: components["schemas"]["PoolRating"];
+            };
         };
         /**
          * @description A request to analyse a position.
@@ -785,6 +809,14 @@ export interface components {
              *     or left out: no limit.
              */
             move_time_limit?: number | null;
+            /**
+             * @description A rated game (rule book §13): every seat held by an account (the
+             *     creator's own, with its token) or open for one, no computer seat, no
+             *     account in two seats, a preset's rules (any size and direction
+             *     set). Its end changes its players' ratings in the pool of its
+             *     preset and direction set. Left out or false: a casual game.
+             */
+            rated?: boolean;
         };
         /**
          * @description Jump directions.
@@ -850,6 +882,8 @@ export interface components {
             players: components["schemas"]["PlayerView"][];
             /** @description The current position. */
             position: components["schemas"]["PositionView"];
+            /** @description Whether it is rated (rule book §13). */
+            rated: boolean;
             /** @description Waiting for players, opening, playing or over. */
             status: components["schemas"]["GameStatusView"];
             result: components["schemas"]["Outcome"] | null;
@@ -1004,6 +1038,15 @@ export interface components {
              *     shared pieces.
              */
             owner?: number | null;
+        };
+        /** @description A page of a leaderboard. */
+        Leaderboard: {
+            /** @description The pool. */
+            pool: string;
+            /** @description Its players, best first; provisional players left out. */
+            players: components["schemas"]["Ranked"][];
+            /** @description The cursor of the next page; null on the last. */
+            next_cursor: string | null;
         };
         /**
          * @description A request for the legal moves of a position.
@@ -1215,6 +1258,11 @@ export interface components {
             standings: components["schemas"]["Standing"][];
             /** @description How it ended. */
             ended?: components["schemas"]["Ended"];
+            /**
+             * @description A rated game's rating changes, one per player whose account still
+             *     exists; left out for any other result.
+             */
+            ratings?: components["schemas"]["RatingChangeView"][];
         };
         /**
          * @description A seat of a new game: a person (`name`), the computer (`computer`, and
@@ -1252,6 +1300,34 @@ export interface components {
              *     profile at `/v1/accounts/{name}`).
              */
             account: boolean;
+        };
+        /** @description An account's rating in one pool (Glicko-2, rule book §13). */
+        PoolRating: {
+            /**
+             * Format: double
+             * @description The rating, to a tenth.
+             */
+            rating: number;
+            /**
+             * Format: double
+             * @description Its deviation, to a tenth.
+             */
+            deviation: number;
+            /**
+             * Format: double
+             * @description Its volatility.
+             */
+            volatility: number;
+            /**
+             * Format: int64
+             * @description Rated games it counts.
+             */
+            games: number;
+            /**
+             * @description Whether it is still provisional (deviation above 110): left out of
+             *     leaderboards.
+             */
+            provisional: boolean;
         };
         /**
          * @description A position in a request.
@@ -1383,6 +1459,46 @@ export interface components {
              *     `move.path[1]`), when one is.
              */
             field?: string | null;
+        };
+        /** @description A player of a leaderboard. */
+        Ranked: {
+            /** @description The account's name. */
+            name: string;
+            /**
+             * Format: double
+             * @description Its rating, to a tenth.
+             */
+            rating: number;
+            /**
+             * Format: double
+             * @description Its deviation, to a tenth.
+             */
+            deviation: number;
+            /**
+             * Format: int64
+             * @description Rated games it counts.
+             */
+            games: number;
+        };
+        /** @description A player's rating before and after a rated game (rounded to a tenth). */
+        RatingChangeView: {
+            /** @description The player. */
+            player: number;
+            /**
+             * Format: double
+             * @description The rating before the game.
+             */
+            before: number;
+            /**
+             * Format: double
+             * @description The rating after it.
+             */
+            after: number;
+            /**
+             * Format: double
+             * @description The deviation after it.
+             */
+            deviation: number;
         };
         /**
          * @description A record read back: its tags, rules, plies, every position, and the
@@ -2924,6 +3040,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PresetInfo"][];
+                };
+            };
+        };
+    };
+    listRatings: {
+        parameters: {
+            query?: {
+                /** @description Players per page, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description A previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The preset: old, murray, froglet or konane */
+                preset: string;
+                /** @description The direction set: orthogonal, diagonal or all */
+                directions: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the leaderboard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            /** @description An unknown query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such pool */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `limit` out of range or a bad `cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

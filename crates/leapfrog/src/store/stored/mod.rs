@@ -282,7 +282,7 @@ fn stored_name(name: &str, max: usize) -> String {
 }
 
 /// A finished game's result as stored in `games.result`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StoredResult {
     /// The winners, in player order.
     pub winners: Vec<usize>,
@@ -293,6 +293,24 @@ pub struct StoredResult {
     /// How it ended: by `play` or by `resignation`.
     #[serde(default)]
     pub ended: Ended,
+    /// A rated game's rating changes, one per player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<Vec<StoredRatingChange>>,
+}
+
+/// A player's rating and deviation before and after a rated game.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StoredRatingChange {
+    /// The player, from 0.
+    pub player: usize,
+    /// Rating before.
+    pub rating_before: f64,
+    /// Deviation before.
+    pub deviation_before: f64,
+    /// Rating after.
+    pub rating_after: f64,
+    /// Deviation after.
+    pub deviation_after: f64,
 }
 
 /// One player's place in a stored result.

@@ -1,0 +1,215 @@
+//! The `ratings` table: an account's Glicko-2 rating per pool, read before
+//! a rated game's end and written with it, and the leaderboards.
+
+use std::sync::LazyLock;
+
+use sqlx::Row;
+
+use super::rows::{Commit, GameRow, KeyRecord, MoveRow, SeatRow};
+use super::sql::Statement;
+use super::{Store, StoreError, is_unique_violation};
+
+/// A rating as stored.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct RatingRow {
+    /// The account.
+    pub account_id: String,
+    /// The pool (`murray/orthogonal`).
+    pub pool: String,
+    /// Glicko rating.
+    pub rating: f64,
+    /// Rating deviation.
+    pub deviation: f64,
+    /// Volatility.
+    pub volatility: f64,
+    /// Rated games it counts.
+    pub games: i64,
+}
+
+/// A rating to write with a game's end: the row, and the number of games
+/// the row counted when read (0: no row yet).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingWrite {
+    /// The new rating, its `games` one more than `games_before`.
+    pub row: RatingRow,
+    /// What the row counted when read.
+    pub games_before: i64,
+}
+
+/// What changes with a rated game's end, besides its row.
+#[derive(Debug, Clone)]
+pub enum EndWrite<'a> {
+    /// The last move (with its key record, if any).
+    Move(&'a MoveRow, Option<&'a KeyRecord>),
+    /// A change of the seats (a resignation, a time-out).
+    Seats(Option<&'a SeatRow>),
+}
+
+static RATING: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT account_id, pool, rating, deviation, volatility, games FROM ratings \
+         WHERE account_id = :account_id AND pool = :pool",
+    )
+});
+static RATINGS_OF: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT account_id, pool, rating, deviation, volatility, games FROM ratings \
+         WHERE account_id = :account_id ORDER BY pool",
+    )
+});
+static INSERT_RATING: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "INSERT INTO ratings (account_id, pool, rating, deviation, volatility, games, updated_at) \
+         VALUES (:account_id, :pool, :rating, :deviation, :volatility, :games, :at)",
+    )
+});
+static UPDATE_RATING: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE ratings SET rating = :rating, deviation = :deviation, volatility = :volatility, \
+         games = :games, updated_at = :at WHERE account_id = :account_id AND pool = :pool AND games = :games_before",
+    )
+});
+/// The leaderboard of a pool, provisional players left out, from the top
+/// or after a cursor (`:rating`, `:account_id`).
+static LEADERBOARD: LazyLock<[Statement; 2]> = LazyLock::new(|| {
+    let shape = |after: &str| {
+        Statement::new(&format!(
+            "SELECT r.account_id, a.name, r.rating, r.deviation, r.volatility, r.games FROM ratings r \
+             JOIN accounts a ON a.id = r.account_id WHERE r.pool = :pool AND r.deviation <= :provisional {after} \
+             ORDER BY r.rating DESC, r.account_id LIMIT :limit"
+        ))
+    };
+    [shape(""), shape("AND (r.rating < :rating OR (r.rating = :rating AND r.account_id > :account_id))")]
+});
+
+/// A line of a leaderboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranked {
+    /// The account's id.
+    pub account_id: String,
+    /// Its name.
+    pub name: String,
+    /// Its rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Rated games it counts.
+    pub games: i64,
+}
+
+impl Store {
+    /// An account's rating in a pool, if it has played a rated game there.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn rating(&self, account_id: &str, pool: &str) -> Result<Option<RatingRow>, StoreError> {
+        let row = RATING
+            .query(&[("account_id", account_id.into()), ("pool", pool.into())])?
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
+    }
+
+    /// An account's ratings, by pool.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn ratings_of(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let rows = RATINGS_OF.query(&[("account_id", account_id.into())])?.fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+    }
+
+    /// A page of a pool's leaderboard: deviation at most `provisional`,
+    /// best first, after `(rating, account_id)` if given.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn leaderboard(
+        &self,
+        pool: &str,
+        provisional: f64,
+        limit: i64,
+        after: Option<(f64, &str)>,
+    ) -> Result<Vec<Ranked>, StoreError> {
+        let mut args = vec![
+            ("pool", pool.into()),
+            ("provisional", super::sql::Arg::Float(provisional)),
+            ("limit", limit.into()),
+        ];
+        if let Some((rating, id)) = after {
+            args.push(("rating", super::sql::Arg::Float(rating)));
+            args.push(("account_id", id.into()));
+        }
+        let rows = LEADERBOARD[usize::from(after.is_some())].query(&args)?.fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Ranked {
+                    account_id: r.try_get(0)?,
+                    name: r.try_get(1)?,
+                    rating: r.try_get(2)?,
+                    deviation: r.try_get(3)?,
+                    games: r.try_get(5)?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// Commits a rated game's end: its row (if still at `version`), its
+    /// last move or seat change, and every player's new rating (if each is
+    /// still as read), in one transaction — or nothing. A conflict when the
+    /// game moved or a rating changed meanwhile (read again and retry).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn commit_rated_end(
+        &self,
+        game: &GameRow,
+        version: i64,
+        end: EndWrite<'_>,
+        ratings: &[RatingWrite],
+        at: i64,
+    ) -> Result<Commit, StoreError> {
+        let mut tx = self.writes().begin().await?;
+        let done = match end {
+            EndWrite::Move(mv, key) => {
+                Self::write_move(self.backend, &mut tx, game, version, mv, key).await?
+            }
+            EndWrite::Seats(seat) => Self::write_update(self.backend, &mut tx, game, version, seat).await?,
+        };
+        if done == Commit::Conflict {
+            return Ok(Commit::Conflict);
+        }
+        for w in ratings {
+            let r = &w.row;
+            let args = [
+                ("account_id", (&r.account_id).into()),
+                ("pool", (&r.pool).into()),
+                ("rating", super::sql::Arg::Float(r.rating)),
+                ("deviation", super::sql::Arg::Float(r.deviation)),
+                ("volatility", super::sql::Arg::Float(r.volatility)),
+                ("games", r.games.into()),
+                ("at", at.into()),
+            ];
+            let written = if w.games_before == 0 {
+                INSERT_RATING.query(&args)?.execute(&mut *tx).await
+            } else {
+                let mut args = args.to_vec();
+                args.push(("games_before", w.games_before.into()));
+                UPDATE_RATING.query(&args)?.execute(&mut *tx).await
+            };
+            match written {
+                Ok(r) if r.rows_affected() == 1 => {}
+                Ok(_) => return Ok(Commit::Conflict),
+                Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        tx.commit().await?;
+        Ok(Commit::Done)
+    }
+}
