@@ -7,7 +7,11 @@
 -- the number of rated games it counts; a row is written by the end of the
 -- account's first rated game in the pool, and each later end checks the
 -- count it read (so two ends never overwrite each other).
+-- `games.pool`: the preset and direction set (`murray/orthogonal`) of a
+-- game whose rules are a preset's at some size, for filtering an
+-- account's games; NULL for custom rules and for games stored before it.
 ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN pool TEXT;
 
 CREATE TABLE ratings (
     account_id  TEXT             NOT NULL,

@@ -388,3 +388,44 @@ fn two_processes_racing_to_end_a_rated_game_on_postgres_rate_it_once() {
         }
     }
 }
+
+#[test]
+fn an_accounts_games_are_listed_newest_first_filtered_and_paged() {
+    let app = spawn_app();
+    let tokens = players(&app, &["Ann", "Bob"]);
+    let first = rated_game(&app, &tokens);
+    assert_eq!(
+        as_token(&app, "POST", &format!("/v1/games/{first}/resign"), &tokens[1], &json!({})).status,
+        200
+    );
+    let second = rated_game(&app, &tokens);
+    let casual = json!({"rules": {"preset": "murray", "directions": "all", "rows": 5, "cols": 5},
+        "players": [{"account": "Ann"}, {"name": "Zed"}]});
+    let third =
+        as_token(&app, "POST", "/v1/games", &tokens[0], &casual).json()["id"].as_str().unwrap().to_string();
+    let ids = |query: &str| -> Vec<String> {
+        let page = app.get(&format!("/v1/accounts/ann/games{query}")).json();
+        page["games"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{page}"))
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids(""), [third.clone(), second.clone(), first.clone()], "newest first");
+    assert_eq!(ids("?status=over"), std::slice::from_ref(&first));
+    assert_eq!(ids("?rated=true"), [second.clone(), first.clone()]);
+    assert_eq!(ids("?rated=false&pool=murray/all"), std::slice::from_ref(&third));
+    assert_eq!(
+        ids("?pool=old/orthogonal&status=opening"),
+        std::slice::from_ref(&second),
+        "old opens with removals"
+    );
+    let bob = app.get("/v1/accounts/bob/games").json();
+    let bob: Vec<&str> = bob["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(bob, [second.as_str(), first.as_str()], "Bob's");
+    let page = app.get("/v1/accounts/Ann/games?limit=2").json();
+    let next = page["next_cursor"].as_str().unwrap();
+    assert_eq!(ids(&format!("?limit=2&cursor={next}")), [first]);
+    assert_eq!(app.get("/v1/accounts/nobody/games").status, 404);
+}

@@ -28,6 +28,7 @@ fn game(version: i64, position: &str) -> GameRow {
         turn_at: Some(version),
         rematch: None,
         rated: 0,
+        pool: None,
     }
 }
 

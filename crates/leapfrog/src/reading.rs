@@ -6,7 +6,7 @@
 use jump_capture as jc;
 
 use crate::game::{Credential, Game, GameCursor, GameError, HistoryMove};
-use crate::store::Store;
+use crate::store::{AccountGames, Store};
 
 /// The game with this id.
 ///
@@ -72,6 +72,29 @@ pub async fn list(
 ) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
     let after = after.map(|c| (c.created_at, c.id.clone()));
     let mut rows = store.list_games(status, limit as i64 + 1, after).await?;
+    let more = rows.len() > limit;
+    rows.truncate(limit);
+    let next =
+        rows.last().filter(|_| more).map(|r| GameCursor { created_at: r.created_at, id: r.id.clone() });
+    let games = rows.into_iter().map(Game::from_row).collect::<Result<_, _>>()?;
+    Ok((games, next))
+}
+
+/// A page of up to `limit` games `account_id` holds a seat of, newest
+/// first, filtered, after `after`; and the cursor of the next page.
+///
+/// # Errors
+///
+/// A damaged row; store failures.
+pub async fn account_games(
+    store: &Store,
+    account_id: &str,
+    filters: AccountGames<'_>,
+    limit: usize,
+    after: Option<&GameCursor>,
+) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
+    let filters = AccountGames { after: after.map(|c| (c.created_at, c.id.as_str())), ..filters };
+    let mut rows = store.account_games(account_id, &filters, limit as i64 + 1).await?;
     let more = rows.len() > limit;
     rows.truncate(limit);
     let next =

@@ -16,7 +16,9 @@ use crate::accounts::{AccessToken, AccountError, AccountName, Label, Password, P
 use crate::limits::Class;
 use std::collections::BTreeMap;
 
-use crate::store::{AccountRow, RatingRow, TokenRow};
+use crate::game::GameCursor;
+use crate::store::{AccountGames, AccountRow, RatingRow, TokenRow};
+use crate::wire::game::{GameList, GameStatusView, GameView};
 use crate::wire::position::tenth;
 use crate::wire::{Refusal, game::rfc3339};
 
@@ -494,6 +496,14 @@ pub struct Leaderboard {
     pub next_cursor: Option<String>,
 }
 
+/// Whether `pool` names a rating pool: a preset, a slash, a direction set.
+fn is_pool(pool: &str) -> bool {
+    pool.split_once('/').is_some_and(|(preset, directions)| {
+        jump_capture::Preset::ALL.iter().any(|p| p.id() == preset)
+            && directions.parse::<jump_capture::DirectionSet>().is_ok()
+    })
+}
+
 /// The most players of a leaderboard's page.
 const MAX_LEADERBOARD_PAGE: usize = 100;
 
@@ -506,8 +516,8 @@ const MAX_LEADERBOARD_PAGE: usize = 100;
     tag = "accounts",
     operation_id = "listRatings",
     params(
-        ("preset" = String, Path, description = "The preset: old, murray, froglet or konane"),
-        ("directions" = String, Path, description = "The direction set: orthogonal, diagonal or all"),
+        ("preset" = String, Path, description = "The preset: old, murray, froglet or konane", example = "murray"),
+        ("directions" = String, Path, description = "The direction set: orthogonal, diagonal or all", example = "orthogonal"),
         LeaderboardQuery
     ),
     responses(
@@ -524,9 +534,7 @@ pub async fn list_ratings(
     query: QueryParams<LeaderboardQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (preset, directions) = path.into_inner();
-    let known = jump_capture::Preset::ALL.iter().any(|p| p.id() == preset)
-        && directions.parse::<jump_capture::DirectionSet>().is_ok();
-    if !known {
+    if !is_pool(&format!("{preset}/{directions}")) {
         return Err(ApiError::NotFound(format!(
             "there is no pool {preset}/{directions}: a pool is a preset (old, murray, froglet, konane) and a direction set (orthogonal, diagonal, all)"
         )));
@@ -578,4 +586,79 @@ pub async fn list_ratings(
         })
         .collect();
     Ok(HttpResponse::Ok().json(Leaderboard { pool, players, next_cursor }))
+}
+
+/// Query of an account's games.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct AccountGamesQuery {
+    /// Only games with this status (`waiting`: waiting for players).
+    pub status: Option<GameStatusView>,
+    /// Only games of this pool: a preset and a direction set
+    /// (`murray/orthogonal`).
+    #[param(min_length = 1, max_length = 40)]
+    pub pool: Option<String>,
+    /// Only rated games (`true`) or only casual ones (`false`).
+    pub rated: Option<bool>,
+    /// Games per page, 1 to 100 (default 50).
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<usize>,
+    /// A previous page's `next_cursor`.
+    #[param(min_length = 1)]
+    pub cursor: Option<String>,
+}
+
+/// List an account's games
+///
+/// The games an account holds (or held) a seat of, newest first, a page at
+/// a time: follow `next_cursor`. Filtered by status, pool and rated.
+#[utoipa::path(
+    tag = "accounts",
+    operation_id = "listAccountGames",
+    params(("name" = String, Path, description = "The account's name, any case"), AccountGamesQuery),
+    responses(
+        (status = 200, description = "A page of games", body = GameList),
+        (status = 400, description = "An unknown query parameter or status", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No account has this name", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`limit` out of range or a bad `cursor`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/accounts/{name}/games")]
+pub async fn list_account_games(
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    query: QueryParams<AccountGamesQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let account = state.accounts.profile(&name).await?;
+    if let Some(pool) = query.pool.as_deref()
+        && !is_pool(pool)
+    {
+        let detail = format!(
+            "there is no pool '{pool}': a pool is a preset (old, murray, froglet, konane), a slash and a direction set (orthogonal, diagonal, all)"
+        );
+        return Err(ApiError::refuse(Refusal::InvalidValue, detail, "pool"));
+    }
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=MAX_LEADERBOARD_PAGE).contains(&limit) {
+        let detail = format!("limit {limit} is not from 1 to {MAX_LEADERBOARD_PAGE}");
+        return Err(ApiError::refuse(Refusal::InvalidValue, detail, "limit"));
+    }
+    let after = query
+        .cursor
+        .as_deref()
+        .map(GameCursor::parse)
+        .transpose()
+        .map_err(|e| ApiError::input(e, "cursor"))?;
+    let filters = AccountGames {
+        status: query.status.map(super::games::stored_status),
+        pool: query.pool.as_deref(),
+        rated: query.rated,
+        after: None,
+    };
+    let (games, next) =
+        crate::reading::account_games(state.games.store(), &account.id, filters, limit, after.as_ref())
+            .await?;
+    let games = games.iter().map(GameView::of).collect();
+    Ok(HttpResponse::Ok().json(GameList { games, next_cursor: next.map(|c| c.to_string()) }))
 }

@@ -158,6 +158,16 @@ pub async fn get_game(
     Ok(HttpResponse::Ok().insert_header((header::ETAG, tag)).json(GameView::of(&game)))
 }
 
+/// The listing filter of a status: a stored status, or waiting.
+pub(crate) fn stored_status(s: GameStatusView) -> &'static str {
+    match s {
+        GameStatusView::Waiting => crate::store::WAITING,
+        GameStatusView::Opening => jump_capture::Phase::Opening.name(),
+        GameStatusView::Playing => jump_capture::Phase::Playing.name(),
+        GameStatusView::Over => jump_capture::Phase::Over.name(),
+    }
+}
+
 /// Query of the game listing.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -206,12 +216,7 @@ pub async fn list_games(
         .map(GameCursor::parse)
         .transpose()
         .map_err(|e| ApiError::input(e, "cursor"))?;
-    let status = query.status.map(|s| match s {
-        GameStatusView::Waiting => crate::store::WAITING,
-        GameStatusView::Opening => jump_capture::Phase::Opening.name(),
-        GameStatusView::Playing => jump_capture::Phase::Playing.name(),
-        GameStatusView::Over => jump_capture::Phase::Over.name(),
-    });
+    let status = query.status.map(stored_status);
     let (games, next) = state.games.list(status, limit, after.as_ref()).await?;
     let games = games.iter().map(GameView::of).collect();
     Ok(HttpResponse::Ok().json(GameList { games, next_cursor: next.map(|c| c.to_string()) }))

@@ -163,6 +163,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(accounts::get_account)
         .service(accounts::delete_account)
         .service(accounts::export_account)
+        .service(accounts::list_account_games)
         .service(accounts::list_ratings);
 }
 

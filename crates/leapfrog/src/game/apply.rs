@@ -115,10 +115,7 @@ pub struct NewGame {
 /// any direction set), only seats held by accounts or open for one, no
 /// account in two seats.
 fn check_rateable(rules: &jc::Rules, seats: &[Seat]) -> Result<(), GameError> {
-    let spec = rules.spec();
-    let preset = jc::Preset::ALL.into_iter().find(|p| p.id() == spec.name);
-    let as_preset = preset.map(|p| p.spec().with_size(spec.rows, spec.cols).with_directions(spec.directions));
-    if as_preset.as_ref() != Some(spec) {
+    if super::preset_pool(rules).is_none() {
         return Err(GameError::NotRateable(
             "a rated game has a preset's rules (any size, any direction set), nothing else changed".into(),
         ));

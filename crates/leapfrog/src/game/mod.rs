@@ -366,8 +366,7 @@ impl Game {
     /// A rated game's rating pool: its preset and direction set
     /// (`murray/orthogonal`).
     pub fn pool(&self) -> Option<String> {
-        let spec = self.rules.spec();
-        self.rated.then(|| format!("{}/{}", spec.name, spec.directions))
+        if self.rated { preset_pool(&self.rules) } else { None }
     }
 
     /// The game with its rating changes, as its end writes them.
@@ -380,6 +379,15 @@ impl Game {
     pub fn computer_only(&self) -> bool {
         self.seats.iter().all(|s| matches!(s.holder, Holder::Computer(_)))
     }
+}
+
+/// The pool of rules that are a preset's at some size and direction set
+/// (`murray/orthogonal`); `None` for other rules.
+pub fn preset_pool(rules: &jc::Rules) -> Option<String> {
+    let spec = rules.spec();
+    let preset = jc::Preset::ALL.into_iter().find(|p| p.id() == spec.name)?;
+    let as_preset = preset.spec().with_size(spec.rows, spec.cols).with_directions(spec.directions);
+    (as_preset == *spec).then(|| format!("{}/{}", spec.name, spec.directions))
 }
 
 /// The level the computer plays `seat` at, if it plays it: its own seat,

@@ -126,6 +126,7 @@ impl Game {
             turn_at: Some(self.turn_at),
             rematch: self.rematch.clone(),
             rated: i64::from(self.rated),
+            pool: super::preset_pool(&self.rules),
         })
     }
 

@@ -15,7 +15,7 @@ use super::{Backend, CHANNEL, Store, StoreError, is_unique_violation};
 pub const WAITING: &str = "waiting";
 
 /// The columns of `games`, in `GameRow` order.
-pub(super) const GAME_COLUMNS: [&str; 20] = [
+pub(super) const GAME_COLUMNS: [&str; 21] = [
     "id",
     "version",
     "rules",
@@ -36,6 +36,7 @@ pub(super) const GAME_COLUMNS: [&str; 20] = [
     "turn_at",
     "rematch",
     "rated",
+    "pool",
 ];
 
 /// `SELECT` of every column of `games`, followed by `rest`.
@@ -44,7 +45,7 @@ pub(super) fn select_games(rest: &str) -> String {
 }
 
 /// Each column of `g` under its name.
-fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 20] {
+fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 21] {
     [
         ("id", (&g.id).into()),
         ("version", g.version.into()),
@@ -66,6 +67,7 @@ fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 20] {
         ("turn_at", g.turn_at.into()),
         ("rematch", (&g.rematch).into()),
         ("rated", g.rated.into()),
+        ("pool", (&g.pool).into()),
     ]
 }
 
@@ -441,6 +443,65 @@ impl Store {
             .await?
             .rows_affected();
         Ok(Swept { keys, abandoned })
+    }
+}
+
+/// Filters of an account's games.
+#[derive(Debug, Clone, Default)]
+pub struct AccountGames<'a> {
+    /// A stored status, or [`WAITING`] (waiting for players).
+    pub status: Option<&'a str>,
+    /// Only games of this pool (`murray/orthogonal`).
+    pub pool: Option<&'a str>,
+    /// Only rated games, or only casual ones.
+    pub rated: Option<bool>,
+    /// After this cursor `(created_at, id)`.
+    pub after: Option<(i64, &'a str)>,
+}
+
+impl Store {
+    /// The games an account holds a seat of, newest first, filtered.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn account_games(
+        &self,
+        account_id: &str,
+        filters: &AccountGames<'_>,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let mut conditions = vec!["id IN (SELECT game_id FROM seats WHERE account_id = :account_id)"];
+        let mut args: Vec<(&'static str, Arg<'_>)> =
+            vec![("account_id", account_id.into()), ("limit", limit.into())];
+        match filters.status {
+            Some(WAITING) => conditions.push("open_seats > 0 AND status <> 'over'"),
+            Some(status) => {
+                conditions.push("status = :status AND open_seats = 0");
+                args.push(("status", status.into()));
+            }
+            None => {}
+        }
+        if let Some(pool) = filters.pool {
+            conditions.push("pool = :pool");
+            args.push(("pool", pool.into()));
+        }
+        if let Some(rated) = filters.rated {
+            conditions.push("rated = :rated");
+            args.push(("rated", i64::from(rated).into()));
+        }
+        if let Some((at, id)) = filters.after {
+            conditions.push("created_at <= :at AND (created_at < :at OR id < :id)");
+            args.push(("at", at.into()));
+            args.push(("id", id.into()));
+        }
+        // One shape per set of filters: built here, each bound by name.
+        let statement = Statement::new(&select_games(&format!(
+            "WHERE {} ORDER BY created_at DESC, id DESC LIMIT :limit",
+            conditions.join(" AND ")
+        )));
+        let rows = statement.query(&args)?.fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
     }
 }
 

@@ -46,6 +46,8 @@ pub struct GameRow {
     pub rematch: Option<String>,
     /// 1 for a rated game.
     pub rated: i64,
+    /// The preset and direction set of a game with a preset's rules.
+    pub pool: Option<String>,
 }
 
 /// A seat: a player's name and the hash of their token.

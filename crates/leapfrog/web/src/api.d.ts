@@ -115,6 +115,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{name}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's games
+         * @description The games an account holds (or held) a seat of, newest first, a page at
+         *     a time: follow `next_cursor`. Filtered by status, pool and rated.
+         */
+        get: operations["listAccountGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/analysis": {
         parameters: {
             query?: never;
@@ -2018,6 +2039,70 @@ export interface operations {
             };
         };
     };
+    listAccountGames: {
+        parameters: {
+            query?: {
+                /** @description Only games with this status (`waiting`: waiting for players). */
+                status?: components["schemas"]["GameStatusView"];
+                /**
+                 * @description Only games of this pool: a preset and a direction set
+                 *     (`murray/orthogonal`).
+                 */
+                pool?: string;
+                /** @description Only rated games (`true`) or only casual ones (`false`). */
+                rated?: boolean;
+                /** @description Games per page, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description A previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of games */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameList"];
+                };
+            };
+            /** @description An unknown query parameter or status */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No account has this name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `limit` out of range or a bad `cursor` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     analysePosition: {
         parameters: {
             query?: never;
@@ -3054,9 +3139,15 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The preset: old, murray, froglet or konane */
+                /**
+                 * @description The preset: old, murray, froglet or konane
+                 * @example murray
+                 */
                 preset: string;
-                /** @description The direction set: orthogonal, diagonal or all */
+                /**
+                 * @description The direction set: orthogonal, diagonal or all
+                 * @example orthogonal
+                 */
                 directions: string;
             };
             cookie?: never;
