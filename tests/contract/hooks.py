@@ -102,7 +102,13 @@ def new_account():
     return name, made["token"], made["id"]
 
 
-ACCOUNT_ENDPOINTS = ("/v1/tokens", "/v1/tokens/{id}", "/v1/accounts/{name}", "/v1/accounts/{name}/export")
+ACCOUNT_ENDPOINTS = (
+    "/v1/tokens",
+    "/v1/tokens/{id}",
+    "/v1/accounts/{name}",
+    "/v1/accounts/{name}/export",
+    "/v1/accounts/{name}/records",
+)
 
 
 @schemathesis.auth(refresh_interval=None).apply_to(

@@ -429,3 +429,34 @@ fn an_accounts_games_are_listed_newest_first_filtered_and_paged() {
     assert_eq!(ids(&format!("?limit=2&cursor={next}")), [first]);
     assert_eq!(app.get("/v1/accounts/nobody/games").status, 404);
 }
+
+#[test]
+fn an_accounts_finished_games_export_as_one_stream_of_records() {
+    let app = spawn_app();
+    let tokens = players(&app, &["Ann"]);
+    let game = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "players": [{"account": "Ann"}, {"name": "Zed"}]});
+    let mut finished = Vec::new();
+    for i in 0..3 {
+        let created = as_token(&app, "POST", "/v1/games", &tokens[0], &game).json();
+        let id = created["id"].as_str().unwrap().to_string();
+        if i < 2 {
+            assert_eq!(
+                as_token(&app, "POST", &format!("/v1/games/{id}/resign"), &tokens[0], &json!({})).status,
+                200
+            );
+            finished.push(id);
+        }
+    }
+    assert_eq!(app.get("/v1/accounts/Ann/records").status, 401);
+    let export = with(&app, "GET", "/v1/accounts/Ann/records", &tokens[0]);
+    assert_eq!(export.status, 200, "{}", export.body);
+    assert!(export.header("content-type").unwrap().starts_with("text/plain"));
+    let records: Vec<&str> = export.body.split("\n\n[").collect();
+    assert_eq!(records.len(), 2, "the two finished games: {}", export.body);
+    for record in records {
+        let text = if record.starts_with('[') { record.to_string() } else { format!("[{record}") };
+        let read = app.post_json("/v1/records", &json!({ "record": text }));
+        assert_eq!(read.status, 200, "{}", read.body);
+        assert_eq!(read.json()["result"]["ended"], "resignation");
+    }
+}

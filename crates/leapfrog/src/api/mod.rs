@@ -164,6 +164,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(accounts::delete_account)
         .service(accounts::export_account)
         .service(accounts::list_account_games)
+        .service(records::export_account_games)
         .service(accounts::list_ratings);
 }
 

@@ -130,3 +130,95 @@ pub async fn read_record(JsonBody(input): JsonBody<RecordInput>) -> Result<HttpR
         result: replayed.result.as_ref().map(Outcome::of_game),
     }))
 }
+
+/// The finished games of an account a page of the store at a time.
+const EXPORT_PAGE: usize = 100;
+
+/// Download an account's game records
+///
+/// Every finished game the account holds (or held) a seat of, newest
+/// first, as one `text/plain` stream of records (rule book §14) separated
+/// by blank lines. Written a page of games at a time: the server's memory
+/// does not grow with the number of games. Needs the `account` scope.
+#[utoipa::path(
+    tag = "accounts",
+    operation_id = "exportAccountGames",
+    security(("accountToken" = ["account"])),
+    params(("name" = String, Path, description = "The account's name, any case")),
+    responses(
+        (status = 200, description = "The records", content_type = "text/plain", body = String),
+        (status = 401, description = "No token, or one unknown or revoked", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token has no `account` scope, or acts for another account", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/accounts/{name}/records")]
+pub async fn export_account_games(
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    req: actix_web::HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let who = super::accounts::principal(&state, &req).await?;
+    who.needs(crate::accounts::Scope::Account)?;
+    who.is(&name)?;
+    let games = state.games.clone();
+    let pages = Pages { games, account: who.account_id, after: None, done: false };
+    let body = futures_util::stream::unfold(pages, |mut pages| async move {
+        let bytes = pages.next().await?;
+        Some((bytes, pages))
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{}-games.txt\"", who.name),
+        ))
+        .streaming(body))
+}
+
+/// The export's cursor through an account's finished games.
+struct Pages {
+    games: crate::games::Games,
+    account: String,
+    after: Option<crate::game::GameCursor>,
+    done: bool,
+}
+
+impl Pages {
+    /// The records of the next page, or `None` at the end; a failure ends
+    /// the stream early with a line that says so (the answer has begun).
+    async fn next(&mut self) -> Option<Result<web::Bytes, actix_web::Error>> {
+        if self.done {
+            return None;
+        }
+        match self.page().await {
+            Ok(Some(text)) => Some(Ok(web::Bytes::from(text))),
+            Ok(None) => None,
+            Err(e) => {
+                tracing::warn!(error = %e, "an account's record export failed");
+                self.done = true;
+                Some(Ok(web::Bytes::from(format!("{{the export stopped here: {e}}}\n"))))
+            }
+        }
+    }
+
+    async fn page(&mut self) -> Result<Option<String>, crate::game::GameError> {
+        let filters = crate::store::AccountGames { status: Some("over"), ..Default::default() };
+        let store = self.games.store();
+        let (games, next) =
+            crate::reading::account_games(store, &self.account, filters, EXPORT_PAGE, self.after.as_ref())
+                .await?;
+        if games.is_empty() {
+            return Ok(None);
+        }
+        let mut text = String::new();
+        for game in &games {
+            let history = self.games.history(game, 0).await?;
+            let gains: Vec<u32> = history.iter().map(|m| m.gain).collect();
+            text.push_str(&Record::of_game(game, &history)?.write(&gains));
+            text.push('\n');
+        }
+        self.done = next.is_none();
+        self.after = next;
+        Ok(Some(text))
+    }
+}

@@ -136,6 +136,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{name}/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an account's game records
+         * @description Every finished game the account holds (or held) a seat of, newest
+         *     first, as one `text/plain` stream of records (rule book §14) separated
+         *     by blank lines. Written a page of games at a time: the server's memory
+         *     does not grow with the number of games. Needs the `account` scope.
+         */
+        get: operations["exportAccountGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/analysis": {
         parameters: {
             query?: never;
@@ -2094,6 +2117,47 @@ export interface operations {
             };
             /** @description `limit` out of range or a bad `cursor` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportAccountGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No token, or one unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token has no `account` scope, or acts for another account */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
