@@ -18,6 +18,8 @@
 //! - `store`: the database (SQLite or PostgreSQL) in its own stored forms;
 //!   `events`: the fan-out of each game's changes to its live streams;
 //!   `limits`: per-client rate limits.
+//! - `accounts`: accounts and personal access tokens; `rating`: Glicko-2;
+//!   `record`: game records (§14).
 //! - `thinking`: the threads the computer thinks on; `computer`: the seats
 //!   it plays; `clock`: the move time limit.
 

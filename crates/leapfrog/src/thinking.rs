@@ -251,12 +251,25 @@ fn next(queue: &mut Queue) -> Option<Job> {
     job
 }
 
-/// Runs the calling thread at the lowest priority (Linux: `nice` 19 for
-/// this thread alone). Elsewhere, or if refused, it runs as it was.
+/// Runs the calling thread at the lowest priority (Linux: the `SCHED_IDLE`
+/// policy, under which any other thread that wants the CPU takes it at
+/// once — with `nice` 19 alone a move waited a scheduler slice behind a
+/// password check — and `nice` 19 in case that is refused). Elsewhere, or
+/// if both are refused, it runs as it was.
 fn lower_this_threads_priority() {
     #[cfg(target_os = "linux")]
-    if let Err(e) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19) {
-        tracing::warn!(error = %e, "cannot lower a background thread's priority");
+    {
+        use thread_priority::{
+            NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy, set_thread_priority_and_policy,
+            thread_native_id,
+        };
+        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+        if let Err(e) = set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle) {
+            tracing::warn!(error = ?e, "cannot make a background thread idle-only");
+        }
+        if let Err(e) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19) {
+            tracing::warn!(error = %e, "cannot lower a background thread's priority");
+        }
     }
 }
 

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Moves while sign-ins flood: p50/p99 latency of POST /v1/games/{id}/moves
+idle, then with SIGN_INS sign-ins a second in flight (each one an Argon2id
+check on the password thread), on one release server.
+
+Usage: tests/load/sign_in_flood.py BINARY [SECONDS] [SIGN_INS]   (10 s, 20/s)
+"""
+
+import json
+import multiprocessing
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+binary = sys.argv[1]
+seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
+rate = float(sys.argv[3]) if len(sys.argv) > 3 else 20.0
+work = tempfile.mkdtemp()
+sock = socket.socket()
+sock.bind(("127.0.0.1", 0))
+port = sock.getsockname()[1]
+sock.close()
+base = f"http://127.0.0.1:{port}"
+server = subprocess.Popen(
+    [binary, "serve", "--no-rate-limits", "--bind", f"127.0.0.1:{port}", "--database-url", f"sqlite://{work}/flood.db"],
+    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "RUST_LOG": "warn"})
+
+
+def call(method, path, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request) as answer:
+        return answer.status, json.load(answer)
+
+
+def moves_for(duration):
+    """Plays games of two seats move by move for `duration`; the latencies of the moves, in ms."""
+    latencies = []
+    end = time.time() + duration
+    while time.time() < end:
+        _, game = call("POST", "/v1/games", {"rules": {"preset": "murray", "rows": 8, "cols": 8},
+                                              "players": [{"name": "A"}, {"name": "B"}]})
+        tokens = {s["player"]: s["token"] for s in game["seats"]}
+        while time.time() < end:
+            _, g = call("GET", f"/v1/games/{game['id']}")
+            if g["status"] == "over":
+                break
+            _, page = call("GET", f"/v1/games/{game['id']}/legal-moves?limit=1")
+            path = page["moves"][0]["path"]
+            started = time.perf_counter()
+            call("POST", f"/v1/games/{game['id']}/moves", {"path": path}, tokens[g["position"]["to_move"]])
+            latencies.append((time.perf_counter() - started) * 1000)
+    return sorted(latencies)
+
+
+def flood(stop, answered):
+    """Asks for a token (one password check each) `rate` times a second until stopped."""
+    body = {"name": "Flood", "password": "flood-password", "label": "x", "scopes": ["play"]}
+
+    def one():
+        try:
+            call("POST", "/v1/tokens", body)
+            with answered.get_lock():
+                answered.value += 1
+        except urllib.error.HTTPError:
+            pass
+
+    while not stop.is_set():
+        threading.Thread(target=one).start()
+        time.sleep(1 / rate)
+
+
+def quantile(xs, q):
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+try:
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/healthz")
+            break
+        except OSError:
+            time.sleep(0.1)
+    call("POST", "/v1/accounts", {"name": "Flood", "password": "flood-password"})
+    idle = moves_for(seconds)
+    # The flood runs in a process of its own: in this one its threads would
+    # hold the interpreter's lock while the moves are timed.
+    stop = multiprocessing.Event()
+    answered = multiprocessing.Value("i", 0)
+    flooder = multiprocessing.Process(target=flood, args=(stop, answered))
+    flooder.start()
+    busy = moves_for(seconds)
+    stop.set()
+    flooder.join()
+    print(f"moves idle: {len(idle)}, p50 {quantile(idle, 0.5):.1f} ms, p99 {quantile(idle, 0.99):.1f} ms")
+    print(f"moves with {rate:.0f} sign-ins/s: {len(busy)}, p50 {quantile(busy, 0.5):.1f} ms, "
+          f"p99 {quantile(busy, 0.99):.1f} ms ({answered.value} sign-ins answered)")
+finally:
+    server.terminate()
+    server.wait()
+    subprocess.run(["rm", "-rf", work])
