@@ -9,7 +9,8 @@ use actix_web::{HttpResponse, web};
 
 const INDEX: &str = include_str!("../web/index.html");
 /// Each module `tsc` writes to `web/dist/`, by the path it is served at.
-pub const SCRIPTS: [(&str, &str); 9] = [
+pub const SCRIPTS: [(&str, &str); 11] = [
+    ("/account.js", include_str!("../web/dist/account.js")),
     ("/app.js", include_str!("../web/dist/app.js")),
     ("/board.js", include_str!("../web/dist/board.js")),
     ("/client.js", include_str!("../web/dist/client.js")),
@@ -17,6 +18,7 @@ pub const SCRIPTS: [(&str, &str); 9] = [
     ("/game.js", include_str!("../web/dist/game.js")),
     ("/home.js", include_str!("../web/dist/home.js")),
     ("/pieces.js", include_str!("../web/dist/pieces.js")),
+    ("/replay.js", include_str!("../web/dist/replay.js")),
     ("/storage.js", include_str!("../web/dist/storage.js")),
     ("/types.js", include_str!("../web/dist/types.js")),
 ];

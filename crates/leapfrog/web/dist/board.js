@@ -5,9 +5,24 @@ import { colourOf, kindName } from "./pieces.js";
 export function cellName(file, rank) {
     return `${String.fromCharCode(97 + file)}${rank}`;
 }
-export function drawBoard(rules, position, view, last, click) {
-    const rows = position.grid.length;
-    const cols = position.grid[0]?.length ?? 0;
+/** The grid of a position string's board (§8): letters for pieces, digits
+ * for runs of empty cells, `-` for a cell the board does not have. */
+export function gridOf(position) {
+    const board = position.split(" ")[0] ?? "";
+    return board.split("/").map((rank) => {
+        const cells = [];
+        for (const run of rank.match(/\d+|./g) ?? []) {
+            if (/^\d+$/.test(run))
+                cells.push(...Array(Number(run)).fill(null));
+            else
+                cells.push(run);
+        }
+        return cells;
+    });
+}
+export function drawBoard(rules, grid, view, last, click) {
+    const rows = grid.length;
+    const cols = grid[0]?.length ?? 0;
     const size = 40;
     // Coordinates in proportion to the board, so that a large board shrunk to
     // a phone's width still shows them at a readable size.
@@ -18,7 +33,7 @@ export function drawBoard(rules, position, view, last, click) {
     const chosen = new Set(view.chosen?.path ?? []);
     const hint = new Set(view.hint);
     const lastCells = new Set(last ? [...last.path, ...last.captures] : []);
-    position.grid.forEach((line, r) => {
+    grid.forEach((line, r) => {
         const rank = rows - r;
         const row = s("g", { role: "row" });
         line.forEach((letter, c) => {

@@ -27,14 +27,21 @@ export async function call(method, path, body, token) {
     return data;
 }
 export const api = {
-    create: (req) => call("POST", "/v1/games", req),
+    create: (req, token) => call("POST", "/v1/games", req, token),
     game: (id) => call("GET", `/v1/games/${id}`),
     lobby: () => call("GET", "/v1/games?status=waiting&limit=50"),
     history: (id) => call("GET", `/v1/games/${id}/moves`),
     positionAt: (id, ply) => call("GET", `/v1/games/${id}/positions/${ply}`),
     jumps: (id, cell) => call("GET", `/v1/games/${id}/legal-moves?from=${cell}&limit=1`),
     play: (id, token, version, path) => callWithVersion(`/v1/games/${id}/moves`, token, version, { path }),
-    join: (id, req) => call("POST", `/v1/games/${id}/join`, req),
+    join: (id, req, token) => call("POST", `/v1/games/${id}/join`, req, token),
+    signUp: (req) => call("POST", "/v1/accounts", req),
+    signIn: (req) => call("POST", "/v1/tokens", req),
+    signOut: (id, token) => call("DELETE", `/v1/tokens/${encodeURIComponent(id)}`, undefined, token),
+    account: (name) => call("GET", `/v1/accounts/${encodeURIComponent(name)}`),
+    accountGames: (name) => call("GET", `/v1/accounts/${encodeURIComponent(name)}/games?limit=50`),
+    leaderboard: (pool) => call("GET", `/v1/ratings/${pool}`),
+    readRecord: (record) => call("POST", "/v1/records", { record }),
     leave: (id, token) => call("POST", `/v1/games/${id}/leave`, undefined, token),
     resign: (id, token) => call("POST", `/v1/games/${id}/resign`, undefined, token),
     rematch: (id, token) => call("POST", `/v1/games/${id}/rematch`, undefined, token),

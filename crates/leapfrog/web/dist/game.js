@@ -1,7 +1,7 @@
 // A game's page: its state and event stream, the seats, the actions, the
 // moves chosen jump by jump, the result.
 import { api } from "./client.js";
-import { seats } from "./storage.js";
+import { account, seats } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
 import { gameName, kindName, legend } from "./pieces.js";
 import { drawBoard } from "./board.js";
@@ -265,7 +265,7 @@ export function renderGame(view, invite, render) {
     // The board.
     const position = view.replay !== null && view.replayPosition ? view.replayPosition : g.position;
     const last = view.replay === null ? view.history[view.history.length - 1] : undefined;
-    const board = drawBoard(g.rules, position, view, last, clickCell);
+    const board = drawBoard(g.rules, position.grid, view, last, clickCell);
     // Players.
     const playerList = h("ul", { class: "players", "aria-label": "players" }, ...g.players.map((p) => {
         const score = g.position.scores[p.player] ?? 0;
@@ -292,12 +292,14 @@ export function renderGame(view, invite, render) {
         if (canJoin) {
             const nameIn = h("input", { "aria-label": "your name", id: "join-name", value: view.joinName, placeholder: "your name", maxlength: 64,
                 oninput: () => { view.joinName = nameIn.value; } });
+            // Signed in, the account takes the seat under its own name.
+            const me = account.get();
             const join = async () => {
                 try {
-                    const req = { name: view.joinName };
+                    const req = me ? {} : { name: view.joinName };
                     if (invite)
                         req.invitation = invite;
-                    const joined = await api.join(g.id, req);
+                    const joined = await api.join(g.id, req, me?.token);
                     seats.add(g.id, { player: joined.seat.player, token: joined.seat.token });
                     localStorage.setItem("leapfrog:name", view.joinName.trim());
                     view.game = joined.game;
@@ -308,7 +310,10 @@ export function renderGame(view, invite, render) {
                     say(`Not joined: ${reason(err)}`, true);
                 }
             };
-            actions.append(h("label", {}, "Your name", nameIn), h("button", { id: "join", onclick: () => void join() }, "Join"));
+            if (me)
+                actions.append(h("button", { id: "join", onclick: () => void join() }, `Join as ${me.name}`));
+            else
+                actions.append(h("label", {}, "Your name", nameIn), h("button", { id: "join", onclick: () => void join() }, "Join"));
         }
         if (firstHeld) {
             actions.append(h("button", { class: "secondary", id: "leave", onclick: () => void (async () => {
@@ -402,7 +407,11 @@ export function renderGame(view, invite, render) {
             say(`The game is over. ${verdict}`);
             view.toldOver = true;
         }
-        result = h("div", { class: "result", id: "result", role: "region", "aria-label": "the result" }, h("h2", {}, "Game over"), h("p", { class: "verdict" }, verdict), h("ol", {}, ...r.standings.map((st) => h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}`))));
+        result = h("div", { class: "result", id: "result", role: "region", "aria-label": "the result" }, h("h2", {}, "Game over"), h("p", { class: "verdict" }, verdict), h("ol", {}, ...r.standings.map((st) => {
+            const change = r.ratings?.find((c) => c.player === st.player);
+            const rating = change ? `, rating ${change.before} → ${change.after}` : "";
+            return h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}${rating}`);
+        })));
     }
     // Moves and replay.
     const moves = h("ol", { class: "moves", start: 1, "aria-label": "moves" }, ...view.history.map((m) => h("li", {}, `${names[m.player] ?? "?"}: ${m.notation}${m.gain ? ` (+${m.gain})` : ""}${m.computer ? " ·c" : ""}`)));
@@ -430,7 +439,7 @@ export function renderGame(view, invite, render) {
     const cell = active?.getAttribute("data-cell");
     const focusAgain = cell ? `[data-cell="${cell}"]` : active?.id ? `#${CSS.escape(active.id)}` : null;
     const caret = active instanceof HTMLInputElement && active.type === "text" ? { start: active.selectionStart, end: active.selectionEnd } : null;
-    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, gameName(g.rules)), h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })), result, view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), legend(g.rules), actions, share), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList), h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`), h("label", {}, "Replay", slider), moves))));
+    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, gameName(g.rules)), h("p", { id: "headline" }, headline, " ", h("span", { id: "clock" })), result, view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), legend(g.rules), actions, share), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList), h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`), h("label", {}, "Replay", slider), moves, h("a", { href: `/v1/games/${g.id}/record`, download: `leapfrog-${g.id}.txt`, id: "download-record" }, "Download the record")))));
     // The latest move in view, in the list's own scroll box.
     moves.scrollTop = moves.scrollHeight;
     const again = focusAgain ? root.querySelector(focusAgain) : null;

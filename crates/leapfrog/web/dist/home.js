@@ -1,11 +1,13 @@
 // The home page: create a game, and the lobby of games waiting for players.
 import { api } from "./client.js";
-import { seats } from "./storage.js";
+import { account, seats } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
 import { GAME_NAMES } from "./pieces.js";
 export const LEVELS = ["random", "greedy", "lookahead", "easy", "medium", "hard"];
 export function showHome() {
     const root = main();
+    // Signed in, "me" is the account.
+    const me = account.get();
     root.replaceChildren();
     const seatList = h("div", { id: "seats" });
     const addSeat = (kind, name = "") => {
@@ -14,7 +16,7 @@ export function showHome() {
         const nameIn = h("input", { "aria-label": `seat ${n + 1}: name`, name: "name", value: name, placeholder: "name", maxlength: 64 });
         const level = h("select", { "aria-label": `seat ${n + 1}: level`, name: "level" }, ...LEVELS.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
         const sync = () => {
-            nameIn.hidden = kindSel.value !== "me";
+            nameIn.hidden = kindSel.value !== "me" || me !== null;
             level.hidden = kindSel.value !== "computer";
         };
         kindSel.addEventListener("change", sync);
@@ -30,6 +32,8 @@ export function showHome() {
     const size = h("input", { id: "size", type: "number", min: 3, max: 26, placeholder: "preset's", name: "size" });
     const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"), h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"));
     const limit = h("input", { id: "limit", type: "number", min: 5, max: 604800, placeholder: "none", name: "limit" });
+    // Signed in, the game may be rated.
+    const rated = h("input", { id: "rated", type: "checkbox", name: "rated", disabled: !me });
     const create = async (e) => {
         e.preventDefault();
         const players = [];
@@ -38,7 +42,7 @@ export function showHome() {
             const name = row.querySelector("[name=name]").value.trim();
             const level = row.querySelector("[name=level]").value;
             if (kind === "me")
-                players.push({ name });
+                players.push(me ? { account: me.name } : { name });
             else if (kind === "open")
                 players.push({ open: "public" });
             else if (kind === "private")
@@ -56,8 +60,10 @@ export function showHome() {
         const req = { rules, players };
         if (limit.value)
             req.move_time_limit = Number(limit.value);
+        if (rated.checked)
+            req.rated = true;
         try {
-            const game = await api.create(req);
+            const game = await api.create(req, me?.token);
             for (const seat of game.seats ?? [])
                 seats.add(game.id, { player: seat.player, token: seat.token });
             seats.keepInvitations(game.id, game.invitations ?? []);
@@ -70,7 +76,7 @@ export function showHome() {
             say(`Not created: ${reason(err)}`, true);
         }
     };
-    const form = h("form", { onsubmit: (e) => void create(e) }, h("div", {}, h("label", {}, "Game", preset), h("label", {}, "Board size", size), h("label", {}, "Jumps", dirs), h("label", {}, "Seconds a move", limit)), h("h2", {}, "Players, in turn order"), seatList, h("div", { class: "actions" }, h("button", { type: "button", class: "secondary", onclick: () => addSeat("open") }, "Add a seat"), h("button", { type: "submit", id: "create" }, "Create the game")));
+    const form = h("form", { onsubmit: (e) => void create(e) }, h("div", {}, h("label", {}, "Game", preset), h("label", {}, "Board size", size), h("label", {}, "Jumps", dirs), h("label", {}, "Seconds a move", limit), h("label", { title: me ? "every seat an account's, no computer" : "sign in to play rated games" }, rated, " Rated")), h("h2", {}, "Players, in turn order"), seatList, h("div", { class: "actions" }, h("button", { type: "button", class: "secondary", onclick: () => addSeat("open") }, "Add a seat"), h("button", { type: "submit", id: "create" }, "Create the game")));
     const lobbyBody = h("tbody", {});
     const lobby = h("table", { class: "lobby" }, h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, ""))), lobbyBody);
     const refresh = async () => {

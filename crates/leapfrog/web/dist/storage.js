@@ -1,4 +1,21 @@
 // What the browser keeps: the seats (and their tokens) it holds, per game.
+export const account = {
+    get() {
+        try {
+            const raw = localStorage.getItem("leapfrog:account");
+            return raw ? JSON.parse(raw) : null;
+        }
+        catch {
+            return null;
+        }
+    },
+    set(a) {
+        localStorage.setItem("leapfrog:account", JSON.stringify(a));
+    },
+    clear() {
+        localStorage.removeItem("leapfrog:account");
+    },
+};
 /** The seats this browser holds in a game, kept across reloads. */
 export const seats = {
     key: (id) => `leapfrog:seats:${id}`,

@@ -1,10 +1,13 @@
 // The page `leapfrog serve` serves at /: the router between the home page
-// (create a game, the lobby) and a game's page. Each module in src/ is
+// (create a game, the lobby), a game's page, the account page and the
+// replay of a game record. Each module in src/ is
 // compiled by `tsc --strict` to dist/ and served by the binary as it is.
 
 import { leave, say } from "./dom.js";
 import { showHome } from "./home.js";
 import { showGame } from "./game.js";
+import { showAccount, showAccountLink } from "./account.js";
+import { showReplay } from "./replay.js";
 
 function route(): void {
   leave();
@@ -12,7 +15,10 @@ function route(): void {
   const [path, query] = location.hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(query ?? "");
   const game = /^\/game\/([0-9a-f-]{36})$/.exec(path ?? "");
+  showAccountLink();
   if (game?.[1]) void showGame(game[1], params.get("invite"));
+  else if (path === "/account") showAccount();
+  else if (path === "/replay") showReplay();
   else showHome();
 }
 

@@ -3,7 +3,7 @@
 
 import type { Game, JumpTree, MoveRecord, PositionView, S } from "./types.js";
 import { api } from "./client.js";
-import { seats } from "./storage.js";
+import { account, seats } from "./storage.js";
 import type { HeldSeat } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
 import { gameName, kindName, legend } from "./pieces.js";
@@ -273,7 +273,7 @@ export function renderGame(view: View, invite: string | null, render: () => void
   // The board.
   const position = view.replay !== null && view.replayPosition ? view.replayPosition : g.position;
   const last = view.replay === null ? view.history[view.history.length - 1] : undefined;
-  const board = drawBoard(g.rules, position, view, last, clickCell);
+  const board = drawBoard(g.rules, position.grid, view, last, clickCell);
 
   // Players.
   const playerList = h("ul", { class: "players", "aria-label": "players" },
@@ -309,11 +309,13 @@ export function renderGame(view: View, invite: string | null, render: () => void
     if (canJoin) {
       const nameIn = h("input", { "aria-label": "your name", id: "join-name", value: view.joinName, placeholder: "your name", maxlength: 64,
         oninput: () => { view.joinName = nameIn.value; } });
+      // Signed in, the account takes the seat under its own name.
+      const me = account.get();
       const join = async (): Promise<void> => {
         try {
-          const req: S["JoinRequest"] = { name: view.joinName };
+          const req: S["JoinRequest"] = me ? {} : { name: view.joinName };
           if (invite) req.invitation = invite;
-          const joined = await api.join(g.id, req);
+          const joined = await api.join(g.id, req, me?.token);
           seats.add(g.id, { player: joined.seat.player, token: joined.seat.token });
           localStorage.setItem("leapfrog:name", view.joinName.trim());
           view.game = joined.game;
@@ -323,7 +325,8 @@ export function renderGame(view: View, invite: string | null, render: () => void
           say(`Not joined: ${reason(err)}`, true);
         }
       };
-      actions.append(h("label", {}, "Your name", nameIn), h("button", { id: "join", onclick: () => void join() }, "Join"));
+      if (me) actions.append(h("button", { id: "join", onclick: () => void join() }, `Join as ${me.name}`));
+      else actions.append(h("label", {}, "Your name", nameIn), h("button", { id: "join", onclick: () => void join() }, "Join"));
     }
     if (firstHeld) {
       actions.append(h("button", { class: "secondary", id: "leave", onclick: () => void (async () => {
@@ -405,7 +408,11 @@ export function renderGame(view: View, invite: string | null, render: () => void
     result = h("div", { class: "result", id: "result", role: "region", "aria-label": "the result" },
       h("h2", {}, "Game over"),
       h("p", { class: "verdict" }, verdict),
-      h("ol", {}, ...r.standings.map((st) => h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}`))));
+      h("ol", {}, ...r.standings.map((st) => {
+        const change = r.ratings?.find((c) => c.player === st.player);
+        const rating = change ? `, rating ${change.before} → ${change.after}` : "";
+        return h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}${rating}`);
+      })));
   }
 
   // Moves and replay.
@@ -447,7 +454,8 @@ export function renderGame(view: View, invite: string | null, render: () => void
       h("div", {},
         h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList),
         h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, `Moves (${view.history.length})`),
-          h("label", {}, "Replay", slider), moves))));
+          h("label", {}, "Replay", slider), moves,
+          h("a", { href: `/v1/games/${g.id}/record`, download: `leapfrog-${g.id}.txt`, id: "download-record" }, "Download the record")))));
   // The latest move in view, in the list's own scroll box.
   moves.scrollTop = moves.scrollHeight;
   const again = focusAgain ? root.querySelector<HTMLElement | SVGGElement>(focusAgain) : null;

@@ -2,7 +2,7 @@
 
 import type { S } from "./types.js";
 import { api } from "./client.js";
-import { seats } from "./storage.js";
+import { account, seats } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
 import { GAME_NAMES } from "./pieces.js";
 
@@ -10,6 +10,8 @@ export const LEVELS: S["ComputerLevel"][] = ["random", "greedy", "lookahead", "e
 
 export function showHome(): void {
   const root = main();
+  // Signed in, "me" is the account.
+  const me = account.get();
   root.replaceChildren();
   const seatList = h("div", { id: "seats" });
   const addSeat = (kind: string, name = ""): void => {
@@ -21,7 +23,7 @@ export function showHome(): void {
     const level = h("select", { "aria-label": `seat ${n + 1}: level`, name: "level" },
       ...LEVELS.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
     const sync = (): void => {
-      nameIn.hidden = kindSel.value !== "me";
+      nameIn.hidden = kindSel.value !== "me" || me !== null;
       level.hidden = kindSel.value !== "computer";
     };
     kindSel.addEventListener("change", sync);
@@ -40,6 +42,8 @@ export function showHome(): void {
   const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"),
     h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"));
   const limit = h("input", { id: "limit", type: "number", min: 5, max: 604800, placeholder: "none", name: "limit" });
+  // Signed in, the game may be rated.
+  const rated = h("input", { id: "rated", type: "checkbox", name: "rated", disabled: !me });
 
   const create = async (e: Event): Promise<void> => {
     e.preventDefault();
@@ -48,7 +52,7 @@ export function showHome(): void {
       const kind = (row.querySelector("[name=kind]") as HTMLSelectElement).value;
       const name = (row.querySelector("[name=name]") as HTMLInputElement).value.trim();
       const level = (row.querySelector("[name=level]") as HTMLSelectElement).value as S["ComputerLevel"];
-      if (kind === "me") players.push({ name });
+      if (kind === "me") players.push(me ? { account: me.name } : { name });
       else if (kind === "open") players.push({ open: "public" });
       else if (kind === "private") players.push({ open: "private" });
       else players.push({ computer: level });
@@ -58,8 +62,9 @@ export function showHome(): void {
     if (dirs.value) rules.directions = dirs.value as S["Directions"];
     const req: S["CreateGameRequest"] = { rules, players };
     if (limit.value) req.move_time_limit = Number(limit.value);
+    if (rated.checked) req.rated = true;
     try {
-      const game = await api.create(req);
+      const game = await api.create(req, me?.token);
       for (const seat of game.seats ?? []) seats.add(game.id, { player: seat.player, token: seat.token });
       seats.keepInvitations(game.id, game.invitations ?? []);
       const mine = players.find((p) => p.name);
@@ -72,7 +77,8 @@ export function showHome(): void {
 
   const form = h("form", { onsubmit: (e) => void create(e) },
     h("div", {}, h("label", {}, "Game", preset), h("label", {}, "Board size", size),
-      h("label", {}, "Jumps", dirs), h("label", {}, "Seconds a move", limit)),
+      h("label", {}, "Jumps", dirs), h("label", {}, "Seconds a move", limit),
+      h("label", { title: me ? "every seat an account's, no computer" : "sign in to play rated games" }, rated, " Rated")),
     h("h2", {}, "Players, in turn order"), seatList,
     h("div", { class: "actions" },
       h("button", { type: "button", class: "secondary", onclick: () => addSeat("open") }, "Add a seat"),

@@ -4,6 +4,27 @@ import type { S } from "./types.js";
 
 export interface HeldSeat { player: number; token: string }
 
+/** The account signed in on this browser: its name and a token of it
+ * (scopes play and account), kept across reloads until signed out. */
+export interface SignedIn { name: string; token: string; id: string }
+
+export const account = {
+  get(): SignedIn | null {
+    try {
+      const raw = localStorage.getItem("leapfrog:account");
+      return raw ? (JSON.parse(raw) as SignedIn) : null;
+    } catch {
+      return null;
+    }
+  },
+  set(a: SignedIn): void {
+    localStorage.setItem("leapfrog:account", JSON.stringify(a));
+  },
+  clear(): void {
+    localStorage.removeItem("leapfrog:account");
+  },
+};
+
 /** The seats this browser holds in a game, kept across reloads. */
 export const seats = {
   key: (id: string) => `leapfrog:seats:${id}`,

@@ -9,6 +9,9 @@
 // - A page redrawn by the stream keeps the name being typed and the focus.
 // - A page whose server dies and comes back reconnects by itself and shows
 //   what was played meanwhile (the server is `LEAPFROG_BIN`, run here).
+// - Accounts: sign up, a rated game, the profile with its ratings, the
+//   account's games, the leaderboards, a record downloaded and replayed,
+//   signing out and in.
 // - No page makes a request outside the server.
 
 import { chromium } from "playwright-core";
@@ -393,11 +396,82 @@ async function resumesAfterALostConnection() {
   }
 }
 
+/** Accounts, a rated game, the profile, the leaderboards, and a game's
+ * record downloaded and replayed on the board. */
+async function accountsAndRecords() {
+  const signUp = async (page, name) => {
+    await page.goto(`${base}/#/account`);
+    await page.locator("#sign-up-name").fill(name);
+    await page.locator("#sign-up-password").fill("frog-spawn-42");
+    await page.locator("#sign-up").click();
+    await page.locator("#profile", { hasText: name }).waitFor();
+    assert.equal(await page.locator("#account-link").textContent(), name, "the header names the account");
+  };
+  const ann = await newPage();
+  await signUp(ann, "Ann");
+  await ann.locator(".ratings", { hasText: "No rated game yet." }).waitFor();
+  // A rated game: Ann's seat is her account's, the other open.
+  await ann.goto(`${base}/#/`);
+  await ann.locator("#preset").selectOption("old");
+  await ann.locator("#size").fill("4");
+  const rows = ann.locator(".seat-row");
+  assert.ok(await rows.nth(0).locator("[name=name]").isHidden(), "signed in, the seat is the account's");
+  await rows.nth(1).locator("[name=kind]").selectOption("open");
+  await ann.locator("#rated").check();
+  await ann.locator("#create").click();
+  await ann.waitForURL(/#\/game\//);
+  const id = /#\/game\/([0-9a-f-]+)/.exec(ann.url())[1];
+  assert.equal((await api(`/v1/games/${id}`)).rated, true);
+  // Bob signs up and joins as his account.
+  const bob = await newPage();
+  await signUp(bob, "Bob");
+  await bob.goto(`${base}/#/game/${id}`);
+  await bob.locator("#join", { hasText: "Join as Bob" }).click();
+  await bob.locator(".badge", { hasText: "you" }).waitFor();
+  // Ann resigns: both see the rating changes in the result.
+  await ann.locator("#resign").click();
+  for (const p of [ann, bob]) await p.locator("#result", { hasText: "rating 1500 →" }).waitFor();
+  // Her profile: the pool, provisional; her games; the leaderboard.
+  await ann.goto(`${base}/#/account`);
+  await ann.locator(".ratings", { hasText: "old/orthogonal" }).waitFor();
+  assert.ok((await ann.locator(".ratings").textContent()).includes("provisional"));
+  await ann.locator("#my-games", { hasText: "rated, over" }).waitFor();
+  await ann.locator("#pool").selectOption("old/orthogonal");
+  await ann.locator(".leaderboard", { hasText: "Nobody is ranked here yet" }).waitFor();
+  // The record: the game page links it; pasted on the replay page, it
+  // replays to its result and back to the start.
+  await ann.goto(`${base}/#/game/${id}`);
+  assert.equal(await ann.locator("#download-record").getAttribute("href"), `/v1/games/${id}/record`);
+  const record = await (await fetch(`${base}/v1/games/${id}/record`)).text();
+  await ann.goto(`${base}/#/replay`);
+  await ann.locator("#record").fill(record);
+  await ann.locator("#read-record").click();
+  await ann.locator("#record-result", { hasText: "by resignation" }).waitFor();
+  await ann.locator("#record-start").click();
+  await ann.locator("#record-ply", { hasText: "Ply 0 of" }).waitFor();
+  assert.ok(await ann.locator("svg.board").isVisible());
+  // A record that does not replay is refused with the reason.
+  await ann.locator("#record").fill(record.replace("[Rules", "[Nope"));
+  await ann.locator("#read-record").click();
+  await ann.locator("#status", { hasText: "no Rules tag" }).waitFor();
+  // Signing out forgets the account; signing in brings it back.
+  await ann.goto(`${base}/#/account`);
+  await ann.locator("#sign-out").click();
+  await ann.locator("#sign-in-name").waitFor();
+  assert.equal(await ann.locator("#account-link").textContent(), "Sign in");
+  await ann.locator("#sign-in-name").fill("ann");
+  await ann.locator("#sign-in-password").fill("frog-spawn-42");
+  await ann.locator("#sign-in").click();
+  await ann.locator("#profile", { hasText: "Ann" }).waitFor();
+  console.log("accounts: signed up, played a rated game, saw the ratings, replayed its record, signed out and in");
+}
+
 try {
   await twoPeople();
   await typingSurvivesLiveUpdates();
   await resumesAfterALostConnection();
   await againstTheComputer();
+  await accountsAndRecords();
   assert.deepEqual(outside, [], "no request outside the server");
   console.log("browser tests passed");
 } catch (e) {
