@@ -460,3 +460,102 @@ fn an_accounts_finished_games_export_as_one_stream_of_records() {
         assert_eq!(read.json()["result"]["ended"], "resignation");
     }
 }
+
+#[test]
+fn no_password_or_token_is_ever_logged() {
+    let mut server = ServerProcess::start(&[], &[("RUST_LOG", "debug")]);
+    let app = server.app.clone();
+    assert_eq!(sign_up(&app, "Ann").status, 201);
+    let made = secret(&token(&app, "Ann", PASSWORD, &["play", "account"]));
+    assert_eq!(token(&app, "Ann", "frog-spawn-43", &["play"]).status, 401);
+    let body = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "players": [{"account": "Ann"}, {"name": "Zed"}]});
+    let game = as_token(&app, "POST", "/v1/games", &made, &body).json();
+    let seat = game["seats"][0]["token"].as_str().unwrap().to_string();
+    assert_eq!(with(&app, "GET", "/v1/tokens", &made).status, 200);
+    server.signal("TERM");
+    server.wait(20);
+    let logs = server.logs.lock().unwrap().join("\n");
+    assert!(logs.contains("/v1/tokens"), "the requests are logged: {logs}");
+    for secret in [PASSWORD, "frog-spawn-43", made.as_str(), seat.as_str()] {
+        assert!(!logs.contains(secret), "{secret} is in the logs");
+    }
+}
+
+#[test]
+fn a_time_out_racing_on_two_processes_rates_a_game_once() {
+    let Some(url) = pg::fresh_database() else { return };
+    let a = ServerProcess::start(&["--database-url", &url], &[]);
+    let b = ServerProcess::start(&["--database-url", &url], &[]);
+    let tokens = players(&a.app, &["Ann", "Bob"]);
+    let body = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "rated": true, "move_time_limit": 5,
+        "players": [{"account": "Ann"}, {"open": "public"}]});
+    let id =
+        as_token(&a.app, "POST", "/v1/games", &tokens[0], &body).json()["id"].as_str().unwrap().to_string();
+    assert_eq!(as_token(&b.app, "POST", &format!("/v1/games/{id}/join"), &tokens[1], &json!({})).status, 201);
+    // Nobody moves: both processes' clocks find Ann out of time.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let g = b.app.get(&format!("/v1/games/{id}")).json();
+        if g["status"] == "over" {
+            assert_eq!(g["players"][0]["resigned"], "timed_out", "{g}");
+            assert_eq!(g["result"]["ratings"].as_array().map(Vec::len), Some(2), "{g}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no time-out: {g}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    for name in ["Ann", "Bob"] {
+        let profile = a.app.get(&format!("/v1/accounts/{name}")).json();
+        assert_eq!(profile["ratings"]["old/orthogonal"]["games"], 1, "rated once: {profile}");
+    }
+}
+
+#[test]
+fn a_leaderboard_ranks_settled_players_best_first_a_page_at_a_time() {
+    let db = crate::common::temp_db();
+    let mut config = leapfrog::config::ServeConfig::for_tests();
+    config.database.url = format!("sqlite://{}", db.display());
+    let app = spawn_with(config);
+    for name in ["Ann", "Bob", "Cy", "Dee"] {
+        assert_eq!(sign_up(&app, name).status, 201);
+    }
+    // Ratings as many games would leave them: Dee still provisional.
+    actix_web::rt::System::new().block_on(async {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&format!("sqlite://{}", db.display())).await.unwrap();
+        for (name, rating, deviation) in
+            [("Ann", 1620.5, 60.0), ("Bob", 1710.25, 80.0), ("Cy", 1620.5, 70.0), ("Dee", 1900.0, 200.0)]
+        {
+            sqlx::query(
+                "INSERT INTO ratings (account_id, pool, rating, deviation, volatility, games, updated_at) \
+                 SELECT id, 'murray/orthogonal', $1, $2, 0.06, 20, 0 FROM accounts WHERE name = $3",
+            )
+            .bind(rating)
+            .bind(deviation)
+            .bind(name)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        pool.close().await;
+    });
+    let mut names = Vec::new();
+    let mut path = "/v1/ratings/murray/orthogonal?limit=1".to_string();
+    loop {
+        let page = app.get(&path).json();
+        names.extend(
+            page["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap().to_string()),
+        );
+        match page["next_cursor"].as_str() {
+            Some(next) => path = format!("/v1/ratings/murray/orthogonal?limit=1&cursor={next}"),
+            None => break,
+        }
+    }
+    // Equal ratings keep one order from page to page; Dee is left out.
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert_eq!(names[0], "Bob");
+    assert!(names[1..].contains(&"Ann".to_string()) && names[1..].contains(&"Cy".to_string()), "{names:?}");
+    let profile = app.get("/v1/accounts/Dee").json();
+    assert_eq!(profile["ratings"]["murray/orthogonal"]["provisional"], true);
+    assert_eq!(app.get("/v1/ratings/murray/orthogonal?cursor=nope").status, 422);
+}

@@ -234,6 +234,8 @@ pub fn leapfrog_binary() -> std::path::PathBuf {
 pub struct ServerProcess {
     pub child: std::process::Child,
     pub app: TestApp,
+    /// Every line it has logged so far.
+    pub logs: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     /// The database it was given by this helper, removed at the end.
     _files: TempFiles,
 }
@@ -263,18 +265,21 @@ impl ServerProcess {
             .args(["serve", "--bind", "127.0.0.1:0"])
             .args(if has_db { vec![] } else { vec!["--database-url", db.as_str()] })
             .args(extra)
-            .envs(env.iter().copied())
             .env("RUST_LOG", "info")
             .env("NO_COLOR", "1")
+            .envs(env.iter().copied())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
             .expect("leapfrog serve starts");
         let stderr = child.stderr.take().expect("piped stderr");
         let (tx, rx) = std::sync::mpsc::channel();
+        let logs = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = logs.clone();
         std::thread::spawn(move || {
             let mut sent = false;
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(line.clone());
                 let port = line.split("port=").nth(1).and_then(|r| r.split_whitespace().next());
                 if let (false, Some(Ok(port))) = (sent, port.map(str::parse::<u16>)) {
                     let _ = tx.send(port);
@@ -284,7 +289,7 @@ impl ServerProcess {
         });
         let port = rx.recv_timeout(Duration::from_secs(60)).expect("the server logs its port");
         let files = TempFiles::of_url(if has_db { "" } else { &db });
-        ServerProcess { child, app: TestApp::at(port), _files: files }
+        ServerProcess { child, app: TestApp::at(port), logs, _files: files }
     }
 
     /// Sends a signal by name (`TERM`, `INT`, `KILL`).
