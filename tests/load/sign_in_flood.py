@@ -4,6 +4,8 @@ idle, then with SIGN_INS sign-ins a second in flight (each one an Argon2id
 check on the password thread), on one release server.
 
 Usage: tests/load/sign_in_flood.py BINARY [SECONDS] [SIGN_INS]   (10 s, 20/s)
+FLOOD=wrong floods with wrong passwords (a check, no token written);
+FLOOD=healthz with health checks (the flood's own cost, no check).
 """
 
 import json
@@ -68,7 +70,12 @@ def flood(stop, answered):
 
     def one():
         try:
-            call("POST", "/v1/tokens", body)
+            if os.environ.get("FLOOD") == "healthz":
+                urllib.request.urlopen(base + "/healthz").read()
+            elif os.environ.get("FLOOD") == "wrong":
+                call("POST", "/v1/tokens", {**body, "password": "wrong-password"})
+            else:
+                call("POST", "/v1/tokens", body)
             with answered.get_lock():
                 answered.value += 1
         except urllib.error.HTTPError:
