@@ -2,7 +2,7 @@
 //! binary (one link of the whole service, not one per file): the real
 //! server on a random port with a fresh database, driven over HTTP.
 //!
-//! - `accounts`: accounts and tokens; `api`: the stateless endpoints; `browser`: the web page, in Chromium; `computer`: analyses and computer
+//! - `accounts`: accounts and tokens; `ratings`: rated games and ratings; `api`: the stateless endpoints; `browser`: the web page, in Chromium; `computer`: analyses and computer
 //!   seats; `abuse`: races, retries, floods and
 //!   stream limits; `games`: persisted games on SQLite and
 //!   PostgreSQL; `lobby`: open seats, joins, resignations and time limits;
@@ -31,5 +31,6 @@ mod games;
 mod generated_client;
 mod lobby;
 mod process;
+mod ratings;
 mod records;
 mod store;

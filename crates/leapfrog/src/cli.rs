@@ -474,7 +474,6 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         app.run_until_stopped().await.map_err(CliError::Serve)
     })
 }
-
 /// `replay`: the record's plies, each with the position after it, then its
 /// result (or that the game is unfinished).
 fn replay(args: &ReplayArgs) -> Result<String, CliError> {
@@ -486,27 +485,5 @@ fn replay(args: &ReplayArgs) -> Result<String, CliError> {
     };
     let record = crate::record::Record::parse(&text)?;
     let replayed = record.replay()?;
-    let mut out = String::new();
-    let _ = writeln!(out, "start {}", replayed.positions[0]);
-    for (i, (ply, pos)) in record.plies.iter().zip(&replayed.positions[1..]).enumerate() {
-        let _ = writeln!(out, "{}. {ply} {pos}", i + 1);
-    }
-    let seat = |p: usize| {
-        record.tag(&format!("Seat{}", p + 1)).map_or_else(|| format!("seat {}", p + 1), str::to_string)
-    };
-    match &replayed.result {
-        Some(result) => {
-            let winners: Vec<String> = result.outcome.winners.iter().map(|&p| seat(p)).collect();
-            let how = if result.by_resignation { " (by resignation)" } else { "" };
-            let scores: Vec<String> = replayed
-                .positions
-                .last()
-                .map_or_else(Vec::new, |p| p.scores().iter().map(u32::to_string).collect());
-            let _ = writeln!(out, "result: {} won{how}; scores {}", winners.join(" and "), scores.join(","));
-        }
-        None => {
-            let _ = writeln!(out, "unfinished after {} plies", record.plies.len());
-        }
-    }
-    Ok(out)
+    Ok(record.told(&replayed))
 }

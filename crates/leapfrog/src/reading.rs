@@ -6,7 +6,7 @@
 use jump_capture as jc;
 
 use crate::game::{Credential, Game, GameCursor, GameError, HistoryMove};
-use crate::store::{AccountGames, Store};
+use crate::store::{AccountGames, GameRow, Store};
 
 /// The game with this id.
 ///
@@ -71,7 +71,12 @@ pub async fn list(
     after: Option<&GameCursor>,
 ) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
     let after = after.map(|c| (c.created_at, c.id.clone()));
-    let mut rows = store.list_games(status, limit as i64 + 1, after).await?;
+    page(store.list_games(status, limit as i64 + 1, after).await?, limit)
+}
+
+/// The games of `rows` (read one past `limit`) and the cursor of the next
+/// page, if there is one.
+fn page(mut rows: Vec<GameRow>, limit: usize) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
     let more = rows.len() > limit;
     rows.truncate(limit);
     let next =
@@ -94,13 +99,7 @@ pub async fn account_games(
     after: Option<&GameCursor>,
 ) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
     let filters = AccountGames { after: after.map(|c| (c.created_at, c.id.as_str())), ..filters };
-    let mut rows = store.account_games(account_id, &filters, limit as i64 + 1).await?;
-    let more = rows.len() > limit;
-    rows.truncate(limit);
-    let next =
-        rows.last().filter(|_| more).map(|r| GameCursor { created_at: r.created_at, id: r.id.clone() });
-    let games = rows.into_iter().map(Game::from_row).collect::<Result<_, _>>()?;
-    Ok((games, next))
+    page(store.account_games(account_id, &filters, limit as i64 + 1).await?, limit)
 }
 
 /// The moves of `game` from ply `from` on, in order, each with the kinds

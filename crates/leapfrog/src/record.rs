@@ -276,6 +276,37 @@ fn check_result(pos: &jc::Position, resigned: &[bool], stated: &str) -> Result<G
     Ok(GameResult { outcome, resigned: resigned.to_vec(), by_resignation: !stuck, ratings: Vec::new() })
 }
 
+impl Record {
+    /// The replay told as text: the start, each ply with the position
+    /// after it, then the result (or that the game is unfinished).
+    pub fn told(&self, replayed: &Replayed) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "start {}", replayed.positions[0]);
+        for (i, (ply, pos)) in self.plies.iter().zip(&replayed.positions[1..]).enumerate() {
+            let _ = writeln!(out, "{}. {ply} {pos}", i + 1);
+        }
+        let seat = |p: usize| {
+            self.tag(&format!("Seat{}", p + 1)).map_or_else(|| format!("seat {}", p + 1), str::to_string)
+        };
+        match &replayed.result {
+            Some(result) => {
+                let winners: Vec<String> = result.outcome.winners.iter().map(|&p| seat(p)).collect();
+                let how = if result.by_resignation { " (by resignation)" } else { "" };
+                let scores: Vec<String> = replayed
+                    .positions
+                    .last()
+                    .map_or_else(Vec::new, |p| p.scores().iter().map(u32::to_string).collect());
+                let _ =
+                    writeln!(out, "result: {} won{how}; scores {}", winners.join(" and "), scores.join(","));
+            }
+            None => {
+                let _ = writeln!(out, "unfinished after {} plies", self.plies.len());
+            }
+        }
+        out
+    }
+}
+
 /// A tag line's name and value.
 fn tag(line: &str) -> Result<(String, String), String> {
     let inner = line

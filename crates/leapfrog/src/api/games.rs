@@ -16,9 +16,6 @@ use crate::limits::Class;
 use crate::wire::Refusal;
 use crate::wire::game::{CreateGameRequest, GameList, GameStatusView, GameView};
 
-/// Most games per page of the listing.
-pub const MAX_GAMES_PAGE: usize = 100;
-
 /// The answers for a game that does not exist.
 #[derive(Debug, IntoResponses)]
 #[allow(dead_code)] // only read by the OpenAPI derive
@@ -202,14 +199,7 @@ pub async fn list_games(
     state: web::Data<AppState>,
     query: QueryParams<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = query.limit.unwrap_or(50);
-    if !(1..=MAX_GAMES_PAGE).contains(&limit) {
-        return Err(ApiError::refuse(
-            Refusal::InvalidValue,
-            format!("limit {limit} is not from 1 to {MAX_GAMES_PAGE}"),
-            "limit",
-        ));
-    }
+    let limit = super::query::page_limit(query.limit)?;
     let after = query
         .cursor
         .as_deref()

@@ -9,7 +9,7 @@
 //! `moves` (play, history, legal moves, past positions), `seats` (join,
 //! leave, resign, play again), `events` (the live
 //! stream), `records` (game records, §14), `accounts` (accounts and
-//! tokens, §13), `meta` (health). `move_page` owns the fast JSON path of a page
+//! tokens, §13), `ratings` (leaderboards, an account's games), `meta` (health). `move_page` owns the fast JSON path of a page
 //! of legal moves; `problem` the one error type.
 
 pub mod accounts;
@@ -22,6 +22,7 @@ pub mod move_page;
 pub mod moves;
 pub mod problem;
 pub mod query;
+pub mod ratings;
 pub mod records;
 pub mod seats;
 pub mod state;
@@ -163,9 +164,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(accounts::get_account)
         .service(accounts::delete_account)
         .service(accounts::export_account)
-        .service(accounts::list_account_games)
+        .service(ratings::list_account_games)
         .service(records::export_account_games)
-        .service(accounts::list_ratings);
+        .service(ratings::list_ratings);
 }
 
 /// The OpenAPI document, built from the routes without starting a server.

@@ -44,6 +44,23 @@ pub fn parse<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
     })
 }
 
+/// The most items of a page of any listing.
+pub const MAX_LISTING_PAGE: usize = 100;
+
+/// A listing's page size: `limit` if given (1 to [`MAX_LISTING_PAGE`]), else 50.
+///
+/// # Errors
+///
+/// A 422 naming `limit` out of range.
+pub fn page_limit(limit: Option<usize>) -> Result<usize, ApiError> {
+    let limit = limit.unwrap_or(50);
+    if !(1..=MAX_LISTING_PAGE).contains(&limit) {
+        let detail = format!("limit {limit} is not from 1 to {MAX_LISTING_PAGE}");
+        return Err(ApiError::refuse(crate::wire::Refusal::InvalidValue, detail, "limit"));
+    }
+    Ok(limit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,12 +1,15 @@
 //! The `accounts` and `account_tokens` tables: an account by its name
-//! (whatever the case), its tokens by the hash of their secret, and the
-//! deletion of an account with its tokens in one transaction.
+//! (whatever the case), its tokens by the hash of their secret, the
+//! deletion of an account with its tokens in one transaction, and the
+//! games an account holds seats of.
 
 use std::sync::LazyLock;
 
 use sqlx::Row;
 
-use super::sql::Statement;
+use super::games::{WAITING, select_games};
+use super::rows::GameRow;
+use super::sql::{Arg, Statement};
 use super::{Store, StoreError, is_unique_violation};
 
 /// An account as stored.
@@ -201,5 +204,64 @@ impl Store {
         }
         tx.commit().await?;
         Ok(())
+    }
+}
+
+/// Filters of an account's games.
+#[derive(Debug, Clone, Default)]
+pub struct AccountGames<'a> {
+    /// A stored status, or [`WAITING`] (waiting for players).
+    pub status: Option<&'a str>,
+    /// Only games of this pool (`murray/orthogonal`).
+    pub pool: Option<&'a str>,
+    /// Only rated games, or only casual ones.
+    pub rated: Option<bool>,
+    /// After this cursor `(created_at, id)`.
+    pub after: Option<(i64, &'a str)>,
+}
+
+impl Store {
+    /// The games an account holds a seat of, newest first, filtered.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn account_games(
+        &self,
+        account_id: &str,
+        filters: &AccountGames<'_>,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let mut conditions = vec!["id IN (SELECT game_id FROM seats WHERE account_id = :account_id)"];
+        let mut args: Vec<(&'static str, Arg<'_>)> =
+            vec![("account_id", account_id.into()), ("limit", limit.into())];
+        match filters.status {
+            Some(WAITING) => conditions.push("open_seats > 0 AND status <> 'over'"),
+            Some(status) => {
+                conditions.push("status = :status AND open_seats = 0");
+                args.push(("status", status.into()));
+            }
+            None => {}
+        }
+        if let Some(pool) = filters.pool {
+            conditions.push("pool = :pool");
+            args.push(("pool", pool.into()));
+        }
+        if let Some(rated) = filters.rated {
+            conditions.push("rated = :rated");
+            args.push(("rated", i64::from(rated).into()));
+        }
+        if let Some((at, id)) = filters.after {
+            conditions.push("created_at <= :at AND (created_at < :at OR id < :id)");
+            args.push(("at", at.into()));
+            args.push(("id", id.into()));
+        }
+        // One shape per set of filters: built here, each bound by name.
+        let statement = Statement::new(&select_games(&format!(
+            "WHERE {} ORDER BY created_at DESC, id DESC LIMIT :limit",
+            conditions.join(" AND ")
+        )));
+        let rows = statement.query(&args)?.fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
     }
 }

@@ -446,65 +446,6 @@ impl Store {
     }
 }
 
-/// Filters of an account's games.
-#[derive(Debug, Clone, Default)]
-pub struct AccountGames<'a> {
-    /// A stored status, or [`WAITING`] (waiting for players).
-    pub status: Option<&'a str>,
-    /// Only games of this pool (`murray/orthogonal`).
-    pub pool: Option<&'a str>,
-    /// Only rated games, or only casual ones.
-    pub rated: Option<bool>,
-    /// After this cursor `(created_at, id)`.
-    pub after: Option<(i64, &'a str)>,
-}
-
-impl Store {
-    /// The games an account holds a seat of, newest first, filtered.
-    ///
-    /// # Errors
-    ///
-    /// On a database failure.
-    pub async fn account_games(
-        &self,
-        account_id: &str,
-        filters: &AccountGames<'_>,
-        limit: i64,
-    ) -> Result<Vec<GameRow>, StoreError> {
-        let mut conditions = vec!["id IN (SELECT game_id FROM seats WHERE account_id = :account_id)"];
-        let mut args: Vec<(&'static str, Arg<'_>)> =
-            vec![("account_id", account_id.into()), ("limit", limit.into())];
-        match filters.status {
-            Some(WAITING) => conditions.push("open_seats > 0 AND status <> 'over'"),
-            Some(status) => {
-                conditions.push("status = :status AND open_seats = 0");
-                args.push(("status", status.into()));
-            }
-            None => {}
-        }
-        if let Some(pool) = filters.pool {
-            conditions.push("pool = :pool");
-            args.push(("pool", pool.into()));
-        }
-        if let Some(rated) = filters.rated {
-            conditions.push("rated = :rated");
-            args.push(("rated", i64::from(rated).into()));
-        }
-        if let Some((at, id)) = filters.after {
-            conditions.push("created_at <= :at AND (created_at < :at OR id < :id)");
-            args.push(("at", at.into()));
-            args.push(("id", id.into()));
-        }
-        // One shape per set of filters: built here, each bound by name.
-        let statement = Statement::new(&select_games(&format!(
-            "WHERE {} ORDER BY created_at DESC, id DESC LIMIT :limit",
-            conditions.join(" AND ")
-        )));
-        let rows = statement.query(&args)?.fetch_all(&self.pool).await?;
-        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
-    }
-}
-
 /// The listing's arguments: the status if filtered (not for `waiting`),
 /// the cursor if given, the limit — in the order the listing numbers them.
 fn listing_args<'a>(

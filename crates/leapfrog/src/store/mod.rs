@@ -39,8 +39,8 @@ use std::time::Duration;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
-pub use accounts::{AccountRow, TokenRow};
-pub use games::{AccountGames, WAITING};
+pub use accounts::{AccountGames, AccountRow, TokenRow};
+pub use games::WAITING;
 pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
 pub use rows::{Commit, GameRow, KeyRecord, MoveRow, SeatRow, Swept};
 
