@@ -59,6 +59,34 @@ pub(crate) async fn principal(state: &AppState, req: &HttpRequest) -> Result<Pri
     Ok(state.accounts.authenticate(&token).await?)
 }
 
+/// The account a request's token acts for, with the `account` scope:
+/// the account's own data.
+///
+/// # Errors
+///
+/// As [`principal`]; 403 without the `account` scope.
+pub(crate) async fn account_scope(state: &AppState, req: &HttpRequest) -> Result<Principal, ApiError> {
+    let who = principal(state, req).await?;
+    who.needs(Scope::Account)?;
+    Ok(who)
+}
+
+/// The account named `name`, if the request's token acts for it with the
+/// `account` scope.
+///
+/// # Errors
+///
+/// As [`account_scope`]; 403 for another account.
+pub(crate) async fn own_account(
+    state: &AppState,
+    req: &HttpRequest,
+    name: &str,
+) -> Result<Principal, ApiError> {
+    let who = account_scope(state, req).await?;
+    who.is(name)?;
+    Ok(who)
+}
+
 /// The account a request acts for when it carries a personal access token
 /// (`lfpat_…`) with the `play` scope; `None` when it carries none.
 ///
@@ -329,8 +357,7 @@ pub async fn create_token(
 )]
 #[get("/v1/tokens")]
 pub async fn list_tokens(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    let who = principal(&state, &req).await?;
-    who.needs(Scope::Account)?;
+    let who = account_scope(&state, &req).await?;
     let tokens = state.accounts.tokens(&who).await?;
     Ok(HttpResponse::Ok().json(TokenList { tokens: tokens.iter().map(TokenView::of).collect() }))
 }
@@ -357,8 +384,7 @@ pub async fn revoke_token(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let who = principal(&state, &req).await?;
-    who.needs(Scope::Account)?;
+    let who = account_scope(&state, &req).await?;
     state.accounts.revoke(&who, &id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -408,9 +434,7 @@ pub async fn delete_account(
     name: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let who = principal(&state, &req).await?;
-    who.needs(Scope::Account)?;
-    who.is(&name)?;
+    let who = own_account(&state, &req, &name).await?;
     state.accounts.delete(&who).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -437,9 +461,7 @@ pub async fn export_account(
     name: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let who = principal(&state, &req).await?;
-    who.needs(Scope::Account)?;
-    who.is(&name)?;
+    let who = own_account(&state, &req, &name).await?;
     let account = state.accounts.profile(&who.name).await?;
     let ratings = state.accounts.ratings(&account).await?;
     let tokens = state.accounts.tokens(&who).await?;

@@ -157,9 +157,7 @@ pub async fn export_account_games(
     name: web::Path<String>,
     req: actix_web::HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let who = super::accounts::principal(&state, &req).await?;
-    who.needs(crate::accounts::Scope::Account)?;
-    who.is(&name)?;
+    let who = super::accounts::own_account(&state, &req, &name).await?;
     let games = state.games.clone();
     let pages = Pages { games, account: who.account_id, after: None, done: false };
     let body = futures_util::stream::unfold(pages, |mut pages| async move {
