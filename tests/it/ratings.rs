@@ -36,6 +36,8 @@ fn a_rated_games_end_changes_its_players_ratings_once_by_glicko_2() {
             let winner = g["result"]["winners"][0].as_u64().unwrap() as usize;
             let won = ratings.iter().find(|c| c["player"] == winner).unwrap();
             assert!(won["after"].as_f64().unwrap() > 1500.0, "{g}");
+            let record = app.get(&format!("/v1/games/{id}/record")).body;
+            assert!(record.contains("[Rated \"yes\"]"), "{record}");
             break;
         }
         let to_move = g["position"]["to_move"].as_u64().unwrap() as usize;

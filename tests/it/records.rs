@@ -20,6 +20,7 @@ fn a_games_record_reads_back_as_the_same_game_position_for_position() {
     let text = record.body.clone();
     assert!(text.starts_with("[Game \"Leap Frog (Murray)\"]\n[Rules \"{"), "{text}");
     assert!(text.contains("[Seat3 \"P2\"]") && text.contains("[Termination \"score\"]"), "{text}");
+    assert!(text.contains("[Rated \"no\"]"), "{text}");
     let read = app.post_json("/v1/records", &json!({ "record": text }));
     assert_eq!(read.status, 200, "{}", read.body);
     let read = read.json();

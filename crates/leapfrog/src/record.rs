@@ -118,7 +118,7 @@ impl Record {
         }
         let date = chrono::DateTime::from_timestamp_millis(game.created_at()).unwrap_or_default();
         tags.push(("Date".into(), date.format("%Y.%m.%d").to_string()));
-        tags.push(("Rated".into(), "no".into()));
+        tags.push(("Rated".into(), if game.rated() { "yes" } else { "no" }.into()));
         let resigned: Vec<String> = game
             .seats()
             .iter()
