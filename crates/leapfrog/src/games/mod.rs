@@ -6,8 +6,9 @@
 //! and tell those who must hear of it: the event hub (and through
 //! PostgreSQL every process's hub) and the computer, when it is to move.
 //! The move clock needs no telling: it reads each game's turn from the
-//! database. Handlers, the clock and the computer translate and call this;
-//! nothing else writes a game.
+//! database. A rated game's end writes its players' new ratings in the
+//! same transaction (rule book §13). Handlers, the clock and the computer
+//! translate and call this; nothing else writes a game.
 
 mod rematch;
 mod seats;
@@ -22,10 +23,9 @@ use crate::reading as read;
 pub use crate::reading::{history, list, load, position_at};
 
 use crate::events::Hub;
-use crate::game::RatingChange;
 use crate::game::{
     Change, Command, Expected, Game, GameCursor, GameError, HistoryMove, Holder, MoveOutcome, MoveRequest,
-    NewGame, NewSeat, SeatToken, Visibility,
+    NewGame, NewSeat, RatingChange, SeatToken, Visibility,
 };
 use crate::rating::Rating;
 use crate::store::{Commit, EndWrite, KeyRecord, MoveRow, RatingRow, RatingWrite, SeatRow, Store};
