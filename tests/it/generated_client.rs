@@ -16,11 +16,21 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A fresh directory in the temporary folder, removed when dropped — also
+/// when the test fails.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
     let dir = std::env::temp_dir().join(format!("leapfrog-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary directory");
-    dir
+    TempDir(dir)
 }
 
 #[test]
@@ -40,7 +50,7 @@ fn a_generated_python_client_plays_a_whole_game() {
             .args(["generate", "--meta", "none", "--overwrite", "--path"])
             .arg(root().join("openapi/openapi.json"))
             .arg("--output-path")
-            .arg(out.join("leapfrog_client")),
+            .arg(out.0.join("leapfrog_client")),
     );
     let log =
         String::from_utf8_lossy(&generated.stdout).into_owned() + &String::from_utf8_lossy(&generated.stderr);
@@ -52,9 +62,8 @@ fn a_generated_python_client_plays_a_whole_game() {
         Command::new("python3")
             .arg(root().join("tests/clients/python_client.py"))
             .arg(&app.address)
-            .arg(&out),
+            .arg(&out.0),
     );
-    let _ = std::fs::remove_dir_all(&out);
     assert!(String::from_utf8_lossy(&played.stdout).contains("a whole game of"));
 }
 

@@ -8,52 +8,26 @@ Usage: tests/load/export.py BINARY [N]   (N: 10000 by default)
 """
 
 import concurrent.futures
-import json
-import os
 import re
-import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.request
 
+from server import Server
+
 binary = sys.argv[1]
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
-work = tempfile.mkdtemp()
-sock = socket.socket()
-sock.bind(("127.0.0.1", 0))
-port = sock.getsockname()[1]
-sock.close()
-base = f"http://127.0.0.1:{port}"
-server = subprocess.Popen(
-    [binary, "serve", "--no-rate-limits", "--bind", f"127.0.0.1:{port}",
-     "--database-url", f"sqlite://{work}/export.db", "--durability", "fast"],
-    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "RUST_LOG": "warn"})
-
-
-def call(method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    with urllib.request.urlopen(urllib.request.Request(base + path, data=data, headers=headers, method=method)) as r:
-        return json.load(r)
+server = Server(binary, "--durability", "fast")
+call, base = server.call, server.base
 
 
 def rss_kib():
-    with open(f"/proc/{server.pid}/status") as f:
+    with open(f"/proc/{server.process.pid}/status") as f:
         return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
 
 
 try:
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/healthz")
-            break
-        except OSError:
-            time.sleep(0.1)
     call("POST", "/v1/accounts", {"name": "Ann", "password": "export-password"})
     token = call("POST", "/v1/tokens", {"name": "Ann", "password": "export-password", "label": "export",
                                         "scopes": ["play", "account"]})["token"]
@@ -97,6 +71,4 @@ try:
         print(f"{attempt} export: {records} records, {size / 1e6:.1f} MB in {seconds:.1f} s; "
               f"server RSS {before / 1024:.0f} MiB before, at most {peak[0] / 1024:.0f} MiB during")
 finally:
-    server.terminate()
-    server.wait()
-    subprocess.run(["rm", "-rf", work])
+    server.stop()

@@ -8,40 +8,21 @@ FLOOD=wrong floods with wrong passwords (a check, no token written);
 FLOOD=healthz with health checks (the flood's own cost, no check).
 """
 
-import json
 import multiprocessing
 import os
-import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 
+from server import Server
+
 binary = sys.argv[1]
 seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
 rate = float(sys.argv[3]) if len(sys.argv) > 3 else 20.0
-work = tempfile.mkdtemp()
-sock = socket.socket()
-sock.bind(("127.0.0.1", 0))
-port = sock.getsockname()[1]
-sock.close()
-base = f"http://127.0.0.1:{port}"
-server = subprocess.Popen(
-    [binary, "serve", "--no-rate-limits", "--bind", f"127.0.0.1:{port}", "--database-url", f"sqlite://{work}/flood.db"],
-    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "RUST_LOG": "warn"})
-
-
-def call(method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, data=data, headers=headers, method=method)
-    with urllib.request.urlopen(request) as answer:
-        return answer.status, json.load(answer)
+server = Server(binary)
+call, base = server.call, server.base
 
 
 def moves_for(duration):
@@ -49,14 +30,14 @@ def moves_for(duration):
     latencies = []
     end = time.time() + duration
     while time.time() < end:
-        _, game = call("POST", "/v1/games", {"rules": {"preset": "murray", "rows": 8, "cols": 8},
+        game = call("POST", "/v1/games", {"rules": {"preset": "murray", "rows": 8, "cols": 8},
                                               "players": [{"name": "A"}, {"name": "B"}]})
         tokens = {s["player"]: s["token"] for s in game["seats"]}
         while time.time() < end:
-            _, g = call("GET", f"/v1/games/{game['id']}")
+            g = call("GET", f"/v1/games/{game['id']}")
             if g["status"] == "over":
                 break
-            _, page = call("GET", f"/v1/games/{game['id']}/legal-moves?limit=1")
+            page = call("GET", f"/v1/games/{game['id']}/legal-moves?limit=1")
             path = page["moves"][0]["path"]
             started = time.perf_counter()
             call("POST", f"/v1/games/{game['id']}/moves", {"path": path}, tokens[g["position"]["to_move"]])
@@ -91,12 +72,6 @@ def quantile(xs, q):
 
 
 try:
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/healthz")
-            break
-        except OSError:
-            time.sleep(0.1)
     call("POST", "/v1/accounts", {"name": "Flood", "password": "flood-password"})
     idle = moves_for(seconds)
     # The flood runs in a process of its own: in this one its threads would
@@ -112,6 +87,4 @@ try:
     print(f"moves with {rate:.0f} sign-ins/s: {len(busy)}, p50 {quantile(busy, 0.5):.1f} ms, "
           f"p99 {quantile(busy, 0.99):.1f} ms ({answered.value} sign-ins answered)")
 finally:
-    server.terminate()
-    server.wait()
-    subprocess.run(["rm", "-rf", work])
+    server.stop()

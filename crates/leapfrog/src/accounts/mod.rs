@@ -76,8 +76,6 @@ pub struct Principal {
     pub account_id: String,
     /// The account's name.
     pub name: String,
-    /// The token's id.
-    pub token_id: String,
     /// The token's scopes.
     pub scopes: Scopes,
 }
@@ -213,7 +211,7 @@ impl Accounts {
             .scopes
             .parse()
             .map_err(|_| AccountError::Hash(format!("token {} has scopes '{}'", row.id, row.scopes)))?;
-        Ok(Principal { account_id: row.account_id, name, token_id: row.id, scopes })
+        Ok(Principal { account_id: row.account_id, name, scopes })
     }
 
     /// The tokens of `who`'s account, without their secrets.

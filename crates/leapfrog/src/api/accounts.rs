@@ -42,6 +42,15 @@ impl From<AccountError> for ApiError {
     }
 }
 
+/// What `Authorization: Bearer …` carries (empty when nothing).
+pub(crate) fn bearer(req: &HttpRequest) -> &str {
+    req.headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("")
+}
+
 /// The account a request's token acts for, if it carries one with the
 /// prefix of personal access tokens.
 ///
@@ -49,13 +58,7 @@ impl From<AccountError> for ApiError {
 ///
 /// [`AccountError::Unauthenticated`] for none, or one unknown or revoked.
 pub(crate) async fn principal(state: &AppState, req: &HttpRequest) -> Result<Principal, ApiError> {
-    let token = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .and_then(|t| AccessToken::parse(t.trim()))
-        .ok_or(AccountError::Unauthenticated)?;
+    let token = AccessToken::parse(bearer(req).trim()).ok_or(AccountError::Unauthenticated)?;
     Ok(state.accounts.authenticate(&token).await?)
 }
 
@@ -94,13 +97,7 @@ pub(crate) async fn own_account(
 ///
 /// A token that is unknown or revoked, or has no `play` scope.
 pub(crate) async fn player(state: &AppState, req: &HttpRequest) -> Result<Option<Principal>, ApiError> {
-    let sent = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .is_some_and(|t| AccessToken::parse(t.trim()).is_some());
-    if !sent {
+    if AccessToken::parse(bearer(req).trim()).is_none() {
         return Ok(None);
     }
     let who = principal(state, req).await?;

@@ -12,7 +12,6 @@ use super::move_page::{LegalMovesResponse, legal_moves_page};
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
 use super::state::AppState;
-use crate::accounts::{AccessToken, Scope};
 use crate::game::{Credential, Expected, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken, Unreadable};
 use crate::limits::Class;
 use crate::wire::game::{GameView, History, MoveRecord};
@@ -46,18 +45,11 @@ pub enum MoveErrors {
 /// a personal access token (`lfpat_…`) with the `play` scope, whose
 /// account holds the seat.
 pub(crate) async fn credential(state: &AppState, req: &HttpRequest) -> Result<Credential, ApiError> {
-    let value = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
-    if AccessToken::parse(value.trim()).is_some() {
-        let who = super::accounts::principal(state, req).await?;
-        who.needs(Scope::Play)?;
+    if let Some(who) = super::accounts::player(state, req).await? {
         return Ok(Credential::Account(who.account_id));
     }
-    SeatToken::parse(value).map(Credential::Seat).map_err(|e| ApiError::input(e, "Authorization"))
+    let token = SeatToken::parse(super::accounts::bearer(req));
+    token.map(Credential::Seat).map_err(|e| ApiError::input(e, "Authorization"))
 }
 
 /// The versions `If-Match` allows: `*`, or versions in quotes. The
