@@ -13,7 +13,7 @@ examples=${EXAMPLES:-30}
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 url=http://127.0.0.1:$port
-"$binary" serve --no-rate-limits --bind "127.0.0.1:$port" --database-url "sqlite://$work/contract.db" >"$work/server.log" 2>&1 &
+"$binary" serve --no-rate-limits --password-share 100 --bind "127.0.0.1:$port" --database-url "sqlite://$work/contract.db" >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do curl -sf "$url/healthz" >/dev/null && break; sleep 0.1; done

@@ -173,6 +173,32 @@ fn a_sign_in_flood_from_one_client_is_refused_without_locking_anyone_out() {
 }
 
 #[test]
+fn sign_ins_past_the_password_threads_share_wait_then_get_503_and_play_goes_on() {
+    let mut config = leapfrog::config::ServeConfig::for_tests();
+    config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    // 1%: after a check of some 35 ms, the thread rests about 3.5 s.
+    config.limits.password_share = 1;
+    let app = spawn_with(config);
+    let statuses: Vec<Response> = std::thread::scope(|s| {
+        let signing: Vec<_> = (0..3)
+            .map(|i| {
+                let (app, body) = (&app, json!({"name": format!("Flood{i}"), "password": PASSWORD}));
+                s.spawn(move || post_as(app, &format!("192.0.2.{i}"), "/v1/accounts", &body))
+            })
+            .collect();
+        signing.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    let made = statuses.iter().filter(|r| r.status == 201).count();
+    let busy: Vec<&Response> = statuses.iter().filter(|r| r.status == 503).collect();
+    assert_eq!((made, busy.len()), (1, 2), "{statuses:?}");
+    assert!(busy.iter().all(|r| r.header("retry-after").is_some()), "{busy:?}");
+    // Play needs no password check: a game is made at once meanwhile.
+    let game =
+        json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "players": [{"name": "A"}, {"name": "B"}]});
+    assert_eq!(app.post_json("/v1/games", &game).status, 201);
+}
+
+#[test]
 fn a_token_revoked_on_one_process_is_refused_by_another_at_once_on_postgres() {
     let Some(url) = pg::fresh_database() else { return };
     let a = ServerProcess::start(&["--database-url", &url], &[]);

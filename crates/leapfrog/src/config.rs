@@ -98,6 +98,13 @@ pub struct LimitArgs {
     /// per account: nobody can lock another person out.
     #[arg(long, env = "LEAPFROG_SIGN_IN_RATE", value_name = "BURST/RATE", default_value = "10/0.5", value_parser = parse_rate)]
     pub sign_in_rate: Rate,
+    /// The share of one core password checks may take, in percent (1–100).
+    /// A check takes about 35 ms on a recent core, so 15 is about four
+    /// sign-ins a second; past them, sign-ins wait (at most 2 s, then 503)
+    /// while play keeps its speed. Applies with `--no-rate-limits` too.
+    #[arg(long, env = "LEAPFROG_PASSWORD_SHARE", value_name = "PERCENT", default_value_t = 15,
+          value_parser = clap::value_parser!(u8).range(1..=100))]
+    pub password_share: u8,
     /// Games one client may have that are neither over nor abandoned (0: no cap).
     #[arg(long, env = "LEAPFROG_MAX_UNFINISHED_GAMES", default_value_t = 100)]
     pub max_unfinished_games: u32,
@@ -203,6 +210,10 @@ impl ServeConfig {
             .map(|d| d.config)
             .unwrap_or_else(|e| panic!("the default settings parse: {e}"));
         config.bind = "127.0.0.1:0".into();
+        // Tests run many servers at once on few cores, and sign in often:
+        // their password checks run whenever they can (the share is tested
+        // on its own).
+        config.limits.password_share = 100;
         config
     }
 }

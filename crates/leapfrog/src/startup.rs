@@ -230,7 +230,9 @@ impl Application {
         background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
         background.push(actix_web::rt::spawn(computer.scan()));
         background.push(actix_web::rt::spawn(crate::clock::run(games.clone())));
-        let hasher = crate::accounts::Hasher::new().map_err(|e| StartupError::Accounts(e.to_string()))?;
+        let hasher =
+            crate::accounts::Hasher::new(crate::thinking::Share::percent(config.limits.password_share))
+                .map_err(|e| StartupError::Accounts(e.to_string()))?;
         let accounts = crate::accounts::Accounts::new(store.clone(), Arc::new(hasher));
         let state = AppState {
             games,

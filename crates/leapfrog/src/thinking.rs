@@ -9,6 +9,10 @@
 //! the lowest priority the system has (`nice` 19), so that a flood of them
 //! leaves the CPU to the people's games and to the request threads.
 //!
+//! A pool may bound the share of the time its threads work: after each
+//! job a thread rests in proportion, so that what it does, however much is
+//! asked, takes at most that share of a core.
+//!
 //! A pool may bound how long a job waits for a thread: one that waited
 //! longer is answered [`Late`] instead of run, and a job whose asker has
 //! gone (a closed connection, a timed-out request) is not run at all.
@@ -69,6 +73,26 @@ pub struct Pool {
     max_wait: Option<Duration>,
 }
 
+/// The share of the time a pool's threads may work, from 0 (exclusive) to
+/// 1 (always).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Share(f64);
+
+impl Share {
+    /// Work whenever there is work.
+    pub const ALL: Share = Share(1.0);
+
+    /// `percent` of the time, from 1 to 100 (outside it: the nearest).
+    pub fn percent(percent: u8) -> Share {
+        Share(f64::from(percent.clamp(1, 100)) / 100.0)
+    }
+
+    /// How long to rest after working `worked`, to keep within the share.
+    fn rest_after(self, worked: Duration) -> Duration {
+        worked.mul_f64((1.0 - self.0) / self.0)
+    }
+}
+
 #[derive(Debug)]
 struct Shared {
     queue: Mutex<Queue>,
@@ -103,14 +127,15 @@ pub enum Priority {
 }
 
 impl Pool {
-    /// A pool of `threads` threads (at least one) named `{name}-{i}`, a
-    /// queue of `capacity` waiting jobs, each waiting at most `max_wait`
-    /// for a thread.
+    /// A pool of `threads` threads (at least one) named `{name}-{i}`, each
+    /// working at most `share` of the time, a queue of `capacity` waiting
+    /// jobs, each waiting at most `max_wait` for a thread.
     pub fn new(
         name: &str,
         threads: usize,
         capacity: usize,
         priority: Priority,
+        share: Share,
         max_wait: Option<Duration>,
     ) -> Pool {
         let threads = threads.max(1);
@@ -121,7 +146,7 @@ impl Pool {
                 if priority == Priority::Lowest {
                     lower_this_threads_priority();
                 }
-                work(&shared);
+                work(&shared, share);
             });
             if let Err(e) = spawned {
                 tracing::error!(error = %e, "cannot start a thread of the {name} pool");
@@ -217,8 +242,9 @@ impl Drop for Release {
     }
 }
 
-/// A thread's loop: the next client's oldest job, in turn.
-fn work(shared: &Shared) {
+/// A thread's loop: the next client's oldest job, in turn, then a rest
+/// that keeps the thread within its share (the job has answered by then).
+fn work(shared: &Shared, share: Share) {
     loop {
         let job = {
             let mut queue = shared.queue.lock().unwrap_or_else(PoisonError::into_inner);
@@ -229,9 +255,13 @@ fn work(shared: &Shared) {
                 queue = shared.ready.wait(queue).unwrap_or_else(PoisonError::into_inner);
             }
         };
+        let started = Instant::now();
         // A panicking job does not take the pool down.
         if std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).is_err() {
             tracing::error!("a job on a thread pool panicked");
+        }
+        if share != Share::ALL {
+            std::thread::sleep(share.rest_after(started.elapsed()));
         }
     }
 }
@@ -286,8 +316,15 @@ impl Thinkers {
     pub fn new(threads: usize, capacity: usize, background_wait: Duration) -> Thinkers {
         Thinkers {
             // A person waits for these: as long as it takes.
-            play: Pool::new("play", threads, capacity, Priority::Normal, None),
-            background: Pool::new("think", threads, capacity, Priority::Lowest, Some(background_wait)),
+            play: Pool::new("play", threads, capacity, Priority::Normal, Share::ALL, None),
+            background: Pool::new(
+                "think",
+                threads,
+                capacity,
+                Priority::Lowest,
+                Share::ALL,
+                Some(background_wait),
+            ),
         }
     }
 
@@ -335,7 +372,7 @@ mod tests {
 
     #[actix_rt::test]
     async fn jobs_run_off_the_caller_and_a_full_queue_refuses_at_once() {
-        let pool = Pool::new("test", 1, 1, Priority::Normal, None);
+        let pool = Pool::new("test", 1, 1, Priority::Normal, Share::ALL, None);
         let (blocked, running, hold) = held(&pool, "a", None);
         running.recv().unwrap();
         // The thread is busy: one job waits in the queue, the next is refused.
@@ -349,7 +386,7 @@ mod tests {
 
     #[actix_rt::test]
     async fn clients_are_served_in_turn_whatever_one_of_them_queued() {
-        let pool = Pool::new("test", 1, 100, Priority::Normal, None);
+        let pool = Pool::new("test", 1, 100, Priority::Normal, Share::ALL, None);
         let (blocked, running, hold) = held(&pool, "x", None);
         running.recv().unwrap();
         let order = Arc::new(Mutex::new(Vec::new()));
@@ -375,7 +412,7 @@ mod tests {
 
     #[actix_rt::test]
     async fn a_client_at_its_cap_is_refused_and_others_are_not() {
-        let pool = Pool::new("test", 1, 100, Priority::Normal, None);
+        let pool = Pool::new("test", 1, 100, Priority::Normal, Share::ALL, None);
         let (blocked, running, hold) = held(&pool, "a", Some(2));
         running.recv().unwrap();
         let second = pool.submit("a", Some(2), || 2).unwrap();
@@ -395,7 +432,7 @@ mod tests {
 
     #[test]
     fn background_threads_run_at_the_lowest_priority() {
-        let pool = Pool::new("test", 1, 1, Priority::Lowest, None);
+        let pool = Pool::new("test", 1, 1, Priority::Lowest, Share::ALL, None);
         let (tx, rx) = mpsc::channel();
         let _answer = pool.submit("a", None, move || {
             #[cfg(target_os = "linux")]
@@ -408,7 +445,7 @@ mod tests {
 
     #[actix_rt::test]
     async fn a_job_that_waited_too_long_is_answered_late_and_one_whose_asker_left_is_not_run() {
-        let pool = Pool::new("test", 1, 10, Priority::Normal, Some(Duration::from_millis(50)));
+        let pool = Pool::new("test", 1, 10, Priority::Normal, Share::ALL, Some(Duration::from_millis(50)));
         let (blocked, running, hold) = held(&pool, "a", None);
         running.recv().unwrap();
         let ran = Arc::new(Mutex::new(Vec::new()));
@@ -426,9 +463,26 @@ mod tests {
 
     #[actix_rt::test]
     async fn a_capped_job_that_panics_gives_its_place_back() {
-        let pool = Pool::new("test", 1, 10, Priority::Normal, None);
+        let pool = Pool::new("test", 1, 10, Priority::Normal, Share::ALL, None);
         let failed = pool.submit("a", Some(1), || -> u8 { panic!("a bug") }).unwrap();
         assert!(failed.await.is_err(), "no answer from a panic");
         assert_eq!(pool.submit("a", Some(1), || 3).unwrap().await.unwrap(), Ok(3));
+    }
+
+    #[actix_rt::test]
+    async fn a_thread_with_a_share_rests_after_each_job_in_proportion() {
+        let pool = Pool::new("test", 1, 10, Priority::Normal, Share::percent(25), None);
+        let work = || {
+            let started = Instant::now();
+            std::thread::sleep(Duration::from_millis(20));
+            started
+        };
+        let first = pool.submit("a", None, work).unwrap();
+        let second = pool.submit("b", None, work).unwrap();
+        let (first, second) = (first.await.unwrap().unwrap(), second.await.unwrap().unwrap());
+        // 20 ms of work at 25% is followed by at least 60 ms of rest.
+        assert!(second - first >= Duration::from_millis(80), "{:?}", second - first);
+        assert_eq!(Share::percent(0), Share::percent(1));
+        assert_eq!(Share::percent(200), Share::ALL);
     }
 }

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use jump_capture::{Cell, PathBudget};
 
-use crate::thinking::{Pool, Priority};
+use crate::thinking::{Pool, Priority, Share};
 use crate::wire::{Invalid, Refusal};
 
 /// The most legal moves one request counts or lists of a position.
@@ -68,7 +68,7 @@ pub struct Engine {
 impl Engine {
     /// An engine of `threads` threads.
     pub fn new(threads: usize) -> Engine {
-        Engine { pool: Pool::new("engine", threads, QUEUE, Priority::Normal, Some(DEADLINE)) }
+        Engine { pool: Pool::new("engine", threads, QUEUE, Priority::Normal, Share::ALL, Some(DEADLINE)) }
     }
 
     /// Runs `job` for `client` on the engine's threads (clients in turn),

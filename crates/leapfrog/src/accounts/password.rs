@@ -1,7 +1,10 @@
 //! Password hashes: Argon2id with OWASP's parameters (19 MiB, 2 passes, 1
 //! lane), in the PHC string format. Every hash and check runs on one
-//! thread of the lowest priority, clients in turn, each waiting at most
-//! two seconds: a flood of sign-ins takes a spare core, never play's.
+//! thread of the lowest priority that works at most a given share of the
+//! time (`--password-share`), clients in turn, each waiting at most two
+//! seconds: a flood of sign-ins gets 503s, and play keeps its speed (on
+//! two cores, even an idle-priority thread busy all the time doubled the
+//! moves' p99).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -11,7 +14,7 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use rand::TryRng;
 
 use super::{AccountError, Password};
-use crate::thinking::{Busy, Pool, Priority};
+use crate::thinking::{Busy, Pool, Priority, Share};
 
 /// Hashes and checks waiting at once, in all.
 const QUEUE: usize = 64;
@@ -38,15 +41,16 @@ pub struct Hasher {
 }
 
 impl Hasher {
-    /// The hasher, with its thread and its decoy hash made now.
+    /// The hasher, with its thread working at most `share` of the time,
+    /// and its decoy hash made now.
     ///
     /// # Errors
     ///
     /// No randomness for the decoy's salt, or the hash failed.
-    pub fn new() -> Result<Hasher, AccountError> {
+    pub fn new(share: Share) -> Result<Hasher, AccountError> {
         let decoy = hash_now(&Password::parse(format!("{:x}", rand::rngs::SysRng.try_next_u64()?))?)?;
         Ok(Hasher {
-            pool: Pool::new("password", 1, QUEUE, Priority::Lowest, Some(MAX_WAIT)),
+            pool: Pool::new("password", 1, QUEUE, Priority::Lowest, share, Some(MAX_WAIT)),
             decoy,
             checks: AtomicU64::new(0),
         })
