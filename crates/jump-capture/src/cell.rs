@@ -220,9 +220,17 @@ pub enum DirectionSet {
     Diagonal,
     /// All eight: Leap Frog's "diagonal variant".
     All,
+    /// N, NE, E, S, SW, W: six neighbours of a hexagonal grid laid on the
+    /// square one in axial coordinates (`docs/rules.md` §12): Chinese-checkers
+    /// Capture, triangular peg solitaire.
+    Hex,
 }
 
 impl DirectionSet {
+    /// Every set, in the order listed to users.
+    pub const ALL: [DirectionSet; 4] =
+        [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All, DirectionSet::Hex];
+
     /// The directions of the set, clockwise from north.
     pub fn directions(self) -> &'static [Direction] {
         use Direction::*;
@@ -230,6 +238,7 @@ impl DirectionSet {
             DirectionSet::Orthogonal => &[N, E, S, W],
             DirectionSet::Diagonal => &[NE, SE, SW, NW],
             DirectionSet::All => &[N, NE, E, SE, S, SW, W, NW],
+            DirectionSet::Hex => &[N, NE, E, S, SW, W],
         }
     }
 
@@ -244,6 +253,7 @@ impl DirectionSet {
             DirectionSet::Orthogonal => "orthogonal",
             DirectionSet::Diagonal => "diagonal",
             DirectionSet::All => "all",
+            DirectionSet::Hex => "hex",
         }
     }
 }
@@ -254,9 +264,9 @@ impl fmt::Display for DirectionSet {
     }
 }
 
-/// A direction set name other than `orthogonal`, `diagonal` or `all`.
+/// A direction set name other than `orthogonal`, `diagonal`, `all` or `hex`.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
-#[error("unknown direction set '{0}'; expected orthogonal, diagonal or all")]
+#[error("unknown direction set '{0}'; expected orthogonal, diagonal, all or hex")]
 pub struct ParseDirectionSetError(pub String);
 
 impl FromStr for DirectionSet {
@@ -267,6 +277,7 @@ impl FromStr for DirectionSet {
             "orthogonal" => Ok(DirectionSet::Orthogonal),
             "diagonal" => Ok(DirectionSet::Diagonal),
             "all" => Ok(DirectionSet::All),
+            "hex" => Ok(DirectionSet::Hex),
             other => Err(ParseDirectionSetError(other.chars().take(40).collect())),
         }
     }

@@ -91,16 +91,18 @@ mod position;
 mod preset;
 mod rules;
 mod setup;
+mod shape;
 
 pub use budget::{OverBudget, PathBudget};
 pub use cell::{Cell, Direction, DirectionSet, MAX_SIDE, ParseCellError, ParseDirectionSetError};
 pub use deal::{apportion, random_seed};
 pub use grid::{Grid, ParseBoardError, Square};
 pub use moves::{IllegalMove, JumpTree, Move, MoveList, ParseMoveError, ScoredPath, jumped_over};
-pub use outcome::{Outcome, Standing};
+pub use outcome::{Outcome, Solitaire, Standing};
 pub use position::{Phase, Played, Position, PositionError, sort_by_notation};
 pub use preset::{LEAP_FROG_MAX_PLAYERS, ParsePresetError, Preset};
 pub use rules::{
     Capture, Chain, EndRule, Fill, Kind, MAX_PLAYERS, Opening, PlayersError, Rules, RulesError, RulesSpec,
 };
 pub use setup::{ParsePositionError, Setup};
+pub use shape::Shape;

@@ -1,5 +1,6 @@
 //! Results of finished games (`docs/rules.md` §7).
 
+use crate::cell::Cell;
 use crate::rules::EndRule;
 
 /// One player's place in the result.
@@ -21,6 +22,36 @@ pub struct Outcome {
     pub winners: Vec<usize>,
     /// Every player, best first (ties in player order).
     pub standings: Vec<Standing>,
+    /// Under [`EndRule::PiecesLeft`] (peg solitaire): what is left.
+    pub solitaire: Option<Solitaire>,
+}
+
+/// How a game of peg solitaire ended (`docs/rules.md` §12).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Solitaire {
+    /// Pieces left on the board.
+    pub pieces_left: usize,
+    /// The last piece's cell, when one is left.
+    pub last: Option<Cell>,
+    /// One piece left: solved.
+    pub solved: bool,
+    /// On a board with a centre (see [`crate::Rules::centre`]): whether
+    /// the one piece left stands on it.
+    pub perfect: Option<bool>,
+}
+
+impl Solitaire {
+    /// The result of a board with `pieces` left, the last (if one) on
+    /// `last`, and `centre` the board's centre if it has one.
+    pub fn of(pieces: usize, last: Option<Cell>, centre: Option<Cell>) -> Solitaire {
+        let solved = pieces == 1;
+        Solitaire {
+            pieces_left: pieces,
+            last: last.filter(|_| solved),
+            solved,
+            perfect: centre.map(|c| solved && last == Some(c)),
+        }
+    }
 }
 
 impl Outcome {
@@ -30,7 +61,7 @@ impl Outcome {
         // What each player is ranked by: the score, or for "no move loses"
         // 1 for everyone but the player stuck.
         let key = |p: usize| match rule {
-            EndRule::HighestScore => u64::from(scores[p]),
+            EndRule::HighestScore | EndRule::PiecesLeft => u64::from(scores[p]),
             EndRule::NoMoveLoses => u64::from(p != to_move),
         };
         let mut order: Vec<usize> = (0..scores.len()).collect();
@@ -48,7 +79,7 @@ impl Outcome {
             w.sort_unstable();
             w
         };
-        Outcome { winners, standings }
+        Outcome { winners, standings, solitaire: None }
     }
 
     /// Whether two or more players share the win.

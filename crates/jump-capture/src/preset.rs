@@ -1,13 +1,15 @@
 //! The named rule sets of the rule book (`docs/rules.md`): Leap Frog `old` and `murray`, BrainKing's
-//! `froglet`, and `konane`.
+//! `froglet`, `konane`, and on boards drawn by a mask (§12) Chinese-checkers `capture` and the peg
+//! solitaires `english` and `triangle`.
 
 use std::fmt;
 use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::cell::{DirectionSet, MAX_SIDE};
-use crate::rules::{Capture, Chain, EndRule, Fill, Kind, Opening, Rules, RulesSpec};
+use crate::cell::{Cell, DirectionSet, MAX_SIDE};
+use crate::rules::{Capture, Chain, EndRule, Fill, Kind, Opening, Rules, RulesError, RulesSpec};
+use crate::shape::Shape;
 
 /// Most players the Leap Frog presets accept ("almost without limit").
 pub const LEAP_FROG_MAX_PLAYERS: usize = 64;
@@ -24,11 +26,28 @@ pub enum Preset {
     Froglet,
     /// Konane, the Hawaiian game: two players, own pieces, straight jumps, 8×8.
     Konane,
+    /// Capture on the central hexagon of a Chinese-checkers board (side 5,
+    /// 61 cells), `hex` directions, all full but the centre, 2 to 6 players.
+    Capture,
+    /// English peg solitaire: the 33-hole cross, all full but the centre,
+    /// one player.
+    English,
+    /// Triangular peg solitaire: side 5 (15 holes), `hex` directions, all
+    /// full but `a1`, one player.
+    Triangle,
 }
 
 impl Preset {
     /// Every preset, in the order listed to users.
-    pub const ALL: [Preset; 4] = [Preset::Old, Preset::Murray, Preset::Froglet, Preset::Konane];
+    pub const ALL: [Preset; 7] = [
+        Preset::Old,
+        Preset::Murray,
+        Preset::Froglet,
+        Preset::Konane,
+        Preset::Capture,
+        Preset::English,
+        Preset::Triangle,
+    ];
 
     /// The identifier used on the command line and the wire.
     pub fn id(self) -> &'static str {
@@ -37,6 +56,19 @@ impl Preset {
             Preset::Murray => "murray",
             Preset::Froglet => "froglet",
             Preset::Konane => "konane",
+            Preset::Capture => "capture",
+            Preset::English => "english",
+            Preset::Triangle => "triangle",
+        }
+    }
+
+    /// The outline of the preset's board.
+    pub fn shape(self) -> Shape {
+        match self {
+            Preset::Capture => Shape::Hexagon,
+            Preset::English => Shape::Cross,
+            Preset::Triangle => Shape::Triangle,
+            Preset::Old | Preset::Murray | Preset::Froglet | Preset::Konane => Shape::Rectangle,
         }
     }
 
@@ -47,6 +79,9 @@ impl Preset {
             Preset::Murray => "Leap Frog (Murray, 1898)",
             Preset::Froglet => "Froglet (BrainKing)",
             Preset::Konane => "Konane",
+            Preset::Capture => "Capture (Chinese checkers)",
+            Preset::English => "Peg solitaire (English)",
+            Preset::Triangle => "Peg solitaire (triangle)",
         }
     }
 
@@ -73,6 +108,22 @@ impl Preset {
                 "Hawaiian checkers on 8×8: black and white pieces on a checkerboard. Black removes \
                  a black piece from the centre or a corner, white one next to the hole; then each \
                  moves an own piece over an opponent's in a straight line. Who cannot move loses."
+            }
+            Preset::Capture => {
+                "The central hexagon of a Chinese-checkers board, full of marbles but the centre. \
+                 In turn, each player jumps any marble over a neighbour in one of the six \
+                 directions into the hole behind, capturing it, and may go on jumping. When no \
+                 jump is left, the most captures wins."
+            }
+            Preset::English => {
+                "The 33-hole cross, full of pegs but the centre. Jump a peg over a neighbour into \
+                 the hole behind and remove it; a peg may go on jumping. Leave one peg and you \
+                 have solved it; leave it in the centre and the solution is perfect."
+            }
+            Preset::Triangle => {
+                "Fifteen holes in a triangle, full of pegs but the top one. Jump a peg over a \
+                 neighbour, along a side or a row, into the hole behind and remove it. Leave one \
+                 peg and you have solved it."
             }
         }
     }
@@ -144,7 +195,63 @@ impl Preset {
                 min_players: 2,
                 max_players: 2,
             },
+            Preset::Capture => RulesSpec {
+                opening: Opening::None,
+                removals_score: false,
+                min_players: 2,
+                max_players: 6,
+                directions: DirectionSet::Hex,
+                ..leap_frog("capture", 9, vec![Kind::shared('O', "marble", 1)], vec![1]).shaped(
+                    Shape::Hexagon,
+                    5,
+                    vec![centre(4)],
+                )
+            },
+            Preset::English | Preset::Triangle => {
+                let (name, shape, side, hole, directions) = if self == Preset::English {
+                    ("english", Shape::Cross, 7, centre(3), DirectionSet::Orthogonal)
+                } else {
+                    ("triangle", Shape::Triangle, 5, centre(0), DirectionSet::Hex)
+                };
+                RulesSpec {
+                    opening: Opening::None,
+                    removals_score: false,
+                    end: EndRule::PiecesLeft,
+                    min_players: 1,
+                    max_players: 1,
+                    directions,
+                    ..leap_frog(name, side, vec![Kind::shared('O', "peg", 1)], vec![1]).shaped(
+                        shape,
+                        side,
+                        vec![hole],
+                    )
+                }
+            }
         }
+    }
+
+    /// The preset's rule set on a board of side `side`: for `capture` the
+    /// hexagon's side (2 to 13; the hole at its centre), for `triangle` the
+    /// triangle's (3 to 26), for `english` only 7, for the others a square
+    /// board of that side.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::Side`] outside those sides.
+    pub fn spec_with_side(self, side: u8) -> Result<RulesSpec, RulesError> {
+        let shape = self.shape();
+        if !shape.sides().contains(&side) {
+            return Err(RulesError::Side { shape: shape.name(), side, sides: shape.sides() });
+        }
+        let spec = self.spec();
+        Ok(match self {
+            Preset::Capture => spec.shaped(shape, side, vec![centre(side - 1)]),
+            Preset::Triangle | Preset::English => {
+                let holes = spec.holes.clone();
+                spec.shaped(shape, side, holes)
+            }
+            Preset::Old | Preset::Murray | Preset::Froglet | Preset::Konane => spec.with_size(side, side),
+        })
     }
 
     /// The preset's rules on its default board.
@@ -153,15 +260,22 @@ impl Preset {
     }
 }
 
+/// The cell on file and rank `i` (from 0): a diagonal cell, such as the
+/// centre of a hexagon or of the cross.
+fn centre(i: u8) -> Cell {
+    Cell::new(i, i).expect("a board's centre is on the board")
+}
+
 impl fmt::Display for Preset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.id())
     }
 }
 
-/// A preset name that is not one of `old`, `murray`, `froglet`, `konane`.
+/// A preset name that is not one of `old`, `murray`, `froglet`, `konane`,
+/// `capture`, `english`, `triangle`.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
-#[error("unknown preset '{0}'; expected old, murray, froglet or konane")]
+#[error("unknown preset '{0}'; expected old, murray, froglet, konane, capture, english or triangle")]
 pub struct ParsePresetError(pub String);
 
 impl FromStr for Preset {

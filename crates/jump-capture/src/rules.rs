@@ -11,6 +11,7 @@ use thiserror::Error;
 use crate::cell::{Cell, DirectionSet, MAX_SIDE};
 use crate::grid::Grid;
 use crate::layout::Layout;
+use crate::shape::Shape;
 
 /// The most players a rule set may allow.
 pub const MAX_PLAYERS: usize = 64;
@@ -108,6 +109,10 @@ pub enum EndRule {
     HighestScore,
     /// The player to move who cannot move loses; everyone else wins.
     NoMoveLoses,
+    /// Peg solitaire (one player): when no jump is left, the result is the
+    /// pieces left; one is a solution, one on the board's centre a perfect
+    /// one (see [`crate::Solitaire`]).
+    PiecesLeft,
 }
 
 /// How the starting board is filled (`docs/rules.md` §3).
@@ -183,6 +188,15 @@ impl RulesSpec {
         self
     }
 
+    /// Draws the board as a `shape` of side `side` (see
+    /// [`Shape::grid`] and [`Shape::mask`]) with `holes` starting empty.
+    pub fn shaped(mut self, shape: Shape, side: u8, holes: Vec<Cell>) -> Self {
+        (self.rows, self.cols) = shape.grid(side);
+        self.mask = shape.mask(side);
+        self.holes = holes;
+        self
+    }
+
     /// Sets the direction set.
     pub fn with_directions(mut self, directions: DirectionSet) -> Self {
         self.directions = directions;
@@ -210,6 +224,16 @@ pub struct Rules {
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 #[non_exhaustive]
 pub enum RulesError {
+    /// A board's side outside what its shape allows.
+    #[error("a {shape} board's side must be from {} to {}, not {side}", .sides.start(), .sides.end())]
+    Side {
+        /// The shape's name.
+        shape: &'static str,
+        /// The side asked for.
+        side: u8,
+        /// The sides it may have.
+        sides: std::ops::RangeInclusive<u8>,
+    },
     /// Rows or columns outside 3..=26.
     #[error("the board is {rows}×{cols}; each side must be from 3 to {MAX_SIDE}")]
     Size {
@@ -411,6 +435,19 @@ impl Rules {
         (0..rows)
             .flat_map(move |r| (0..cols).filter_map(move |f| Cell::new(f, r)))
             .filter(|&c| self.has_cell(c))
+    }
+
+    /// The board's centre, if it has one: the middle cell of a grid of odd
+    /// sides whose board looks the same turned half round (the cross's
+    /// `d4`, a hexagon's centre; a triangle has none).
+    pub fn centre(&self) -> Option<Cell> {
+        let (rows, cols) = (self.spec.rows, self.spec.cols);
+        if rows % 2 == 0 || cols % 2 == 0 {
+            return None;
+        }
+        let turned = |c: Cell| Cell::new(cols - 1 - c.file(), rows - 1 - c.rank());
+        let symmetric = self.spec.mask.iter().all(|&c| turned(c).is_some_and(|t| !self.has_cell(t)));
+        Cell::new(cols / 2, rows / 2).filter(|&c| symmetric && self.has_cell(c))
     }
 
     /// The player range allowed.

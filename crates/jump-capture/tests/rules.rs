@@ -170,12 +170,14 @@ fn counts_on_every_size_from_3_to_26_follow_largest_remainder_ties_to_the_lower_
 // §3 Setup -------------------------------------------------------------
 
 #[test]
-fn every_game_starts_with_a_full_board() {
+fn every_game_starts_with_a_full_board_but_its_holes() {
     for preset in Preset::ALL {
-        let (p, _) = Position::start(preset.rules(), 2, Some(9)).unwrap();
-        assert_eq!(p.piece_count(), p.rules().cells().count(), "{preset}");
+        let players = *preset.rules().player_range().start();
+        let (p, _) = Position::start(preset.rules(), players, Some(9)).unwrap();
+        let holes = preset.spec().holes.len();
+        assert_eq!(p.piece_count(), p.rules().cells().count() - holes, "{preset}");
         assert_eq!(p.ply(), 0);
-        assert_eq!(p.scores(), [0, 0]);
+        assert_eq!(p.scores(), vec![0; players]);
     }
 }
 
@@ -520,13 +522,13 @@ fn invalid_rule_sets_are_refused_with_the_reason() {
 #[test]
 fn every_preset_is_valid_with_every_direction_set() {
     for preset in Preset::ALL {
-        for dirs in [DirectionSet::Orthogonal, DirectionSet::Diagonal, DirectionSet::All] {
+        for dirs in DirectionSet::ALL {
             assert!(Rules::new(preset.spec().with_directions(dirs)).is_ok());
         }
         assert_eq!(preset.id().parse::<Preset>().unwrap(), preset);
     }
     assert_eq!(
         "chess".parse::<Preset>().unwrap_err().to_string(),
-        "unknown preset 'chess'; expected old, murray, froglet or konane"
+        "unknown preset 'chess'; expected old, murray, froglet, konane, capture, english or triangle"
     );
 }

@@ -94,6 +94,9 @@ fn game_name(rules: &jc::Rules) -> String {
         Some(jc::Preset::Murray) => "Leap Frog (Murray)".into(),
         Some(jc::Preset::Froglet) => "Froglet".into(),
         Some(jc::Preset::Konane) => "Konane".into(),
+        Some(jc::Preset::Capture) => "Capture".into(),
+        Some(jc::Preset::English) => "Peg solitaire (English)".into(),
+        Some(jc::Preset::Triangle) => "Peg solitaire (triangle)".into(),
         None => rules.name().to_string(),
     }
 }
@@ -271,8 +274,9 @@ fn check_result(pos: &jc::Position, resigned: &[bool], stated: &str) -> Result<G
             found: "is not over: the player to move has a move and no seat resigned".into(),
         });
     }
-    let outcome =
+    let mut outcome =
         crate::game::decide(pos.rules().spec().end, pos.scores(), stuck.then(|| pos.to_move()), resigned);
+    outcome.solitaire = pos.solitaire();
     Ok(GameResult { outcome, resigned: resigned.to_vec(), by_resignation: !stuck, ratings: Vec::new() })
 }
 

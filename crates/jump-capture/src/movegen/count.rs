@@ -21,10 +21,11 @@ pub(super) fn holding<const W: usize, const N: usize>(sets: &[Bits<W>; 8], x: us
     crate::gather::bits_at_scalar(&words, bit)
 }
 
-/// Per cell, how many of the first `N` (4 or 8) sets hold it, as bit
+/// Per cell, how many of the first `N` (4, 6 or 8) sets hold it, as bit
 /// slices: bit `k` of the count in slice `k`. An adder tree: half adders sum
 /// the sets in pairs and a two-bit adder joins the pairs; for eight, a
-/// ripple adder joins the two fours.
+/// ripple adder joins the two fours (for six, the second four is two sets
+/// and two empty ones: the sets past `N` are always empty).
 #[inline(always)]
 pub(super) fn open_counts<const W: usize, const N: usize>(sets: &[Bits<W>; 8]) -> [Bits<W>; 4] {
     let four = |f: &[Bits<W>]| {
@@ -74,13 +75,16 @@ impl<const W: usize> Board<W> {
         if let Some(step) = ctx.opening_step(ply) {
             return self.removals(ctx, ply, step).count();
         }
-        // The direction sets have four or eight directions: with the number
-        // fixed, the loops below unroll and their sets stay in registers.
-        match (ctx.ndirs == 4, ctx.owned) {
-            (true, false) => self.count_dirs::<4, true>(ctx, ply, figures),
-            (true, true) => self.count_dirs::<4, false>(ctx, ply, figures),
-            (false, false) => self.count_dirs::<8, true>(ctx, ply, figures),
-            (false, true) => self.count_dirs::<8, false>(ctx, ply, figures),
+        // The direction sets have four, six or eight directions: with the
+        // number fixed, the loops below unroll and their sets stay in
+        // registers.
+        match (ctx.ndirs, ctx.owned) {
+            (4, false) => self.count_dirs::<4, true>(ctx, ply, figures),
+            (4, true) => self.count_dirs::<4, false>(ctx, ply, figures),
+            (6, false) => self.count_dirs::<6, true>(ctx, ply, figures),
+            (6, true) => self.count_dirs::<6, false>(ctx, ply, figures),
+            (_, false) => self.count_dirs::<8, true>(ctx, ply, figures),
+            (_, true) => self.count_dirs::<8, false>(ctx, ply, figures),
         }
     }
 
@@ -171,10 +175,11 @@ impl<const W: usize> Board<W> {
         // onto s.
         let two = if N == 4 { open[1].or(open[2]) } else { open[1].or(open[2]).or(open[3]) };
         // `twos[k]` at u: whether the third landing u + 2k is in `two` (in
-        // eight directions).
+        // six or eight directions: the sets with paths that come home in
+        // three steps).
         let mut twos = [Bits::<W>::EMPTY; 8];
-        if N == 8 {
-            for (k, set) in twos.iter_mut().enumerate() {
+        if N != 4 {
+            for (k, set) in twos.iter_mut().enumerate().take(N) {
                 *set = two.shift(-2 * ctx.offs[k]);
             }
         }
@@ -187,7 +192,7 @@ impl<const W: usize> Board<W> {
             // board: a third step needs two open ways there (or the way
             // home onto s).
             let mut ways = two;
-            if N == 8 {
+            if N != 4 {
                 let mut home = ctx.home[j];
                 while home != 0 {
                     ways = ways.or(near[home.trailing_zeros() as usize]);
@@ -197,7 +202,7 @@ impl<const W: usize> Board<W> {
             let oj = ctx.offs[j] as isize;
             for u in second.shift(2 * ctx.offs[j]).and(ways).iter() {
                 let original = self.open_originally::<N, SHARED>(ctx, &from, u);
-                let onward_two = if N == 8 { holding::<W, N>(&twos, u) } else { 0 };
+                let onward_two = if N != 4 { holding::<W, N>(&twos, u) } else { 0 };
                 // The first jumps that landed where this second one starts
                 // (read at once: a test per direction would branch
                 // unpredictably).
@@ -207,7 +212,7 @@ impl<const W: usize> Board<W> {
                     let i = firsts.trailing_zeros() as usize;
                     firsts &= firsts - 1;
                     let mut open = original & !u32::from(ctx.closed[i][j]);
-                    if N == 8 {
+                    if N != 4 {
                         // The way home onto s, over a piece next to u (no
                         // branch: which `i` comes is anyone's guess).
                         let k = usize::from(ctx.back[i][j]);
@@ -220,7 +225,7 @@ impl<const W: usize> Board<W> {
                     // Which third steps may go on: those landing in `two`,
                     // and those a fourth step could bring home onto s.
                     let mut onward = 0;
-                    if N == 8 {
+                    if N != 4 {
                         // Read at once: a test per direction mispredicts.
                         onward = open & onward_two;
                         let mut looping = open & !onward & u32::from(ctx.looping[i][j]);
@@ -385,7 +390,7 @@ impl<const W: usize> Board<W> {
 
     /// The directions (as a bit mask of direction indices) in which the
     /// piece on mailbox index `x` could jump now, for a rule set of `N`
-    /// directions (4 or 8). `SHARED`: the rules let every piece be captured
+    /// directions (4, 6 or 8). `SHARED`: the rules let every piece be captured
     /// (every piece has code 1, and `mine` is 0).
     #[inline(always)]
     pub(super) fn open_dirs<const N: usize, const STRAIGHT: bool, const SHARED: bool>(
@@ -416,9 +421,13 @@ impl<const W: usize> Board<W> {
         if STRAIGHT {
             probe(last)
         } else {
-            // Four or eight probes, unrolled.
+            // Four, six or eight probes, unrolled.
             let four = probe(0) | probe(1) | probe(2) | probe(3);
-            if N == 4 { four } else { four | probe(4) | probe(5) | probe(6) | probe(7) }
+            match N {
+                4 => four,
+                6 => four | probe(4) | probe(5),
+                _ => four | probe(4) | probe(5) | probe(6) | probe(7),
+            }
         }
     }
 

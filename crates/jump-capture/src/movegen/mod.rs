@@ -45,7 +45,7 @@ macro_rules! with_width {
     };
 }
 
-/// Evaluates `$body` with `$n` (the number of directions, 4 or 8),
+/// Evaluates `$body` with `$n` (the number of directions, 4, 6 or 8),
 /// `$straight` (the straight-line chain rule) and `$shared` (shared rules:
 /// any piece may move and be taken) bound as constants for `$ctx`'s rule
 /// set, so that the search below is compiled for it.
@@ -59,15 +59,19 @@ macro_rules! with_rules {
                 $body
             }};
         }
-        match ($ctx.ndirs == 8, $ctx.straight, $ctx.owned) {
-            (false, false, false) => arm!(4, false, true),
-            (false, false, true) => arm!(4, false, false),
-            (false, true, false) => arm!(4, true, true),
-            (false, true, true) => arm!(4, true, false),
-            (true, false, false) => arm!(8, false, true),
-            (true, false, true) => arm!(8, false, false),
-            (true, true, false) => arm!(8, true, true),
-            (true, true, true) => arm!(8, true, false),
+        match ($ctx.ndirs, $ctx.straight, $ctx.owned) {
+            (4, false, false) => arm!(4, false, true),
+            (4, false, true) => arm!(4, false, false),
+            (4, true, false) => arm!(4, true, true),
+            (4, true, true) => arm!(4, true, false),
+            (6, false, false) => arm!(6, false, true),
+            (6, false, true) => arm!(6, false, false),
+            (6, true, false) => arm!(6, true, true),
+            (6, true, true) => arm!(6, true, false),
+            (_, false, false) => arm!(8, false, true),
+            (_, false, true) => arm!(8, false, false),
+            (_, true, false) => arm!(8, true, true),
+            (_, true, true) => arm!(8, true, false),
         }
     }};
 }

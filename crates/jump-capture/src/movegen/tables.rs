@@ -81,9 +81,9 @@ impl<const W: usize> RuleTables<W> {
         for (slot, &(_, o)) in exists2.iter_mut().zip(&lay.dirs) {
             *slot = exists.shift(2 * o);
         }
-        // Only a set of eight directions has paths that come back to their
-        // start in three steps (the counts rely on it).
-        debug_assert!(lay.dirs.len() == 8 || lay.back.iter().flatten().all(|&k| k == 8));
+        // A set of four directions has no path that comes back to its start
+        // in three steps (the counts rely on it; six and eight have them).
+        debug_assert!(lay.dirs.len() != 4 || lay.back.iter().flatten().all(|&k| k == 8));
         RuleTables {
             exists,
             exists2,

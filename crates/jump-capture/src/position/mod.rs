@@ -15,8 +15,8 @@ use crate::grid::{Grid, Square};
 use crate::layout::{Layout, MAX_WORDS};
 use crate::movegen::{Board, CountRecord, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, RuleTables, with_width};
 use crate::moves::{IllegalMove, JumpTree, Move, MoveList, ScoredPath};
-use crate::outcome::Outcome;
-use crate::rules::{Capture, Chain, Kind, Opening, PlayersError, Rules};
+use crate::outcome::{Outcome, Solitaire};
+use crate::rules::{Capture, Chain, EndRule, Kind, Opening, PlayersError, Rules};
 use crate::setup::Setup;
 
 mod build;
@@ -263,7 +263,21 @@ impl Position {
 
     /// The result, once the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.is_over().then(|| Outcome::decide(self.rules.spec().end, &self.scores, self.to_move()))
+        self.is_over().then(|| {
+            let mut outcome = Outcome::decide(self.rules.spec().end, &self.scores, self.to_move());
+            outcome.solitaire = self.solitaire();
+            outcome
+        })
+    }
+
+    /// Under [`EndRule::PiecesLeft`] (peg solitaire), what the board holds
+    /// now as a result: the pieces left, solved, perfect.
+    pub fn solitaire(&self) -> Option<Solitaire> {
+        (self.rules.spec().end == EndRule::PiecesLeft).then(|| {
+            let mut pieces = self.rules.cells().filter(|&c| self.piece_at(c).is_some());
+            let (last, more) = (pieces.next(), pieces.count());
+            Solitaire::of(usize::from(last.is_some()) + more, last, self.rules.centre())
+        })
     }
 
     fn kernel<const W: usize>(&self) -> (RuleTables<W>, Board<W>) {

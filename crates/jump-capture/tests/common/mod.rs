@@ -175,14 +175,15 @@ pub fn random_position_within(
     halves: std::ops::RangeInclusive<u8>,
     rng: &mut ChaCha8Rng,
 ) -> (RulesSpec, Position) {
-    let base = preset.spec().with_directions(dirs);
     let sides = 2 * halves.start() - 1..=2 * halves.end();
     let (rows, cols, players) = if preset == Preset::Konane {
         (2 * rng.random_range(halves.clone()), 2 * rng.random_range(halves), 2)
     } else {
         (rng.random_range(sides.clone()), rng.random_range(sides), rng.random_range(1..=4usize))
     };
-    let mut spec = base.with_size(rows, cols);
+    let mut spec = sized(preset, dirs, rows, cols);
+    let (rows, cols) = (spec.rows, spec.cols);
+    let players = players.clamp(spec.min_players, spec.max_players);
     let mut grid = Grid::filled(rows, cols, Square::Empty);
     let holes: f64 = rng.random_range(0.05..0.6);
     if rng.random_bool(0.2) {
@@ -220,13 +221,16 @@ pub fn lattice_position(
     let side = |rng: &mut ChaCha8Rng| {
         if preset == Preset::Konane { 2 * rng.random_range(3..=4) } else { rng.random_range(5..=8) }
     };
-    let (rows, cols) = (side(rng), side(rng));
-    let players = if preset == Preset::Konane { 2 } else { rng.random_range(1..=3usize) };
-    let spec = preset.spec().with_directions(dirs).with_size(rows, cols);
+    let spec = sized(preset, dirs, side(rng), side(rng));
+    let (rows, cols) = (spec.rows, spec.cols);
+    let players = if preset == Preset::Konane { 2 } else { rng.random_range(1..=3usize) }
+        .clamp(spec.min_players, spec.max_players);
     let mut grid = Grid::filled(rows, cols, Square::Empty);
     for (c, _) in Grid::filled(rows, cols, Square::Empty).squares() {
         let landing = c.file() % 2 == 0 && c.rank() % 2 == 0;
-        if rng.random_bool(if landing { 0.2 } else { 0.7 }) {
+        if spec.mask.contains(&c) {
+            grid.set(c, Square::Missing);
+        } else if rng.random_bool(if landing { 0.2 } else { 0.7 }) {
             let k = &spec.kinds[rng.random_range(0..spec.kinds.len())];
             grid.set(c, Square::Piece(k.letter));
         }
@@ -235,6 +239,19 @@ pub fn lattice_position(
     let setup = Setup { grid, ply, scores: vec![0; players] };
     let rules = Rules::new(spec.clone()).unwrap();
     (spec, Position::from_setup(rules, &setup).unwrap())
+}
+
+/// The preset's rules with `dirs` on a board of about `rows × cols`: that
+/// rectangle, or the preset's shape with the side nearest to fit in it.
+pub fn sized(preset: Preset, dirs: jump_capture::DirectionSet, rows: u8, cols: u8) -> RulesSpec {
+    let shape = preset.shape();
+    let spec = if shape == jump_capture::Shape::Rectangle {
+        preset.spec().with_size(rows, cols)
+    } else {
+        let fits = shape.sides().rfind(|&s| shape.grid(s).0 <= rows.max(cols));
+        preset.spec_with_side(fits.unwrap_or(*shape.sides().start())).unwrap()
+    };
+    spec.with_directions(dirs)
 }
 
 /// A seeded generator for tests.

@@ -37,7 +37,7 @@ pub(crate) fn decide(
 ) -> jc::Outcome {
     let key = |p: usize| {
         let base = match rule {
-            jc::EndRule::HighestScore => u64::from(scores[p]),
+            jc::EndRule::HighestScore | jc::EndRule::PiecesLeft => u64::from(scores[p]),
             jc::EndRule::NoMoveLoses => u64::from(stuck != Some(p)),
         };
         (!resigned[p], base)
@@ -55,7 +55,7 @@ pub(crate) fn decide(
     let mut winners: Vec<usize> =
         standings.iter().filter(|s| s.rank == 1 && !resigned[s.player]).map(|s| s.player).collect();
     winners.sort_unstable();
-    jc::Outcome { winners, standings }
+    jc::Outcome { winners, standings, solitaire: None }
 }
 
 /// The result of a finished game.
@@ -106,7 +106,8 @@ impl Game {
         }
         let resigned: Vec<bool> = self.seats.iter().map(|s| s.resigned.is_some()).collect();
         let stuck = self.stuck.then(|| self.position.to_move());
-        let outcome = decide(self.rules.spec().end, self.position.scores(), stuck, &resigned);
+        let mut outcome = decide(self.rules.spec().end, self.position.scores(), stuck, &resigned);
+        outcome.solitaire = self.position.solitaire();
         let ratings = self.rating_changes.clone().unwrap_or_default();
         Some(GameResult { outcome, resigned, by_resignation: !self.stuck, ratings })
     }

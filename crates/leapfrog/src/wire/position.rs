@@ -307,6 +307,38 @@ pub struct Outcome {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub ratings: Option<Vec<RatingChangeView>>,
+    /// Peg solitaire (`end` = `pieces_left`): what is left; left out for
+    /// any other game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub solitaire: Option<SolitaireView>,
+}
+
+/// How a game of peg solitaire ended.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"pieces_left": 1, "solved": true, "perfect": true, "last": "d4"}))]
+pub struct SolitaireView {
+    /// Pieces left on the board.
+    pub pieces_left: usize,
+    /// One piece left.
+    pub solved: bool,
+    /// On a board with a centre (the cross, a hexagon): whether the one
+    /// piece left stands on it; null where the board has no centre.
+    pub perfect: Option<bool>,
+    /// The last piece's cell, when one is left.
+    pub last: Option<String>,
+}
+
+impl SolitaireView {
+    /// The view of the crate's solitaire result.
+    pub fn of(s: &jc::Solitaire) -> SolitaireView {
+        SolitaireView {
+            pieces_left: s.pieces_left,
+            solved: s.solved,
+            perfect: s.perfect,
+            last: s.last.map(|c| c.to_string()),
+        }
+    }
 }
 
 /// A player's rating before and after a rated game (rounded to a tenth).
@@ -340,6 +372,7 @@ impl Outcome {
                 .collect(),
             ended: Ended::Play,
             ratings: None,
+            solitaire: o.solitaire.as_ref().map(SolitaireView::of),
         }
     }
 

@@ -79,7 +79,7 @@ fn cached_or<E>(key: CacheKey, make: impl FnOnce() -> Result<jc::Rules, E>) -> R
 impl Rules {
     /// Whether the request fixes the board's shape itself.
     pub fn has_shape(&self) -> bool {
-        self.rows.is_some() || self.cols.is_some() || self.mask.is_some()
+        self.rows.is_some() || self.cols.is_some() || self.side.is_some() || self.mask.is_some()
     }
 
     /// The key of these rules on a board of `shape` (ranks, files, whether
@@ -93,6 +93,7 @@ impl Rules {
             name: None,
             rows,
             cols,
+            side: None,
             mask: None,
             holes: None,
             directions,
@@ -142,6 +143,32 @@ impl Rules {
         lookup(&self.preset_key(Some((rows, cols, false)))?)
     }
 
+    /// The preset's rule set, on the board of `side` if the request gives
+    /// one; a preset drawn by a mask takes no `rows` or `cols`.
+    fn preset_spec(&self, preset: jc::Preset) -> Result<jc::RulesSpec, Invalid> {
+        let shaped = preset.shape() != jc::Shape::Rectangle;
+        let sized = [("rows", self.rows), ("cols", self.cols)].into_iter().find(|(_, v)| v.is_some());
+        match (self.side, sized) {
+            (Some(_), Some((field, _))) => Err(Invalid::new(
+                Refusal::InvalidRules,
+                format!("give the board's 'side' or its '{field}', not both"),
+                &format!("rules.{field}"),
+            )),
+            (None, Some((field, _))) if shaped => Err(Invalid::new(
+                Refusal::InvalidRules,
+                format!(
+                    "the {preset} board is a {} drawn by its side: give 'side', not '{field}'",
+                    preset.shape().name()
+                ),
+                &format!("rules.{field}"),
+            )),
+            (Some(side), None) => preset
+                .spec_with_side(u8::try_from(side).unwrap_or(u8::MAX))
+                .map_err(|e| Invalid::new(Refusal::InvalidRules, e.to_string(), "rules.side")),
+            (None, _) => Ok(preset.spec()),
+        }
+    }
+
     /// The rule set this asks for, optionally shaped like `grid` (when the
     /// request does not give a shape itself).
     ///
@@ -150,7 +177,14 @@ impl Rules {
     /// What is invalid, and the field at fault.
     pub fn resolve(&self, grid: Option<&jc::Grid>) -> Result<jc::Rules, Invalid> {
         let mut spec = match self.preset {
-            Some(p) => jc::Preset::from(p).spec(),
+            Some(p) => self.preset_spec(p.into())?,
+            None if self.side.is_some() => {
+                return Err(Invalid::new(
+                    Refusal::InvalidRules,
+                    "a board's side is a preset's: give 'preset' too, or 'rows' and 'cols'",
+                    "rules.side",
+                ));
+            }
             None => {
                 let missing = [
                     ("rows", self.rows.is_none() && grid.is_none()),
@@ -208,6 +242,7 @@ impl Rules {
                 Directions::Orthogonal => jc::DirectionSet::Orthogonal,
                 Directions::Diagonal => jc::DirectionSet::Diagonal,
                 Directions::All => jc::DirectionSet::All,
+                Directions::Hex => jc::DirectionSet::Hex,
             };
         }
         if let Some(kinds) = &self.kinds {
@@ -298,6 +333,7 @@ impl Rules {
             spec.end = match e {
                 EndRuleId::HighestScore => jc::EndRule::HighestScore,
                 EndRuleId::NoMoveLoses => jc::EndRule::NoMoveLoses,
+                EndRuleId::PiecesLeft => jc::EndRule::PiecesLeft,
             };
         }
         if let Some(n) = self.min_players {

@@ -21,6 +21,14 @@ pub enum PresetId {
     Froglet,
     /// Konane, 8×8.
     Konane,
+    /// Chinese-checkers Capture: a hexagon of side 5 (61 cells), `hex`
+    /// directions, 2 to 6 players.
+    Capture,
+    /// English peg solitaire: the 33-hole cross, one player.
+    English,
+    /// Triangular peg solitaire: side 5 (15 holes), `hex` directions, one
+    /// player.
+    Triangle,
 }
 
 impl From<PresetId> for jc::Preset {
@@ -30,6 +38,9 @@ impl From<PresetId> for jc::Preset {
             PresetId::Murray => jc::Preset::Murray,
             PresetId::Froglet => jc::Preset::Froglet,
             PresetId::Konane => jc::Preset::Konane,
+            PresetId::Capture => jc::Preset::Capture,
+            PresetId::English => jc::Preset::English,
+            PresetId::Triangle => jc::Preset::Triangle,
         }
     }
 }
@@ -41,6 +52,9 @@ impl From<jc::Preset> for PresetId {
             jc::Preset::Murray => PresetId::Murray,
             jc::Preset::Froglet => PresetId::Froglet,
             jc::Preset::Konane => PresetId::Konane,
+            jc::Preset::Capture => PresetId::Capture,
+            jc::Preset::English => PresetId::English,
+            jc::Preset::Triangle => PresetId::Triangle,
         }
     }
 }
@@ -55,6 +69,8 @@ pub enum Directions {
     Diagonal,
     /// All eight (Leap Frog's diagonal variant).
     All,
+    /// N, NE, E, S, SW, W: a hexagonal grid in axial coordinates.
+    Hex,
 }
 
 /// Who moves and captures which pieces.
@@ -85,6 +101,9 @@ pub enum EndRuleId {
     HighestScore,
     /// The player to move who cannot move loses.
     NoMoveLoses,
+    /// Peg solitaire: the result is the pieces left (one: solved; one on
+    /// the centre: perfect).
+    PiecesLeft,
 }
 
 /// A kind of piece.
@@ -190,6 +209,11 @@ pub struct Rules {
     /// Files, 3 to 26.
     #[schema(minimum = 3, maximum = 26)]
     pub cols: Option<u32>,
+    /// With a preset, instead of `rows` and `cols`: the board's side —
+    /// `capture` a hexagon's (2 to 13, its centre the hole), `triangle` a
+    /// triangle's (3 to 26), `english` 7, the others a square's.
+    #[schema(minimum = 2, maximum = 26)]
+    pub side: Option<u32>,
     /// Cells that do not exist (`["a1", "a2"]`).
     pub mask: Option<Vec<String>>,
     /// Cells that start empty.
@@ -277,6 +301,7 @@ impl RuleSet {
                 jc::DirectionSet::Orthogonal => Directions::Orthogonal,
                 jc::DirectionSet::Diagonal => Directions::Diagonal,
                 jc::DirectionSet::All => Directions::All,
+                jc::DirectionSet::Hex => Directions::Hex,
             },
             kinds: spec
                 .kinds
@@ -328,6 +353,7 @@ impl RuleSet {
             end: match spec.end {
                 jc::EndRule::HighestScore => EndRuleId::HighestScore,
                 jc::EndRule::NoMoveLoses => EndRuleId::NoMoveLoses,
+                jc::EndRule::PiecesLeft => EndRuleId::PiecesLeft,
             },
             min_players: spec.min_players,
             max_players: spec.max_players,

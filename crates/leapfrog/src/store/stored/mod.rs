@@ -46,6 +46,7 @@ enum Directions {
     Orthogonal,
     Diagonal,
     All,
+    Hex,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,6 +107,7 @@ enum OpeningKind {
 enum End {
     HighestScore,
     NoMoveLoses,
+    PiecesLeft,
 }
 
 /// The stored form of `rules`.
@@ -128,6 +130,7 @@ pub fn rules_json(rules: &jc::Rules) -> Result<String, StoreError> {
             jc::DirectionSet::Orthogonal => Directions::Orthogonal,
             jc::DirectionSet::Diagonal => Directions::Diagonal,
             jc::DirectionSet::All => Directions::All,
+            jc::DirectionSet::Hex => Directions::Hex,
         },
         kinds: spec
             .kinds
@@ -167,6 +170,7 @@ pub fn rules_json(rules: &jc::Rules) -> Result<String, StoreError> {
         end: match spec.end {
             jc::EndRule::HighestScore => End::HighestScore,
             jc::EndRule::NoMoveLoses => End::NoMoveLoses,
+            jc::EndRule::PiecesLeft => End::PiecesLeft,
         },
         min_players: spec.min_players,
         max_players: spec.max_players,
@@ -245,6 +249,7 @@ fn rules_of(s: StoredRules) -> Result<jc::Rules, String> {
             Directions::Orthogonal => jc::DirectionSet::Orthogonal,
             Directions::Diagonal => jc::DirectionSet::Diagonal,
             Directions::All => jc::DirectionSet::All,
+            Directions::Hex => jc::DirectionSet::Hex,
         },
         kinds,
         fill,
@@ -266,6 +271,7 @@ fn rules_of(s: StoredRules) -> Result<jc::Rules, String> {
         end: match s.end {
             End::HighestScore => jc::EndRule::HighestScore,
             End::NoMoveLoses => jc::EndRule::NoMoveLoses,
+            End::PiecesLeft => jc::EndRule::PiecesLeft,
         },
         min_players: s.min_players,
         max_players: s.max_players,
