@@ -30,6 +30,7 @@ mod engine;
 mod games;
 mod generated_client;
 mod lobby;
+mod other_boards;
 mod process;
 mod ratings;
 mod records;

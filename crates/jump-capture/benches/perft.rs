@@ -15,7 +15,7 @@ use rand::rngs::ChaCha8Rng;
 
 #[path = "shared/positions.rs"]
 mod positions;
-use positions::{MURRAY_15_ORTHOGONAL, MURRAY_18_ALL, position};
+use positions::{CAPTURE_START, MURRAY_15_ORTHOGONAL, MURRAY_18_ALL, position};
 
 fn perft(c: &mut Criterion) {
     let cases = [
@@ -25,6 +25,7 @@ fn perft(c: &mut Criterion) {
             3,
         ),
         ("murray 18x18 all", position(Preset::Murray, DirectionSet::All, MURRAY_18_ALL), 3),
+        ("capture hexagon 61 hex", position(Preset::Capture, DirectionSet::Hex, CAPTURE_START), 6),
     ];
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);

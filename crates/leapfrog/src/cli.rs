@@ -48,6 +48,12 @@ pub enum CliError {
     /// A game that an arena cannot play.
     #[error("arena: {0}")]
     Arena(String),
+    /// Arguments that do not fit together.
+    #[error("{0}")]
+    Usage(String),
+    /// The solver cannot take the position.
+    #[error("solve: {0}")]
+    Solve(#[from] jump_search::SolveError),
     /// A record that could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
@@ -79,6 +85,8 @@ pub enum CliError {
     leapfrog perft --preset old --position '1OO/1OO/1OO 2 1,1' --depth 2 --divide\n  \
     leapfrog analyse --preset murray --position \"$(leapfrog setup --preset murray --seed 1 --random-plies 40)\" --iterations 20000\n  \
     leapfrog arena --preset froglet --players medium,greedy --games 100 --seed 1\n  \
+    leapfrog solve --preset english\n  \
+    leapfrog solve --preset triangle --position '4O/4-/3--/2---/1---- 13 0'\n  \
     leapfrog serve --bind 0.0.0.0:8080          (then open http://localhost:8080/docs)\n  \
     leapfrog serve --database-url postgres://leapfrog@db/leapfrog\n  \
     leapfrog openapi --output openapi/openapi.json\n  \
@@ -101,6 +109,9 @@ enum Command {
     Analyse(AnalyseArgs),
     /// Play seeded games between computer players, seats rotated, and tally them.
     Arena(ArenaArgs),
+    /// Solve peg solitaire: a solution's moves in order, one per line, then
+    /// a summary line (or that there is none, or that the budget ran out).
+    Solve(SolveArgs),
     /// Run the REST service (interactive docs at /docs, spec at /openapi.json).
     Serve(Box<ServeConfig>),
     /// Create or update the database schema (serve does this at start too).
@@ -110,6 +121,30 @@ enum Command {
     /// Replay a game record (rule book §14): each ply and the position after
     /// it, then the result; the first bad ply is an error naming it.
     Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// The board's side (see `setup --size`); default: the preset's board.
+    #[arg(long, value_name = "N", value_parser = parse_side)]
+    size: Option<u8>,
+    /// The position to solve from (its board gives the size); default: the
+    /// preset's start.
+    #[arg(long, value_name = "POS", allow_hyphen_values = true)]
+    position: Option<String>,
+    /// Where the last peg must stand: a cell, `centre` (a perfect
+    /// solution, where the board has a centre) or `any`. Default: the
+    /// centre where the board has one, else any.
+    #[arg(long, value_name = "CELL")]
+    goal: Option<String>,
+    /// Give up after this many positions.
+    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    max_positions: u64,
+    /// Give up after this many milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    millis: u64,
 }
 
 #[derive(Debug, Args)]
@@ -129,10 +164,12 @@ struct OpenapiArgs {
 /// The rule set: a preset and its overrides.
 #[derive(Debug, Args)]
 struct RulesArgs {
-    /// Rule set: old, murray, froglet or konane.
+    /// Rule set: old, murray, froglet, konane, capture (hexagon), english or
+    /// triangle (peg solitaire).
     #[arg(long, value_parser = parse_preset)]
     preset: Preset,
-    /// Jump directions: orthogonal, diagonal or all (Leap Frog's diagonal variant).
+    /// Jump directions: orthogonal, diagonal, all (Leap Frog's diagonal
+    /// variant) or hex (six, in axial coordinates).
     #[arg(long, value_parser = parse_directions)]
     directions: Option<DirectionSet>,
 }
@@ -151,10 +188,17 @@ impl RulesArgs {
     /// The one place a command's rule set is made: the preset, on the board
     /// of `shape`, with the directions asked for.
     fn rules(&self, shape: Shape<'_>) -> Result<Rules, CliError> {
-        let mut spec = self.preset.spec();
-        spec = match shape {
-            Shape::Size(Some(n)) => spec.with_size(n, n),
+        let spec = self.preset.spec();
+        let mut spec = match shape {
+            Shape::Size(Some(n)) => self.preset.spec_with_side(n)?,
             Shape::Size(None) => spec,
+            Shape::RowsCols(..) if self.preset.shape() != jump_capture::Shape::Rectangle => {
+                return Err(CliError::Usage(format!(
+                    "the {} board is a {} drawn by its side: give --size, not --rows and --cols",
+                    self.preset,
+                    self.preset.shape().name()
+                )));
+            }
             Shape::RowsCols(r, c) => spec.with_size(r, c),
             Shape::Of(grid) => spec.with_shape_of(grid),
         };
@@ -169,9 +213,19 @@ impl RulesArgs {
 struct SetupArgs {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Square board of N×N cells (3 to 26); default: the preset's size.
+    /// The board's side: a square of N×N cells (3 to 26), a hexagon of side
+    /// N (capture, 3 to 13), a triangle of side N (triangle); default: the
+    /// preset's board.
     #[arg(long, value_name = "N", value_parser = parse_side, conflicts_with_all = ["rows", "cols"])]
     size: Option<u8>,
+    /// Cells that do not exist, comma-separated (`a1,a2`), besides the
+    /// preset's.
+    #[arg(long, value_name = "CELLS", value_delimiter = ',', value_parser = parse_cell)]
+    mask: Vec<jump_capture::Cell>,
+    /// Cells that start empty, comma-separated, instead of the preset's
+    /// (peg solitaire's start hole: `--holes c3`).
+    #[arg(long, value_name = "CELLS", value_delimiter = ',', value_parser = parse_cell)]
+    holes: Option<Vec<jump_capture::Cell>>,
     /// Number of ranks (use with --cols).
     #[arg(long, value_name = "R", value_parser = parse_side, requires = "cols")]
     rows: Option<u8>,
@@ -265,6 +319,10 @@ fn parse_side(s: &str) -> Result<u8, String> {
         .ok_or_else(|| format!("each side must be from 3 to {}", jump_capture::MAX_SIDE))
 }
 
+fn parse_cell(s: &str) -> Result<jump_capture::Cell, String> {
+    s.parse().map_err(|e: jump_capture::ParseCellError| e.to_string())
+}
+
 fn parse_directions(s: &str) -> Result<DirectionSet, String> {
     s.parse().map_err(|e: jump_capture::ParseDirectionSetError| e.to_string())
 }
@@ -333,6 +391,7 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
         Command::Analyse(args) => analyse(&args),
         Command::Replay(args) => replay(&args),
         Command::Arena(args) => arena(&args),
+        Command::Solve(args) => solve(&args),
         Command::Perft(args) => {
             let pos = position(&args.position)?;
             let mut out = String::new();
@@ -357,7 +416,12 @@ fn setup(args: SetupArgs) -> Result<String, CliError> {
         (Some(r), Some(c)) => Shape::RowsCols(r, c),
         _ => Shape::Size(args.size),
     };
-    let rules = args.rules.rules(shape)?;
+    let mut spec = args.rules.rules(shape)?.spec().clone();
+    spec.mask.extend(&args.mask);
+    if let Some(holes) = &args.holes {
+        spec.holes.clone_from(holes);
+    }
+    let rules = Rules::new(spec)?;
     let (mut pos, seed) = Position::start(rules, args.players, args.seed).map_err(CliError::Start)?;
     if args.seed.is_none() {
         eprintln!("seed {seed}");
@@ -368,6 +432,55 @@ fn setup(args: SetupArgs) -> Result<String, CliError> {
         pos.play(&mv)?;
     }
     Ok(format!("{pos}\n"))
+}
+
+fn solve(args: &SolveArgs) -> Result<String, CliError> {
+    use jump_search::{Goal, SolveBudget, Solved};
+    let pos = match &args.position {
+        Some(text) => {
+            let setup: Setup = text.parse()?;
+            Position::from_setup(args.rules.rules(Shape::Of(&setup.grid))?, &setup)?
+        }
+        None => {
+            let rules = args.rules.rules(Shape::Size(args.size))?;
+            let players = *rules.player_range().start();
+            Position::start(rules, players, Some(0)).map_err(CliError::Start)?.0
+        }
+    };
+    let centre = pos.rules().centre();
+    let goal = match args.goal.as_deref() {
+        None => centre.map_or(Goal::OnePeg, Goal::OnePegOn),
+        Some("any") => Goal::OnePeg,
+        Some("centre" | "center") => Goal::OnePegOn(
+            centre.ok_or_else(|| CliError::Usage("this board has no centre; give a cell or 'any'".into()))?,
+        ),
+        Some(cell) => Goal::OnePegOn(parse_cell(cell).map_err(CliError::Usage)?),
+    };
+    let budget =
+        SolveBudget { positions: args.max_positions, time: std::time::Duration::from_millis(args.millis) };
+    let s = jump_search::solve(&pos, goal, budget)?;
+    let spent = format!("{} positions in {} ms", s.positions, s.elapsed.as_millis());
+    let goal = match goal {
+        Goal::OnePeg => "one peg left".to_string(),
+        Goal::OnePegOn(c) => format!("one peg left, on {c}"),
+    };
+    let mut out = String::new();
+    match s.solved {
+        Solved::Solution(moves) => {
+            for m in &moves {
+                let _ = writeln!(out, "{m}");
+            }
+            let jumps: usize = moves.iter().map(|m| m.path().len() - 1).sum();
+            let _ = writeln!(out, "solved: {goal}; {} moves, {jumps} jumps; {spent}", moves.len());
+        }
+        Solved::NoSolution => {
+            let _ = writeln!(out, "no solution: {goal} cannot be reached from this position; {spent}");
+        }
+        Solved::OutOfBudget => {
+            let _ = writeln!(out, "stopped: no solution found within the budget; {spent}");
+        }
+    }
+    Ok(out)
 }
 
 fn analyse(args: &AnalyseArgs) -> Result<String, CliError> {

@@ -89,7 +89,18 @@ fn bad_arguments_and_positions_are_one_line_on_stderr_with_exit_code_2() {
         (&["setup", "--preset", "murray", "--rows", "5", "--cols", "27"], "'27' for '--cols <C>': each side"),
         (&["setup", "--preset", "murray", "--rows", "five", "--cols", "5"], "'five' is not a whole number"),
         (&["setup", "--preset", "konane", "--players", "3"], "3 players; these rules take 2 to 2"),
-        (&["setup", "--preset", "murray", "--directions", "hex"], "unknown direction set 'hex'"),
+        (&["setup", "--preset", "murray", "--directions", "hexagonal"], "unknown direction set 'hexagonal'"),
+        (
+            &["setup", "--preset", "capture", "--rows", "9", "--cols", "9"],
+            "give --size, not --rows and --cols",
+        ),
+        (
+            &["setup", "--preset", "capture", "--size", "14"],
+            "a hexagon board's side must be from 2 to 13, not 14",
+        ),
+        (&["setup", "--preset", "english", "--holes", "z9"], "z9"),
+        (&["solve", "--preset", "capture"], "solve: the solver plays peg solitaire"),
+        (&["solve", "--preset", "triangle", "--goal", "centre"], "this board has no centre"),
         (
             &["moves", "--preset", "old", "--position", "OOO/OOOO/OOO 0 0"],
             "rank 2 has 4 cells; the board is 3 wide",
@@ -131,4 +142,30 @@ fn help_lists_the_subcommands_with_examples() {
     for word in ["setup", "moves", "perft", "Examples:"] {
         assert!(out.contains(word), "{out}");
     }
+}
+
+#[test]
+fn solve_prints_a_perfect_english_solution_and_says_when_there_is_none() {
+    let o = leapfrog(&["solve", "--preset", "english"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("solved: one peg left, on d4;") && last.contains("31 jumps"), "{out}");
+    assert!(out.lines().count() > 2, "one move a line: {out}");
+    let stuck =
+        leapfrog(&["solve", "--preset", "english", "--position", "--O2--/--3--/7/7/7/--3--/--2O-- 30 0"]);
+    assert_eq!(stuck.status.code(), Some(0));
+    assert!(
+        String::from_utf8(stuck.stdout)
+            .unwrap()
+            .starts_with("no solution: one peg left, on d4 cannot be reached")
+    );
+    let start =
+        leapfrog(&["setup", "--preset", "triangle", "--players", "1", "--holes", "e5", "--seed", "1"]);
+    let start = String::from_utf8(start.stdout).unwrap();
+    assert_eq!(start.trim(), "OOOO1/OOOO-/OOO--/OO---/O---- 0 0");
+    let o = leapfrog(&["solve", "--preset", "triangle", "--position", start.trim()]);
+    assert!(
+        String::from_utf8(o.stdout).unwrap().lines().last().unwrap().starts_with("solved: one peg left;")
+    );
 }

@@ -16,3 +16,8 @@ pub fn position(preset: Preset, dirs: DirectionSet, text: &str) -> Position {
     let rules = Rules::new(preset.spec().with_shape_of(&setup.grid).with_directions(dirs)).unwrap();
     Position::from_setup(rules, &setup).unwrap()
 }
+/// Capture's start: the 61-cell hexagon full but its centre (`hex`
+/// directions, boards drawn by a mask).
+#[allow(dead_code)] // measured by the benchmark, not by the probe
+pub const CAPTURE_START: &str =
+    "----OOOOO/---OOOOOO/--OOOOOOO/-OOOOOOOO/OOOO1OOOO/OOOOOOOO-/OOOOOOO--/OOOOOO---/OOOOO---- 0 0,0";

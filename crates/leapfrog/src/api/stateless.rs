@@ -44,6 +44,14 @@ pub struct PresetInfo {
     pub name: String,
     /// How it plays.
     pub description: String,
+    /// The outline of its board: `rectangle`, `hexagon` (on a square grid
+    /// in axial coordinates, `hex` directions), `triangle` or `cross`.
+    #[schema(example = "hexagon")]
+    pub shape: String,
+    /// The board at the start, as in a position string: `-` a cell that
+    /// does not exist, a digit empty cells, a letter a piece (for presets
+    /// dealt at random, the deal of seed 0).
+    pub board: String,
     /// The complete rule set on its default board.
     pub rules: RuleSet,
 }
@@ -60,11 +68,21 @@ pub struct PresetInfo {
 pub async fn presets() -> Result<HttpResponse, ApiError> {
     let list: Vec<PresetInfo> = jc::Preset::ALL
         .into_iter()
-        .map(|p| PresetInfo {
-            id: p.into(),
-            name: p.title().into(),
-            description: p.description().into(),
-            rules: RuleSet::from_rules(&p.rules()),
+        .map(|p| {
+            let rules = p.rules();
+            let players = *rules.player_range().start();
+            let board =
+                jc::Position::start(rules.clone(), players.max(2).min(*rules.player_range().end()), Some(0))
+                    .map(|(pos, _)| pos.grid().to_string())
+                    .unwrap_or_default();
+            PresetInfo {
+                id: p.into(),
+                name: p.title().into(),
+                description: p.description().into(),
+                shape: p.shape().name().into(),
+                board,
+                rules: RuleSet::from_rules(&rules),
+            }
         })
         .collect();
     Ok(HttpResponse::Ok().json(list))
@@ -77,7 +95,8 @@ pub async fn presets() -> Result<HttpResponse, ApiError> {
 pub struct SetupRequest {
     /// The rule set.
     pub rules: Rules,
-    /// Number of players (default 2; 1 to 64, within the rule set's range).
+    /// Number of players (default 2, or the rule set's nearest count: 1 for
+    /// peg solitaire; 1 to 64, within the rule set's range).
     #[serde(default)]
     #[schema(minimum = 1, maximum = 64)]
     pub players: Option<usize>,
@@ -114,7 +133,9 @@ pub struct SetupResponse {
 pub async fn setups(JsonBody(req): JsonBody<SetupRequest>) -> Result<HttpResponse, ApiError> {
     let rules = req.rules.resolve(None)?;
     let full = RuleSet::from_rules(&rules);
-    let (pos, seed) = jc::Position::start(rules, req.players.unwrap_or(2), req.seed.map(|s| s.0))
+    let range = rules.player_range();
+    let players = req.players.unwrap_or_else(|| 2.clamp(*range.start(), *range.end()));
+    let (pos, seed) = jc::Position::start(rules, players, req.seed.map(|s| s.0))
         .map_err(|e| Invalid::new(Refusal::InvalidValue, e, "players"))?;
     let seed = seed_string(seed);
     Ok(HttpResponse::Ok().json(SetupResponse { rules: full, seed, position: PositionView::of(&pos) }))

@@ -4,8 +4,8 @@
 import { api } from "./client.js";
 import { account } from "./storage.js";
 import { h, main, reason, say } from "./dom.js";
-import { GAME_NAMES, gameName } from "./pieces.js";
-const POOLS = Object.keys(GAME_NAMES).flatMap((p) => ["orthogonal", "diagonal", "all"].map((d) => `${p}/${d}`));
+import { OFFERED, gameName } from "./pieces.js";
+const POOLS = OFFERED.flatMap((p) => ["orthogonal", "diagonal", "all"].map((d) => `${p}/${d}`));
 /** The header's link to the account page: the account's name, or "Sign in". */
 export function showAccountLink() {
     const link = document.getElementById("account-link");

@@ -2,7 +2,7 @@
 import { api } from "./client.js";
 import { account, seats } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
-import { GAME_NAMES } from "./pieces.js";
+import { GAME_NAMES, OFFERED } from "./pieces.js";
 export const LEVELS = ["random", "greedy", "lookahead", "easy", "medium", "hard"];
 export function showHome() {
     const root = main();
@@ -28,7 +28,7 @@ export function showHome() {
     };
     addSeat("me", localStorage.getItem("leapfrog:name") ?? "");
     addSeat("computer");
-    const preset = h("select", { id: "preset", name: "preset" }, ...Object.entries(GAME_NAMES).map(([id, name]) => h("option", { value: id }, name)));
+    const preset = h("select", { id: "preset", name: "preset" }, ...OFFERED.map((id) => h("option", { value: id }, GAME_NAMES[id])));
     const size = h("input", { id: "size", type: "number", min: 3, max: 26, placeholder: "preset's", name: "size" });
     const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"), h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"));
     const limit = h("input", { id: "limit", type: "number", min: 5, max: 604800, placeholder: "none", name: "limit" });

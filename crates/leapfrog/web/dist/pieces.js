@@ -27,7 +27,13 @@ export const GAME_NAMES = {
     old: "Leap Frog (old)",
     froglet: "Froglet",
     konane: "Konane",
+    capture: "Capture (Chinese checkers)",
+    english: "Peg solitaire (English)",
+    triangle: "Peg solitaire (triangle)",
 };
+/** The games the page offers to create: those on square boards, which it
+ * draws (hexagonal and triangular boards are played through the API). */
+export const OFFERED = ["murray", "old", "froglet", "konane"];
 /** A game's name as people say it: its preset's, or its own rule set's. */
 export function gameName(rules) {
     const name = rules.preset ? GAME_NAMES[rules.preset] : rules.name;

@@ -866,12 +866,12 @@ export interface components {
          * @description Jump directions.
          * @enum {string}
          */
-        Directions: "orthogonal" | "diagonal" | "all";
+        Directions: "orthogonal" | "diagonal" | "all" | "hex";
         /**
          * @description How a finished game is decided.
          * @enum {string}
          */
-        EndRuleId: "highest_score" | "no_move_loses";
+        EndRuleId: "highest_score" | "no_move_loses" | "pieces_left";
         /**
          * @description How a game ended.
          * @enum {string}
@@ -1307,6 +1307,11 @@ export interface components {
              *     exists; left out for any other result.
              */
             ratings?: components["schemas"]["RatingChangeView"][];
+            /**
+             * @description Peg solitaire (`end` = `pieces_left`): what is left; left out for
+             *     any other game.
+             */
+            solitaire?: components["schemas"]["SolitaireView"];
         };
         /**
          * @description A seat of a new game: a person (`name`), the computer (`computer`, and
@@ -1464,7 +1469,7 @@ export interface components {
          * @description A preset's identifier.
          * @enum {string}
          */
-        PresetId: "old" | "murray" | "froglet" | "konane";
+        PresetId: "old" | "murray" | "froglet" | "konane" | "capture" | "english" | "triangle";
         /** @description A preset rule set. */
         PresetInfo: {
             /** @description Its identifier, for `rules.preset`. */
@@ -1473,6 +1478,18 @@ export interface components {
             name: string;
             /** @description How it plays. */
             description: string;
+            /**
+             * @description The outline of its board: `rectangle`, `hexagon` (on a square grid
+             *     in axial coordinates, `hex` directions), `triangle` or `cross`.
+             * @example hexagon
+             */
+            shape: string;
+            /**
+             * @description The board at the start, as in a position string: `-` a cell that
+             *     does not exist, a digit empty cells, a letter a piece (for presets
+             *     dealt at random, the deal of seed 0).
+             */
+            board: string;
             /** @description The complete rule set on its default board. */
             rules: components["schemas"]["RuleSet"];
         };
@@ -1676,6 +1693,13 @@ export interface components {
              * @description Files, 3 to 26.
              */
             cols?: number | null;
+            /**
+             * Format: int32
+             * @description With a preset, instead of `rows` and `cols`: the board's side —
+             *     `capture` a hexagon's (2 to 13, its centre the hole), `triangle` a
+             *     triangle's (3 to 26), `english` 7, the others a square's.
+             */
+            side?: number | null;
             /** @description Cells that do not exist (`["a1", "a2"]`). */
             mask?: string[] | null;
             /** @description Cells that start empty. */
@@ -1732,7 +1756,10 @@ export interface components {
         SetupRequest: {
             /** @description The rule set. */
             rules: components["schemas"]["Rules"];
-            /** @description Number of players (default 2; 1 to 64, within the rule set's range). */
+            /**
+             * @description Number of players (default 2, or the rule set's nearest count: 1 for
+             *     peg solitaire; 1 to 64, within the rule set's range).
+             */
             players?: number | null;
             seed?: components["schemas"]["SeedInput"] | null;
         };
@@ -1748,6 +1775,28 @@ export interface components {
             seed: string;
             /** @description The starting position. */
             position: components["schemas"]["PositionView"];
+        };
+        /**
+         * @description How a game of peg solitaire ended.
+         * @example {
+         *       "last": "d4",
+         *       "perfect": true,
+         *       "pieces_left": 1,
+         *       "solved": true
+         *     }
+         */
+        SolitaireView: {
+            /** @description Pieces left on the board. */
+            pieces_left: number;
+            /** @description One piece left. */
+            solved: boolean;
+            /**
+             * @description On a board with a centre (the cross, a hexagon): whether the one
+             *     piece left stands on it; null where the board has no centre.
+             */
+            perfect?: boolean | null;
+            /** @description The last piece's cell, when one is left. */
+            last?: string | null;
         };
         /** @description One player's place in a result. */
         Standing: {

@@ -4,7 +4,7 @@ import type { S } from "./types.js";
 import { api } from "./client.js";
 import { account, seats } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
-import { GAME_NAMES } from "./pieces.js";
+import { GAME_NAMES, OFFERED } from "./pieces.js";
 
 export const LEVELS: S["ComputerLevel"][] = ["random", "greedy", "lookahead", "easy", "medium", "hard"];
 
@@ -37,7 +37,7 @@ export function showHome(): void {
   addSeat("computer");
 
   const preset = h("select", { id: "preset", name: "preset" },
-    ...Object.entries(GAME_NAMES).map(([id, name]) => h("option", { value: id }, name)));
+    ...OFFERED.map((id) => h("option", { value: id }, GAME_NAMES[id])));
   const size = h("input", { id: "size", type: "number", min: 3, max: 26, placeholder: "preset's", name: "size" });
   const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"),
     h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"));

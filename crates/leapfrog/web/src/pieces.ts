@@ -33,7 +33,14 @@ export const GAME_NAMES: Record<S["PresetId"], string> = {
   old: "Leap Frog (old)",
   froglet: "Froglet",
   konane: "Konane",
+  capture: "Capture (Chinese checkers)",
+  english: "Peg solitaire (English)",
+  triangle: "Peg solitaire (triangle)",
 };
+
+/** The games the page offers to create: those on square boards, which it
+ * draws (hexagonal and triangular boards are played through the API). */
+export const OFFERED: S["PresetId"][] = ["murray", "old", "froglet", "konane"];
 
 /** A game's name as people say it: its preset's, or its own rule set's. */
 export function gameName(rules: S["RuleSet"]): string {
