@@ -85,3 +85,34 @@ fn the_last_jump_of_peg_solitaire_gives_the_pieces_left_solved_and_perfect() {
         json!({"pieces_left": 1, "solved": true, "perfect": true, "last": "d4"})
     );
 }
+
+#[test]
+fn the_solver_answers_a_solution_a_hint_or_that_none_is_left() {
+    let app = spawn_app();
+    let solve = |rules: Value, board: &str, ply: u32, scores: Value| {
+        app.post_json(
+            "/v1/solutions",
+            &json!({"rules": rules, "position": {"board": board, "ply": ply, "scores": scores}}),
+        )
+    };
+    let start = "--OOO--/--OOO--/OOOOOOO/OOO1OOO/OOOOOOO/--OOO--/--OOO--";
+    let r = solve(json!({"preset": "english"}), start, 0, json!([0]));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert_eq!((v["status"].clone(), v["goal"].clone()), (json!("solved"), json!("d4")));
+    // The moves replay through the engine to one peg on d4.
+    let rules = std::sync::Arc::new(jump_capture::Preset::English.rules());
+    let mut pos =
+        jump_capture::Position::from_setup(rules, &format!("{start} 0 0").parse().unwrap()).unwrap();
+    for m in v["moves"].as_array().unwrap() {
+        pos.play(&m.as_str().unwrap().parse().unwrap()).unwrap();
+    }
+    assert_eq!(pos.outcome().unwrap().solitaire.unwrap().perfect, Some(true));
+    let stuck =
+        solve(json!({"preset": "english"}), "--O2--/--3--/7/7/7/--3--/--2O--", 30, json!([30])).json();
+    assert_eq!((stuck["status"].clone(), stuck["moves"].clone()), (json!("no_solution"), json!([])));
+    let two = solve(json!({"preset": "capture"}), "--OOO/-OOOO/OO1OO/OOOO-/OOO--", 0, json!([0, 0]));
+    assert_eq!(two.status, 422, "{}", two.body);
+    let r = app.post_json("/v1/solutions", &json!({"rules": {"preset": "triangle"}, "position": {"board": "OOOOO/OOOO-/OOO--/OO---/1----", "ply": 0, "scores": [0]}, "goal": "centre"}));
+    assert_eq!(r.status, 422, "a triangle has no centre: {}", r.body);
+}

@@ -5,7 +5,7 @@
 //! stateless endpoints) or of the game domain (`crate::game`), and their
 //! results or errors into answers. One module per resource: `stateless`
 //! (presets, setups, legal moves, apply), `analysis` (the computer's
-//! view of a position), `games` (create, read, list),
+//! view of a position), `solutions` (peg solitaire solved), `games` (create, read, list),
 //! `moves` (play, history, legal moves, past positions), `seats` (join,
 //! leave, resign, play again), `events` (the live
 //! stream), `records` (game records, §14), `accounts` (accounts and
@@ -25,6 +25,7 @@ pub mod query;
 pub mod ratings;
 pub mod records;
 pub mod seats;
+pub mod solutions;
 pub mod state;
 pub mod stateless;
 
@@ -139,6 +140,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(stateless::legal_moves)
         .service(stateless::apply)
         .service(analysis::analysis)
+        .service(solutions::solve)
         .service(stateless::setups)
         .service(stateless::presets)
         .service(games::create_game)

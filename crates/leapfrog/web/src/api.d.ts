@@ -589,6 +589,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/solutions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Solve peg solitaire
+         * @description A solution from the position (the first move is a hint), or that there
+         *     is none. At most 1,000,000 positions or 2 s; past them the answer says
+         *     `out_of_budget`.
+         */
+        post: operations["solvePosition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tokens": {
         parameters: {
             query?: never;
@@ -1798,6 +1820,64 @@ export interface components {
             /** @description The last piece's cell, when one is left. */
             last?: string | null;
         };
+        /**
+         * @description A position of peg solitaire to solve.
+         * @example {
+         *       "position": {
+         *         "board": "--OOO--/--OOO--/OOOOOOO/OOO1OOO/OOOOOOO/--OOO--/--OOO--",
+         *         "ply": 0,
+         *         "scores": [
+         *           0
+         *         ]
+         *       },
+         *       "rules": {
+         *         "preset": "english"
+         *       }
+         *     }
+         */
+        SolutionRequest: {
+            /**
+             * @description The rule set: one player, shared pieces (`english`, `triangle`, or
+             *     a custom one).
+             */
+            rules: components["schemas"]["Rules"];
+            /** @description The position to solve from. */
+            position: components["schemas"]["PositionInput"];
+            /**
+             * @description Where the last piece must stand: a cell, `centre` or `any`.
+             *     Default: the board's centre where it has one (a perfect solution),
+             *     else anywhere.
+             * @example any
+             */
+            goal?: string | null;
+        };
+        /** @description A solve's answer. */
+        SolutionResponse: {
+            /** @description What it found. */
+            status: components["schemas"]["SolutionStatus"];
+            /** @description The goal it solved for: `any` or the cell of the last piece. */
+            goal: string;
+            /**
+             * @description When solved, the solution's moves in order (a piece's jumps in a
+             *     row make one move); the first is a hint.
+             */
+            moves: string[];
+            /**
+             * Format: int64
+             * @description Positions visited.
+             */
+            positions: number;
+            /**
+             * Format: int64
+             * @description Time taken.
+             */
+            millis: number;
+        };
+        /**
+         * @description What a solve found.
+         * @enum {string}
+         */
+        SolutionStatus: "solved" | "no_solution" | "out_of_budget";
         /** @description One player's place in a result. */
         Standing: {
             /** @description The player (from 0). */
@@ -3407,6 +3487,84 @@ export interface operations {
              *     1000000 legal moves, or 100000 from one cell with their tree).
              */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    solvePosition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SolutionRequest"];
+            };
+        };
+        responses: {
+            /** @description What the solver found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolutionResponse"];
+                };
+            };
+            /**
+             * @description Malformed JSON, a wrong type, a missing or unknown field; `field`
+             *     names it.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit (64 KiB unless configured). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A well-formed request the rules refuse: an invalid rule set, a bad
+             *     board or cell (with rank and file), an illegal move (with the
+             *     reason), a board size or player count out of range; or one past the
+             *     work budget of a request (`over-budget`: a listing of more than
+             *     1000000 legal moves, or 100000 from one cell with their tree).
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client; see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The thinking threads are busy; see `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
