@@ -9,7 +9,7 @@ use actix_web::{HttpResponse, web};
 
 const INDEX: &str = include_str!("../web/index.html");
 /// Each module `tsc` writes to `web/dist/`, by the path it is served at.
-pub const SCRIPTS: [(&str, &str); 11] = [
+pub const SCRIPTS: [(&str, &str); 12] = [
     ("/account.js", include_str!("../web/dist/account.js")),
     ("/app.js", include_str!("../web/dist/app.js")),
     ("/board.js", include_str!("../web/dist/board.js")),
@@ -18,6 +18,7 @@ pub const SCRIPTS: [(&str, &str); 11] = [
     ("/game.js", include_str!("../web/dist/game.js")),
     ("/home.js", include_str!("../web/dist/home.js")),
     ("/pieces.js", include_str!("../web/dist/pieces.js")),
+    ("/puzzle.js", include_str!("../web/dist/puzzle.js")),
     ("/replay.js", include_str!("../web/dist/replay.js")),
     ("/storage.js", include_str!("../web/dist/storage.js")),
     ("/types.js", include_str!("../web/dist/types.js")),

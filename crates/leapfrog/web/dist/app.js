@@ -1,12 +1,13 @@
 // The page `leapfrog serve` serves at /: the router between the home page
-// (create a game, the lobby), a game's page, the account page and the
-// replay of a game record. Each module in src/ is
+// (create a game, the lobby), a game's page, the account page, the
+// replay of a game record and the peg-solitaire puzzles. Each module in src/ is
 // compiled by `tsc --strict` to dist/ and served by the binary as it is.
 import { leave, say } from "./dom.js";
 import { showHome } from "./home.js";
 import { showGame } from "./game.js";
 import { showAccount, showAccountLink } from "./account.js";
 import { showReplay } from "./replay.js";
+import { PUZZLES, showPuzzle } from "./puzzle.js";
 function route() {
     leave();
     say("");
@@ -20,6 +21,8 @@ function route() {
         showAccount();
     else if (path === "/replay")
         showReplay();
+    else if (PUZZLES.some((p) => path === `/puzzle/${p}`))
+        void showPuzzle(path?.slice("/puzzle/".length));
     else
         showHome();
 }

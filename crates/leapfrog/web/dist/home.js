@@ -3,6 +3,7 @@ import { api } from "./client.js";
 import { account, seats } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
 import { GAME_NAMES, OFFERED } from "./pieces.js";
+import { PUZZLES } from "./puzzle.js";
 export const LEVELS = ["random", "greedy", "lookahead", "easy", "medium", "hard"];
 export function showHome() {
     const root = main();
@@ -30,7 +31,7 @@ export function showHome() {
     addSeat("computer");
     const preset = h("select", { id: "preset", name: "preset" }, ...OFFERED.map((id) => h("option", { value: id }, GAME_NAMES[id])));
     const size = h("input", { id: "size", type: "number", min: 3, max: 26, placeholder: "preset's", name: "size" });
-    const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"), h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"));
+    const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"), h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"), h("option", { value: "hex" }, "hex"));
     const limit = h("input", { id: "limit", type: "number", min: 5, max: 604800, placeholder: "none", name: "limit" });
     // Signed in, the game may be rated.
     const rated = h("input", { id: "rated", type: "checkbox", name: "rated", disabled: !me });
@@ -51,7 +52,10 @@ export function showHome() {
                 players.push({ computer: level });
         }
         const rules = { preset: preset.value };
-        if (size.value) {
+        // A hexagon is sized by its side, a square board by its rows and files.
+        if (size.value && preset.value === "capture")
+            rules.side = Number(size.value);
+        else if (size.value) {
             rules.rows = Number(size.value);
             rules.cols = Number(size.value);
         }
@@ -93,5 +97,6 @@ export function showHome() {
     void refresh();
     const timer = window.setInterval(() => void refresh(), 5000);
     onLeave(() => window.clearInterval(timer));
-    root.append(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "new-game" }, h("h1", { id: "new-game" }, "New game"), form), h("section", { class: "panel", "aria-labelledby": "lobby" }, h("h1", { id: "lobby" }, "Lobby"), lobby)));
+    const puzzles = h("ul", { class: "puzzles" }, ...PUZZLES.map((p) => h("li", {}, h("a", { href: `#/puzzle/${p}`, id: `puzzle-${p}` }, GAME_NAMES[p]))));
+    root.append(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "new-game" }, h("h1", { id: "new-game" }, "New game"), form), h("div", {}, h("section", { class: "panel", "aria-labelledby": "lobby" }, h("h1", { id: "lobby" }, "Lobby"), lobby), h("section", { class: "panel", "aria-labelledby": "puzzles" }, h("h1", { id: "puzzles" }, "Puzzles for one"), puzzles))));
 }

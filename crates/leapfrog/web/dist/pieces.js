@@ -31,12 +31,15 @@ export const GAME_NAMES = {
     english: "Peg solitaire (English)",
     triangle: "Peg solitaire (triangle)",
 };
-/** The games the page offers to create: those on square boards, which it
- * draws (hexagonal and triangular boards are played through the API). */
-export const OFFERED = ["murray", "old", "froglet", "konane"];
+/** The games the page offers to create (peg solitaire is a puzzle of its
+ * own, see puzzle.ts). */
+export const OFFERED = ["murray", "old", "froglet", "konane", "capture"];
 /** A game's name as people say it: its preset's, or its own rule set's. */
 export function gameName(rules) {
     const name = rules.preset ? GAME_NAMES[rules.preset] : rules.name;
+    // A hexagon is sized by its side.
+    if (rules.preset === "capture")
+        return `${name}, side ${(rules.rows + 1) / 2}`;
     return `${name}, ${rules.rows}×${rules.cols}`;
 }
 export function kindName(rules, letter) {

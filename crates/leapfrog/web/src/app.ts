@@ -1,6 +1,6 @@
 // The page `leapfrog serve` serves at /: the router between the home page
-// (create a game, the lobby), a game's page, the account page and the
-// replay of a game record. Each module in src/ is
+// (create a game, the lobby), a game's page, the account page, the
+// replay of a game record and the peg-solitaire puzzles. Each module in src/ is
 // compiled by `tsc --strict` to dist/ and served by the binary as it is.
 
 import { leave, say } from "./dom.js";
@@ -8,6 +8,8 @@ import { showHome } from "./home.js";
 import { showGame } from "./game.js";
 import { showAccount, showAccountLink } from "./account.js";
 import { showReplay } from "./replay.js";
+import { PUZZLES, showPuzzle } from "./puzzle.js";
+import type { S } from "./types.js";
 
 function route(): void {
   leave();
@@ -19,6 +21,7 @@ function route(): void {
   if (game?.[1]) void showGame(game[1], params.get("invite"));
   else if (path === "/account") showAccount();
   else if (path === "/replay") showReplay();
+  else if (PUZZLES.some((p) => path === `/puzzle/${p}`)) void showPuzzle(path?.slice("/puzzle/".length) as S["PresetId"]);
   else showHome();
 }
 

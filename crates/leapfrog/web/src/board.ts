@@ -34,33 +34,62 @@ export function drawBoard(
   const rows = grid.length;
   const cols = grid[0]?.length ?? 0;
   const size = 40;
+  // On `hex` directions the grid is hexagonal in axial coordinates (rule
+  // book §12): the cell on file f and rank r (from 0) stands at x = f − r/2
+  // and one row of √3/2 up per rank, so its six neighbours surround it.
+  const hex = rules.directions === "hex";
+  const rowHeight = hex ? (size * Math.sqrt(3)) / 2 : size;
+  const shift = hex ? (rows - 1) / 2 : 0;
+  const centre = (c: number, r: number): [number, number] => {
+    const rank = rows - 1 - r;
+    return [(c - (hex ? rank / 2 : 0) + shift) * size + size / 2, r * rowHeight + size / 2];
+  };
   // Coordinates in proportion to the board, so that a large board shrunk to
   // a phone's width still shows them at a readable size.
   const coord = Math.max(10, Math.round((cols * size) / 30));
   const margin = coord + 8;
-  const svg = s("svg", { class: "board", viewBox: `0 0 ${cols * size + margin * 2} ${rows * size + margin * 2}`, role: "grid", "aria-label": "the board" });
+  const width = (cols + shift) * size;
+  const height = (rows - 1) * rowHeight + size;
+  const svg = s("svg", { class: `board${hex ? " hex" : ""}`, viewBox: `0 0 ${width + margin * 2} ${height + margin * 2}`, role: "grid", "aria-label": "the board" });
   const targets = new Set((view.chosen?.node.next ?? []).map((n) => n.cell));
   const chosen = new Set(view.chosen?.path ?? []);
   const hint = new Set(view.hint);
   const lastCells = new Set(last ? [...last.path, ...last.captures] : []);
+  // A hexagon with its points up, touching its neighbours' sides.
+  const hexagon = (x: number, y: number): string => {
+    const radius = size / Math.sqrt(3);
+    return [30, 90, 150, 210, 270, 330].map((a) => {
+      const t = (a * Math.PI) / 180;
+      return `${(x + radius * Math.cos(t)).toFixed(1)},${(y + radius * Math.sin(t)).toFixed(1)}`;
+    }).join(" ");
+  };
   grid.forEach((line, r) => {
     const rank = rows - r;
     const row = s("g", { role: "row" });
     line.forEach((letter, c) => {
       const cell = cellName(c, rank);
       const masked = letter === "-";
+      // A hexagonal board is drawn by its cells alone.
+      if (masked && hex) return;
       const classes = ["cell", masked ? "masked" : "", targets.has(cell) ? "target" : "", chosen.has(cell) ? "chosen" : "",
         hint.has(cell) ? "hint" : "", lastCells.has(cell) ? "last" : ""].filter(Boolean).join(" ");
       const label = masked ? `${cell}, no cell` : letter ? `${cell}, ${kindName(rules, letter)}` : `${cell}, empty${targets.has(cell) ? ", a landing cell" : ""}`;
       const g = s("g", { class: classes, role: "gridcell", "aria-label": label, "data-cell": cell });
       if (!masked) g.setAttribute("tabindex", "0");
-      const x = margin + c * size;
-      const y = margin + r * size;
-      g.append(s("rect", { x, y, width: size, height: size }));
-      if (letter && !masked) {
-        g.append(s("circle", { class: "piece", cx: x + size / 2, cy: y + size / 2, r: size * 0.36, fill: colourOf(rules, letter) }));
+      const [cx, cy] = centre(c, r).map((v) => v + margin) as [number, number];
+      g.append(hex ? s("polygon", { class: "shape", points: hexagon(cx, cy) })
+        : s("rect", { class: "shape", x: cx - size / 2, y: cy - size / 2, width: size, height: size }));
+      if (hex) {
+        // The cell's name, under its piece: files run along the rows, ranks
+        // up and to the left.
+        const name = s("text", { class: "name", x: cx, y: cy + size * 0.32, "font-size": size * 0.22, "text-anchor": "middle" });
+        name.textContent = cell;
+        g.append(name);
       }
-      if (targets.has(cell)) g.append(s("circle", { class: "dot", cx: x + size / 2, cy: y + size / 2, r: size * 0.12 }));
+      if (letter && !masked) {
+        g.append(s("circle", { class: "piece", cx, cy, r: size * (hex ? 0.3 : 0.36), fill: colourOf(rules, letter) }));
+      }
+      if (targets.has(cell)) g.append(s("circle", { class: "dot", cx, cy, r: size * 0.12 }));
       if (!masked) {
         const go = (): void => void click(cell, letter ?? null);
         g.addEventListener("click", go);
@@ -71,28 +100,28 @@ export function drawBoard(
       row.append(g);
     });
     svg.append(row);
+    if (hex) return;
     const t = s("text", { class: "coord", x: margin - 4, y: margin + r * size + size / 2, "font-size": coord,
       "text-anchor": "end", "dominant-baseline": "central" });
     t.textContent = String(rank);
     svg.append(t);
   });
-  for (let c = 0; c < cols; c++) {
+  for (let c = 0; c < cols && !hex; c++) {
     const t = s("text", { class: "coord", x: margin + c * size + size / 2, y: margin + rows * size + coord, "font-size": coord,
       "text-anchor": "middle" });
     t.textContent = String.fromCharCode(97 + c);
     svg.append(t);
   }
-  // The keyboard's focus ring, drawn last so that no neighbour covers it.
-  const ring = s("rect", { class: "focus-ring", width: size, height: size, visibility: "hidden" });
+  // The keyboard's focus ring, drawn last so that no neighbour covers it:
+  // a copy of the focused cell's outline.
+  const ring = s("g", { class: "focus-ring" });
   svg.append(ring);
   svg.addEventListener("focusin", (e) => {
     const cell = e.target instanceof Element ? e.target.closest("[data-cell]") : null;
-    const rect = cell?.querySelector("rect");
-    if (!rect || !cell?.matches(":focus-visible")) return;
-    ring.setAttribute("x", rect.getAttribute("x") ?? "0");
-    ring.setAttribute("y", rect.getAttribute("y") ?? "0");
-    ring.setAttribute("visibility", "visible");
+    const shape = cell?.querySelector(".shape");
+    if (!shape || !cell?.matches(":focus-visible")) return;
+    ring.replaceChildren(shape.cloneNode(false));
   });
-  svg.addEventListener("focusout", () => ring.setAttribute("visibility", "hidden"));
+  svg.addEventListener("focusout", () => ring.replaceChildren());
   return svg;
 }

@@ -237,10 +237,11 @@ async function againstTheComputer() {
   const ring = await me.locator("svg.board").evaluate((svg, cell) => {
     const r = svg.querySelector(".focus-ring");
     const rect = svg.querySelector(`[data-cell="${cell}"] rect`);
-    return { last: svg.lastElementChild === r, visible: r.getAttribute("visibility"),
-      here: r.getAttribute("x") === rect.getAttribute("x") && r.getAttribute("y") === rect.getAttribute("y") };
+    const drawn = r.querySelector("rect");
+    return { last: svg.lastElementChild === r, visible: drawn !== null,
+      here: drawn?.getAttribute("x") === rect.getAttribute("x") && drawn?.getAttribute("y") === rect.getAttribute("y") };
   }, removal);
-  assert.deepEqual(ring, { last: true, visible: "visible", here: true }, "the focus ring is on top, on the cell");
+  assert.deepEqual(ring, { last: true, visible: true, here: true }, "the focus ring is on top, on the cell");
   await me.keyboard.press("Enter");
   while ((await gameOf(me)).position.ply === 0) await me.waitForTimeout(25);
   let reloaded = false;
@@ -466,7 +467,79 @@ async function accountsAndRecords() {
   console.log("accounts: signed up, played a rated game, saw the ratings, replayed its record, signed out and in");
 }
 
+/** Capture on the hexagon: created from the home page for three, drawn as
+ * hexagons with the cell names, and played by clicks like any game. */
+async function hexagonalGame() {
+  const me = await newPage();
+  await me.goto(base);
+  await me.locator("#preset").selectOption("capture");
+  await me.locator("[name=name]").first().fill("Hex");
+  await me.locator("#create").click();
+  await me.locator("#headline", { hasText: "Your turn" }).waitFor();
+  const board = await me.locator("svg.board").evaluate((svg) => ({
+    hex: svg.classList.contains("hex"),
+    hexagons: svg.querySelectorAll(".cell polygon").length,
+    squares: svg.querySelectorAll(".cell rect").length,
+    names: [...svg.querySelectorAll(".cell .name")].map((t) => t.textContent).includes("e5"),
+  }));
+  assert.deepEqual(board, { hex: true, hexagons: 61, squares: 0, names: true }, "61 hexagons, named");
+  // e5's six neighbours sit around it at one cell's distance.
+  const centres = await me.locator("svg.board").evaluate((svg) => Object.fromEntries(["e5", "f5", "e6", "f6", "d5", "d4", "e4"]
+    .map((c) => { const b = svg.querySelector(`[data-cell="${c}"] polygon`).getBBox(); return [c, [b.x + b.width / 2, b.y + b.height / 2]]; })));
+  const [x, y] = centres.e5;
+  const gaps = ["f5", "e6", "f6", "d5", "d4", "e4"].map((c) => Math.round(Math.hypot(centres[c][0] - x, centres[c][1] - y)));
+  assert.ok(gaps.every((g) => g === gaps[0]), `six neighbours at one distance: ${gaps}`);
+  const moves = await firstLegal((await gameOf(me)).id);
+  assert.deepEqual(moves.map((m) => m.notation), ["c3xe5", "c5xe5", "e3xe5", "e7xe5", "g5xe5", "g7xe5"]);
+  await playByClicks(me, moves[0].path);
+  await me.screenshot({ path: path.join(shots, "capture-hexagon.png") });
+  console.log("hexagonal game: created, drawn as 61 hexagons, played by clicks");
+}
+
+/** Peg solitaire as a puzzle: a hint, undo, restart, and solved to the end
+ * by following the solver's hints. */
+async function solvedPuzzle() {
+  const me = await newPage();
+  await me.goto(base);
+  await me.locator("#puzzle-triangle").click();
+  await me.locator("#pegs", { hasText: "14 pegs" }).waitFor();
+  assert.equal(await me.locator("svg.board .cell polygon").count(), 15, "a triangle of 15 hexagons");
+  await click(me, "a3");
+  await me.locator('[data-cell="a1"].target').waitFor();
+  await click(me, "a1");
+  await me.locator("#pegs", { hasText: "13 pegs on the board, 1 move made" }).waitFor();
+  await me.locator("#undo").click();
+  await me.locator("#pegs", { hasText: "14 pegs on the board, 0 moves" }).waitFor();
+  // Hint after hint to the end.
+  for (let moves = 0; ; moves++) {
+    if (await me.locator("#puzzle-result").count()) break;
+    assert.ok(moves < 14, "solved within 13 moves");
+    await me.locator("#hint").click();
+    await me.locator("#status", { hasText: "still leads to a solution" }).waitFor();
+    const text = await me.locator("#status").textContent();
+    const path = /solution: ([a-z0-9x]+)\./.exec(text)[1].split("x");
+    const before = await me.locator("#pegs").textContent();
+    await click(me, path[0]);
+    for (const cell of path.slice(1)) {
+      await me.locator(`[data-cell="${cell}"].target`).waitFor();
+      await click(me, cell);
+    }
+    if (await me.locator("#stop").count()) await me.locator("#stop").click();
+    await me.waitForFunction((b) => document.querySelector("#pegs")?.textContent !== b, before);
+  }
+  await me.locator("#puzzle-result", { hasText: "Solved: one peg left" }).waitFor();
+  await me.screenshot({ path: path.join(shots, "puzzle-solved.png") });
+  await me.locator("#restart").click();
+  await me.locator("#pegs", { hasText: "14 pegs on the board, 0 moves" }).waitFor();
+  // The English cross loads as a puzzle too.
+  await me.goto(`${base}/#/puzzle/english`);
+  await me.locator("#pegs", { hasText: "32 pegs" }).waitFor();
+  console.log("puzzle: hints, undo and restart; the triangle solved to one peg");
+}
+
 try {
+  await hexagonalGame();
+  await solvedPuzzle();
   await twoPeople();
   await typingSurvivesLiveUpdates();
   await resumesAfterALostConnection();

@@ -1,0 +1,144 @@
+// Peg solitaire as a puzzle for one (rule book §12): played in the browser
+// through the stateless API — each jump applied by the server, undo and
+// restart from the positions kept here, a hint from the solver — and the
+// result when no jump is left.
+import { call } from "./client.js";
+import { h, main, reason, say } from "./dom.js";
+import { drawBoard } from "./board.js";
+import { GAME_NAMES } from "./pieces.js";
+/** The presets offered as puzzles. */
+export const PUZZLES = ["english", "triangle"];
+function input(p) {
+    return { board: p.notation.split(" ")[0] ?? "", ply: p.ply, scores: p.scores };
+}
+export async function showPuzzle(preset) {
+    let setup;
+    try {
+        setup = await call("POST", "/v1/setups", { rules: { preset }, players: 1, seed: "0" });
+    }
+    catch (err) {
+        say(`The puzzle did not load: ${reason(err)}`, true);
+        return;
+    }
+    const puzzle = { rules: setup.rules, positions: [setup.position], chosen: null, hint: [], result: null, busy: false };
+    document.title = `${GAME_NAMES[preset]} · Leap Frog`;
+    const render = () => renderPuzzle(puzzle, preset, render);
+    render();
+}
+function renderPuzzle(puzzle, preset, render) {
+    const root = main();
+    const now = puzzle.positions[puzzle.positions.length - 1];
+    const rules = { preset: puzzle.rules.preset ?? preset };
+    const pegs = now.grid.flat().filter((l) => l !== null && l !== "-").length;
+    const play = async (path) => {
+        if (puzzle.busy)
+            return;
+        puzzle.busy = true;
+        try {
+            const after = await call("POST", "/v1/apply", { rules, position: input(now), move: { path } });
+            puzzle.positions.push(after.position);
+            puzzle.result = after.status === "over" ? (after.result ?? null) : null;
+            say(`Played ${path.join("x")}.`);
+        }
+        catch (err) {
+            say(`Not played: ${reason(err)}`, true);
+        }
+        finally {
+            puzzle.busy = false;
+            puzzle.chosen = null;
+            puzzle.hint = [];
+        }
+        render();
+    };
+    const clickCell = async (cell, letter) => {
+        if (puzzle.result) {
+            say("No jump is left: undo or restart.", true);
+            return;
+        }
+        const chosen = puzzle.chosen;
+        if (chosen) {
+            const next = chosen.node.next.find((n) => n.cell === cell);
+            if (next) {
+                const path = [...chosen.path, cell];
+                if (next.next.length === 0) {
+                    await play(path);
+                }
+                else {
+                    puzzle.chosen = { path, node: next };
+                    say(`${path.join("x")}: jump on, or stop here.`);
+                    render();
+                }
+                return;
+            }
+            if (chosen.path.length > 1) {
+                say(`${cell} is not a landing cell of ${chosen.path.join("x")}.`, true);
+                return;
+            }
+        }
+        if (!letter) {
+            say(`${cell} is empty: click a peg to jump with.`, true);
+            return;
+        }
+        try {
+            const page = await call("POST", "/v1/legal-moves", { rules, position: input(now), from: cell, limit: 1 });
+            if (!page.tree || page.tree.next.length === 0) {
+                say(`The peg on ${cell} has no jump.`, true);
+                puzzle.chosen = null;
+            }
+            else {
+                puzzle.chosen = { path: [cell], node: page.tree };
+                say(`${cell}: click where it jumps.`);
+            }
+        }
+        catch (err) {
+            say(`No moves: ${reason(err)}`, true);
+        }
+        render();
+    };
+    const undo = () => {
+        if (puzzle.positions.length > 1)
+            puzzle.positions.pop();
+        Object.assign(puzzle, { chosen: null, hint: [], result: null });
+        say("Took back the last move.");
+        render();
+    };
+    const restart = () => {
+        puzzle.positions.splice(1);
+        Object.assign(puzzle, { chosen: null, hint: [], result: null });
+        say("Back to the start.");
+        render();
+    };
+    const hint = async () => {
+        try {
+            say("Looking for a solution…");
+            const answer = await call("POST", "/v1/solutions", { rules, position: input(now), goal: "any" });
+            const first = answer.moves[0];
+            if (answer.status === "solved" && first) {
+                puzzle.hint = first.split("x");
+                say(`A move that still leads to a solution: ${first}.`);
+            }
+            else if (answer.status === "no_solution") {
+                puzzle.hint = [];
+                say("No solution from here: undo a move or restart.", true);
+            }
+            else {
+                say("The solver found nothing in its time: try again after a move.", true);
+            }
+        }
+        catch (err) {
+            say(`No hint: ${reason(err)}`, true);
+        }
+        render();
+    };
+    let outcome = "";
+    const left = puzzle.result?.solitaire;
+    if (left) {
+        outcome = left.solved
+            ? `Solved: one peg left, on ${left.last ?? "?"}${left.perfect ? " — the centre: a perfect solution" : ""}.`
+            : `No jump is left: ${left.pieces_left} pegs remain.`;
+    }
+    const moves = puzzle.positions.length - 1;
+    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "puzzle-title" }, h("h1", { id: "puzzle-title" }, GAME_NAMES[preset]), h("p", { id: "headline" }, puzzle.result ? "The puzzle is over." : "Jump a peg over a neighbour into the hole behind; leave one peg."), outcome ? h("p", { id: "puzzle-result", class: "result verdict", role: "status" }, outcome) : null, h("div", { class: "board-wrap" }, drawBoard(puzzle.rules, now.grid, { chosen: puzzle.chosen, hint: puzzle.hint }, undefined, clickCell))), h("section", { class: "panel", "aria-labelledby": "puzzle-side" }, h("h2", { id: "puzzle-side" }, "Your puzzle"), h("p", { id: "pegs" }, `${pegs} ${pegs === 1 ? "peg" : "pegs"} on the board, ${moves} ${moves === 1 ? "move" : "moves"} made.`), h("div", { class: "actions" }, puzzle.chosen && puzzle.chosen.path.length > 1
+        ? h("button", { type: "button", id: "stop", onclick: () => void play(puzzle.chosen?.path ?? []) }, "Stop here")
+        : null, h("button", { type: "button", id: "hint", disabled: puzzle.result !== null, onclick: () => void hint() }, "Hint"), h("button", { type: "button", id: "undo", class: "secondary", disabled: moves === 0, onclick: undo }, "Undo"), h("button", { type: "button", id: "restart", class: "secondary", disabled: moves === 0, onclick: restart }, "Restart")), h("p", {}, h("a", { href: "#/" }, "Back to the games")))));
+}
