@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::spawn_app;
+use crate::common::{leapfrog_binary, spawn_app};
 use crate::games::{create, play};
 
 #[test]
@@ -33,6 +33,10 @@ fn a_board_is_drawn_by_its_side_and_a_shaped_preset_refuses_rows() {
     let r = app.post_json("/v1/setups", &json!({"rules": {"preset": "capture", "side": 3}, "seed": 1}));
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["position"]["notation"], "--OOO/-OOOO/OO1OO/OOOO-/OOO-- 0 0,0");
+    // A complete rule set sent back (rows, cols and the mask with them) is the same board.
+    let full = r.json()["rules"].clone();
+    let again = app.post_json("/v1/setups", &json!({"rules": full, "seed": 1}));
+    assert_eq!(again.json()["position"]["notation"], "--OOO/-OOOO/OO1OO/OOOO-/OOO-- 0 0,0", "{}", again.body);
     let one = app.post_json("/v1/setups", &json!({"rules": {"preset": "english"}, "seed": 1})).json();
     assert_eq!(one["position"]["scores"], json!([0]), "peg solitaire is for one player");
     for (rules, field, says) in [
@@ -115,4 +119,33 @@ fn the_solver_answers_a_solution_a_hint_or_that_none_is_left() {
     assert_eq!(two.status, 422, "{}", two.body);
     let r = app.post_json("/v1/solutions", &json!({"rules": {"preset": "triangle"}, "position": {"board": "OOOOO/OOOO-/OOO--/OO---/1----", "ply": 0, "scores": [0]}, "goal": "centre"}));
     assert_eq!(r.status, 422, "a triangle has no centre: {}", r.body);
+}
+
+#[test]
+fn a_persisted_puzzle_solved_perfectly_says_so_in_its_result_and_record() {
+    let app = spawn_app();
+    let game = create(&app, json!({"preset": "english"}), 1, 1);
+    let start = app.get(&format!("/v1/games/{}", game.id)).json();
+    let body = json!({"rules": {"preset": "english"}, "position": {
+        "board": start["position"]["board"], "ply": 0, "scores": [0]}});
+    let solution = app.post_json("/v1/solutions", &body).json();
+    for m in solution["moves"].as_array().unwrap() {
+        let path: Vec<&str> = m.as_str().unwrap().split('x').collect();
+        let r = play(&app, &game, 0, &json!(path), &[]);
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+    let over = app.get(&format!("/v1/games/{}", game.id)).json();
+    assert_eq!(over["status"], "over");
+    assert_eq!(
+        over["result"]["solitaire"],
+        json!({"pieces_left": 1, "solved": true, "perfect": true, "last": "d4"})
+    );
+    let text = app.get(&format!("/v1/games/{}/record", game.id)).body;
+    let file = std::env::temp_dir().join(format!("leapfrog-record-{}.txt", game.id));
+    std::fs::write(&file, &text).unwrap();
+    let out = std::process::Command::new(leapfrog_binary()).arg("replay").arg(&file).output().unwrap();
+    let _ = std::fs::remove_file(&file);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout.lines().last(), Some("result: 1 piece left, on d4: solved, perfect"), "{stdout}");
 }

@@ -280,6 +280,23 @@ fn check_result(pos: &jc::Position, resigned: &[bool], stated: &str) -> Result<G
     Ok(GameResult { outcome, resigned: resigned.to_vec(), by_resignation: !stuck, ratings: Vec::new() })
 }
 
+/// A peg-solitaire result in words: `1 piece left, on d4: solved, perfect`.
+pub fn told_solitaire(solitaire: Option<&jc::Solitaire>) -> String {
+    let Some(s) = solitaire else { return String::new() };
+    let left = if s.pieces_left == 1 {
+        "1 piece left".to_string()
+    } else {
+        format!("{} pieces left", s.pieces_left)
+    };
+    let on = s.last.map(|c| format!(", on {c}")).unwrap_or_default();
+    let verdict = match (s.solved, s.perfect) {
+        (true, Some(true)) => ": solved, perfect",
+        (true, _) => ": solved",
+        (false, _) => ": not solved",
+    };
+    format!("{left}{on}{verdict}")
+}
+
 impl Record {
     /// The replay told as text: the start, each ply with the position
     /// after it, then the result (or that the game is unfinished).
@@ -293,6 +310,9 @@ impl Record {
             self.tag(&format!("Seat{}", p + 1)).map_or_else(|| format!("seat {}", p + 1), str::to_string)
         };
         match &replayed.result {
+            Some(result) if result.outcome.solitaire.is_some() => {
+                let _ = writeln!(out, "result: {}", told_solitaire(result.outcome.solitaire.as_ref()));
+            }
             Some(result) => {
                 let winners: Vec<String> = result.outcome.winners.iter().map(|&p| seat(p)).collect();
                 let how = if result.by_resignation { " (by resignation)" } else { "" };

@@ -78,13 +78,13 @@ impl<const W: usize> Board<W> {
         // The direction sets have four, six or eight directions: with the
         // number fixed, the loops below unroll and their sets stay in
         // registers.
-        match (ctx.ndirs, ctx.owned) {
-            (4, false) => self.count_dirs::<4, true>(ctx, ply, figures),
-            (4, true) => self.count_dirs::<4, false>(ctx, ply, figures),
-            (6, false) => self.count_dirs::<6, true>(ctx, ply, figures),
-            (6, true) => self.count_dirs::<6, false>(ctx, ply, figures),
-            (_, false) => self.count_dirs::<8, true>(ctx, ply, figures),
-            (_, true) => self.count_dirs::<8, false>(ctx, ply, figures),
+        match (ctx.ndirs == 4, ctx.owned) {
+            (true, false) => self.count_dirs::<4, true>(ctx, ply, figures),
+            (true, true) => self.count_dirs::<4, false>(ctx, ply, figures),
+            (false, false) if ctx.ndirs == 6 => self.count_dirs::<6, true>(ctx, ply, figures),
+            (false, true) if ctx.ndirs == 6 => self.count_dirs::<6, false>(ctx, ply, figures),
+            (false, false) => self.count_dirs::<8, true>(ctx, ply, figures),
+            (false, true) => self.count_dirs::<8, false>(ctx, ply, figures),
         }
     }
 

@@ -144,7 +144,8 @@ impl Rules {
     }
 
     /// The preset's rule set, on the board of `side` if the request gives
-    /// one; a preset drawn by a mask takes no `rows` or `cols`.
+    /// one; a preset drawn by a mask takes `rows` and `cols` only with the
+    /// `mask` that goes with them (as a complete rule set sent back has).
     fn preset_spec(&self, preset: jc::Preset) -> Result<jc::RulesSpec, Invalid> {
         let shaped = preset.shape() != jc::Shape::Rectangle;
         let sized = [("rows", self.rows), ("cols", self.cols)].into_iter().find(|(_, v)| v.is_some());
@@ -154,7 +155,7 @@ impl Rules {
                 format!("give the board's 'side' or its '{field}', not both"),
                 &format!("rules.{field}"),
             )),
-            (None, Some((field, _))) if shaped => Err(Invalid::new(
+            (None, Some((field, _))) if shaped && self.mask.is_none() => Err(Invalid::new(
                 Refusal::InvalidRules,
                 format!(
                     "the {preset} board is a {} drawn by its side: give 'side', not '{field}'",
