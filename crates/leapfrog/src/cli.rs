@@ -139,8 +139,9 @@ struct SolveArgs {
     /// centre where the board has one, else any.
     #[arg(long, value_name = "CELL")]
     goal: Option<String>,
-    /// Give up after this many positions.
-    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    /// Give up after this many positions (the table of positions that failed
+    /// takes some 12 bytes each: 10,000,000 stay near 120 MB).
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     max_positions: u64,
     /// Give up after this many milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]

@@ -137,24 +137,8 @@ pub async fn analysis(
         ));
     }
     let seed = body.seed.map_or_else(jump_capture::random_seed, |s| s.0);
-    let client = state.client_key(&req);
-    let answer = state
-        .thinkers
-        .submit(Lane::Background, &client, Some(state.analyses_per_client), move || {
-            jump_search::analyse(&pos, budget, seed)
-        })
-        .map_err(|busy| match busy {
-            Busy::Full { .. } => ApiError::Unavailable { detail: busy.to_string(), retry_after: 1 },
-            Busy::Client { .. } => {
-                ApiError::TooManyRequests { detail: busy.to_string(), retry_after: Some(1) }
-            }
-        })?
-        .await
-        .map_err(|_| ApiError::Internal("a search ended without an answer".into()))?
-        .map_err(|late| ApiError::Unavailable {
-            detail: format!("the computer is busy: {late}"),
-            retry_after: 1,
-        })?
+    let answer = think(&state, &req, move || jump_search::analyse(&pos, budget, seed))
+        .await?
         .ok_or_else(|| {
             ApiError::refuse(Refusal::GameOver, "the game is over: there is no move to find", "position")
         })?;
@@ -178,6 +162,27 @@ pub async fn analysis(
         exact: answer.exact,
         seed: seed_string(seed),
     }))
+}
+
+/// Runs `job` on the thinking pool's background lane as the client of
+/// `req`, counted against its cap of analyses: its answer, or 503 / 429
+/// when the pool or the client is busy.
+pub(super) async fn think<T: Send + 'static>(
+    state: &AppState,
+    req: &HttpRequest,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let client = state.client_key(req);
+    state
+        .thinkers
+        .submit(Lane::Background, &client, Some(state.analyses_per_client), job)
+        .map_err(|busy| match busy {
+            Busy::Full { .. } => ApiError::Unavailable { detail: busy.to_string(), retry_after: 1 },
+            Busy::Client { .. } => ApiError::TooManyRequests { detail: busy.to_string(), retry_after: Some(1) },
+        })?
+        .await
+        .map_err(|_| ApiError::Internal("a search ended without an answer".into()))?
+        .map_err(|late| ApiError::Unavailable { detail: format!("the computer is busy: {late}"), retry_after: 1 })
 }
 
 /// The budget a request asks for, within the caps.

@@ -13,7 +13,6 @@ use super::problem::{ApiError, Problem};
 use super::state::AppState;
 use super::stateless::{BodyErrors, rules_and_position};
 use crate::limits::Class;
-use crate::thinking::{Busy, Lane};
 use crate::wire::{PositionInput, Refusal, Rules};
 
 /// Positions one solve may visit: its table of failed positions stays
@@ -107,24 +106,8 @@ pub async fn solve(
         }
     };
     let budget = SolveBudget { positions: MAX_POSITIONS, time: std::time::Duration::from_millis(MAX_MILLIS) };
-    let client = state.client_key(&req);
-    let answer = state
-        .thinkers
-        .submit(Lane::Background, &client, Some(state.analyses_per_client), move || {
-            jump_search::solve(&pos, goal, budget)
-        })
-        .map_err(|busy| match busy {
-            Busy::Full { .. } => ApiError::Unavailable { detail: busy.to_string(), retry_after: 1 },
-            Busy::Client { .. } => {
-                ApiError::TooManyRequests { detail: busy.to_string(), retry_after: Some(1) }
-            }
-        })?
-        .await
-        .map_err(|_| ApiError::Internal("a solve ended without an answer".into()))?
-        .map_err(|late| ApiError::Unavailable {
-            detail: format!("the computer is busy: {late}"),
-            retry_after: 1,
-        })?
+    let answer = super::analysis::think(&state, &req, move || jump_search::solve(&pos, goal, budget))
+        .await?
         .map_err(|e| ApiError::refuse(Refusal::InvalidRules, e, "rules"))?;
     let (status, moves) = match answer.solved {
         Solved::Solution(moves) => (SolutionStatus::Solved, moves.iter().map(ToString::to_string).collect()),

@@ -20,6 +20,16 @@ export function gridOf(position) {
         return cells;
     });
 }
+/** A click on `cell` while `chosen` is being chosen: the path to play (a
+ * landing with no jump on), the longer path to choose on from, or `null`
+ * when `cell` is not one of its landings. */
+export function stepTo(chosen, cell) {
+    const next = chosen.node.next.find((n) => n.cell === cell);
+    if (!next)
+        return null;
+    const path = [...chosen.path, cell];
+    return next.next.length === 0 ? { play: path } : { chosen: { path, node: next } };
+}
 export function drawBoard(rules, grid, view, last, click) {
     const rows = grid.length;
     const cols = grid[0]?.length ?? 0;

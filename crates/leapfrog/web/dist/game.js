@@ -4,7 +4,7 @@ import { api } from "./client.js";
 import { account, seats } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
 import { gameName, kindName, legend } from "./pieces.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, stepTo } from "./board.js";
 export async function showGame(id, invite) {
     const root = main();
     root.replaceChildren(h("p", {}, "Loading the game…"));
@@ -224,17 +224,15 @@ export function renderGame(view, invite, render) {
                 render();
                 return;
             }
-            const next = chosen.node.next.find((n) => n.cell === cell);
-            if (next) {
-                const path = [...chosen.path, cell];
-                if (next.next.length === 0) {
-                    await play(path);
-                }
-                else {
-                    view.chosen = { path, node: next };
-                    say(`${path.join("x")}: jump on, or play it as it is.`);
-                    render();
-                }
+            const step = stepTo(chosen, cell);
+            if (step && "play" in step) {
+                await play(step.play);
+                return;
+            }
+            if (step) {
+                view.chosen = step.chosen;
+                say(`${step.chosen.path.join("x")}: jump on, or play it as it is.`);
+                render();
                 return;
             }
             if (chosen.path.length > 1) {

@@ -4,7 +4,7 @@
 // result when no jump is left.
 import { call } from "./client.js";
 import { h, main, reason, say } from "./dom.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, stepTo } from "./board.js";
 import { GAME_NAMES } from "./pieces.js";
 /** The presets offered as puzzles. */
 export const PUZZLES = ["english", "triangle"];
@@ -57,17 +57,15 @@ function renderPuzzle(puzzle, preset, render) {
         }
         const chosen = puzzle.chosen;
         if (chosen) {
-            const next = chosen.node.next.find((n) => n.cell === cell);
-            if (next) {
-                const path = [...chosen.path, cell];
-                if (next.next.length === 0) {
-                    await play(path);
-                }
-                else {
-                    puzzle.chosen = { path, node: next };
-                    say(`${path.join("x")}: jump on, or stop here.`);
-                    render();
-                }
+            const step = stepTo(chosen, cell);
+            if (step && "play" in step) {
+                await play(step.play);
+                return;
+            }
+            if (step) {
+                puzzle.chosen = step.chosen;
+                say(`${step.chosen.path.join("x")}: jump on, or stop here.`);
+                render();
                 return;
             }
             if (chosen.path.length > 1) {

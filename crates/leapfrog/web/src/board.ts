@@ -1,7 +1,7 @@
 // The board: a pure function from a position and what is being chosen to
 // an SVG element, with the cells' names and colours and the focus ring.
 
-import type { MoveRecord, PositionView, S } from "./types.js";
+import type { JumpTree, MoveRecord, PositionView, S } from "./types.js";
 import { s } from "./dom.js";
 import { colourOf, kindName } from "./pieces.js";
 import type { View } from "./game.js";
@@ -22,6 +22,19 @@ export function gridOf(position: string): (string | null)[][] {
     }
     return cells;
   });
+}
+
+/** A move being chosen jump by jump: its path so far and the jumps on. */
+export interface Chosen { path: string[]; node: JumpTree }
+
+/** A click on `cell` while `chosen` is being chosen: the path to play (a
+ * landing with no jump on), the longer path to choose on from, or `null`
+ * when `cell` is not one of its landings. */
+export function stepTo(chosen: Chosen, cell: string): { play: string[] } | { chosen: Chosen } | null {
+  const next = chosen.node.next.find((n) => n.cell === cell);
+  if (!next) return null;
+  const path = [...chosen.path, cell];
+  return next.next.length === 0 ? { play: path } : { chosen: { path, node: next } };
 }
 
 export function drawBoard(

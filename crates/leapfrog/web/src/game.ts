@@ -1,13 +1,13 @@
 // A game's page: its state and event stream, the seats, the actions, the
 // moves chosen jump by jump, the result.
 
-import type { Game, JumpTree, MoveRecord, PositionView, S } from "./types.js";
+import type { Game, MoveRecord, PositionView, S } from "./types.js";
 import { api } from "./client.js";
 import { account, seats } from "./storage.js";
 import type { HeldSeat } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
 import { gameName, kindName, legend } from "./pieces.js";
-import { drawBoard } from "./board.js";
+import { type Chosen, drawBoard, stepTo } from "./board.js";
 
 export interface View {
   game: Game;
@@ -15,7 +15,7 @@ export interface View {
   /** Captured kinds' letters per player, from the history. */
   captured: string[][];
   /** A move being chosen jump by jump. */
-  chosen: { path: string[]; node: JumpTree } | null;
+  chosen: Chosen | null;
   hint: string[];
   /** The ply shown, when replaying the past; null: now. */
   replay: number | null;
@@ -234,16 +234,15 @@ export function renderGame(view: View, invite: string | null, render: () => void
         render();
         return;
       }
-      const next = chosen.node.next.find((n) => n.cell === cell);
-      if (next) {
-        const path = [...chosen.path, cell];
-        if (next.next.length === 0) {
-          await play(path);
-        } else {
-          view.chosen = { path, node: next };
-          say(`${path.join("x")}: jump on, or play it as it is.`);
-          render();
-        }
+      const step = stepTo(chosen, cell);
+      if (step && "play" in step) {
+        await play(step.play);
+        return;
+      }
+      if (step) {
+        view.chosen = step.chosen;
+        say(`${step.chosen.path.join("x")}: jump on, or play it as it is.`);
+        render();
         return;
       }
       if (chosen.path.length > 1) {

@@ -3,10 +3,10 @@
 // restart from the positions kept here, a hint from the solver — and the
 // result when no jump is left.
 
-import type { JumpTree, PositionView, S } from "./types.js";
+import type { PositionView, S } from "./types.js";
 import { call } from "./client.js";
 import { h, main, reason, say } from "./dom.js";
-import { drawBoard } from "./board.js";
+import { type Chosen, drawBoard, stepTo } from "./board.js";
 import { GAME_NAMES } from "./pieces.js";
 
 /** The presets offered as puzzles. */
@@ -16,7 +16,7 @@ interface Puzzle {
   rules: S["RuleSet"];
   /** Every position so far, the start first. */
   positions: PositionView[];
-  chosen: { path: string[]; node: JumpTree } | null;
+  chosen: Chosen | null;
   hint: string[];
   result: S["Outcome"] | null;
   busy: boolean;
@@ -71,16 +71,15 @@ function renderPuzzle(puzzle: Puzzle, preset: S["PresetId"], render: () => void)
     }
     const chosen = puzzle.chosen;
     if (chosen) {
-      const next = chosen.node.next.find((n) => n.cell === cell);
-      if (next) {
-        const path = [...chosen.path, cell];
-        if (next.next.length === 0) {
-          await play(path);
-        } else {
-          puzzle.chosen = { path, node: next };
-          say(`${path.join("x")}: jump on, or stop here.`);
-          render();
-        }
+      const step = stepTo(chosen, cell);
+      if (step && "play" in step) {
+        await play(step.play);
+        return;
+      }
+      if (step) {
+        puzzle.chosen = step.chosen;
+        say(`${step.chosen.path.join("x")}: jump on, or stop here.`);
+        render();
         return;
       }
       if (chosen.path.length > 1) {
