@@ -137,9 +137,8 @@ pub async fn analysis(
         ));
     }
     let seed = body.seed.map_or_else(jump_capture::random_seed, |s| s.0);
-    let answer = think(&state, &req, move || jump_search::analyse(&pos, budget, seed))
-        .await?
-        .ok_or_else(|| {
+    let answer =
+        think(&state, &req, move || jump_search::analyse(&pos, budget, seed)).await?.ok_or_else(|| {
             ApiError::refuse(Refusal::GameOver, "the game is over: there is no move to find", "position")
         })?;
     let notation = |m: &jump_capture::Move| m.to_string();
@@ -178,11 +177,16 @@ pub(super) async fn think<T: Send + 'static>(
         .submit(Lane::Background, &client, Some(state.analyses_per_client), job)
         .map_err(|busy| match busy {
             Busy::Full { .. } => ApiError::Unavailable { detail: busy.to_string(), retry_after: 1 },
-            Busy::Client { .. } => ApiError::TooManyRequests { detail: busy.to_string(), retry_after: Some(1) },
+            Busy::Client { .. } => {
+                ApiError::TooManyRequests { detail: busy.to_string(), retry_after: Some(1) }
+            }
         })?
         .await
         .map_err(|_| ApiError::Internal("a search ended without an answer".into()))?
-        .map_err(|late| ApiError::Unavailable { detail: format!("the computer is busy: {late}"), retry_after: 1 })
+        .map_err(|late| ApiError::Unavailable {
+            detail: format!("the computer is busy: {late}"),
+            retry_after: 1,
+        })
 }
 
 /// The budget a request asks for, within the caps.
