@@ -20,6 +20,7 @@
 mod abuse;
 mod accounts;
 mod api;
+mod backup;
 mod bad_input;
 mod bounded;
 mod browser;

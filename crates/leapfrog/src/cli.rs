@@ -51,6 +51,9 @@ pub enum CliError {
     /// Arguments that do not fit together.
     #[error("{0}")]
     Usage(String),
+    /// A backup was not made.
+    #[error("backup: {0}")]
+    Backup(#[from] crate::store::backup::BackupError),
     /// The solver cannot take the position.
     #[error("solve: {0}")]
     Solve(#[from] jump_search::SolveError),
@@ -90,6 +93,7 @@ pub enum CliError {
     leapfrog serve --bind 0.0.0.0:8080          (then open http://localhost:8080/docs)\n  \
     leapfrog serve --database-url postgres://leapfrog@db/leapfrog\n  \
     leapfrog openapi --output openapi/openapi.json\n  \
+    leapfrog backup --database-url sqlite://leapfrog.db --output leapfrog-$(date +%F).db\n  \
     curl -s localhost:8080/v1/games/ID/record > game.txt && leapfrog replay game.txt")]
 pub struct Cli {
     #[command(subcommand)]
@@ -116,6 +120,9 @@ enum Command {
     Serve(Box<ServeConfig>),
     /// Create or update the database schema (serve does this at start too).
     Migrate(crate::config::DatabaseArgs),
+    /// Copy a SQLite database, while the server runs, into a new file, and
+    /// check the copy (PostgreSQL: use pg_dump).
+    Backup(BackupArgs),
     /// Print the OpenAPI document (what openapi/openapi.json holds).
     Openapi(OpenapiArgs),
     /// Replay a game record (rule book §14): each ply and the position after
@@ -146,6 +153,15 @@ struct SolveArgs {
     /// Give up after this many milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     millis: u64,
+}
+
+#[derive(Debug, Args)]
+struct BackupArgs {
+    #[command(flatten)]
+    database: crate::config::DatabaseArgs,
+    /// The new file to write (never overwritten).
+    #[arg(long, value_name = "FILE")]
+    output: std::path::PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -371,6 +387,17 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
                 .await
                 .map(|_| format!("migrated {}\n", redact(&db.url)))
                 .map_err(|source| CliError::Migrate { url: redact(&db.url), source })
+        }),
+        Command::Backup(args) => actix_web::rt::System::new().block_on(async move {
+            let made = crate::store::backup::backup(&args.database.url, &args.output).await?;
+            Ok(format!(
+                "backed up {} to {}: {} bytes, {} games, {} moves; integrity ok\n",
+                redact(&args.database.url),
+                args.output.display(),
+                made.bytes,
+                made.games,
+                made.moves
+            ))
         }),
         Command::Openapi(args) => {
             let json = openapi_json();

@@ -24,6 +24,7 @@
 //! `synchronous_commit = off`); a killed process loses nothing either way.
 
 mod accounts;
+pub mod backup;
 mod games;
 mod group;
 mod moves;
