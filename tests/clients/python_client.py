@@ -38,7 +38,8 @@ base = sys.argv[1]
 client = Client(base_url=base, raise_on_unexpected_status=True)
 
 ids = [p.id for p in list_presets.sync(client=client)]
-assert ids == [PresetId.OLD, PresetId.MURRAY, PresetId.FROGLET, PresetId.KONANE], ids
+assert ids == [PresetId.OLD, PresetId.MURRAY, PresetId.FROGLET, PresetId.KONANE,
+               PresetId.CAPTURE, PresetId.ENGLISH, PresetId.TRIANGLE], ids
 
 rules = Rules(preset=PresetId.MURRAY, rows=5, cols=5)
 setup = create_setup.sync(client=client, body=SetupRequest(rules=rules, players=2, seed="2"))

@@ -28,7 +28,7 @@ fn presets_lists_every_preset_with_its_full_rules() {
     assert_eq!(r.status, 200);
     let list = r.json();
     let ids: Vec<&str> = list.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["old", "murray", "froglet", "konane"]);
+    assert_eq!(ids, ["old", "murray", "froglet", "konane", "capture", "english", "triangle"]);
     let murray = &list[1];
     assert_eq!(murray["rules"]["rows"], 15);
     assert_eq!(

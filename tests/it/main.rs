@@ -35,4 +35,5 @@ mod other_boards;
 mod process;
 mod ratings;
 mod records;
+mod request_log;
 mod store;

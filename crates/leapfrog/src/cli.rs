@@ -603,7 +603,7 @@ pub fn openapi_json() -> String {
 }
 
 fn serve(config: ServeConfig) -> Result<(), CliError> {
-    crate::telemetry::init();
+    crate::telemetry::init(config.log_format);
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(config.clone()).await?;
         tracing::info!(

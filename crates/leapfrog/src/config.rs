@@ -19,6 +19,10 @@ pub struct ServeConfig {
     /// in a cookie, so another site's page cannot play with them.
     #[arg(long = "cors-origin", env = "LEAPFROG_CORS_ORIGINS", value_delimiter = ',', default_value = "*")]
     pub cors_origins: Vec<String>,
+    /// Log lines as `text` or `json` (one object a line, each with the
+    /// request's `request_id` and `trace_id`).
+    #[arg(long, env = "LEAPFROG_LOG_FORMAT", value_enum, default_value_t = crate::telemetry::LogFormat::Text)]
+    pub log_format: crate::telemetry::LogFormat,
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "LEAPFROG_BODY_LIMIT", default_value_t = DEFAULT_BODY_LIMIT)]
     pub body_limit: usize,

@@ -38,6 +38,7 @@ pub mod page;
 pub mod rating;
 pub mod reading;
 pub mod record;
+pub mod request_log;
 pub mod startup;
 pub mod store;
 pub mod telemetry;

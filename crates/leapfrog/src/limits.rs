@@ -121,6 +121,11 @@ impl Limiter {
         Limiter { rates: rates.into_iter().collect(), trusted, buckets: Mutex::default() }
     }
 
+    /// Whether `peer` is a proxy the server trusts.
+    pub fn trusts(&self, peer: IpAddr) -> bool {
+        self.trusted.iter().any(|n| n.contains(peer))
+    }
+
     /// The client's address: the peer, or what a trusted proxy forwarded.
     pub fn client(&self, peer: Option<IpAddr>, forwarded_for: Option<&str>) -> Option<IpAddr> {
         let peer = peer?;

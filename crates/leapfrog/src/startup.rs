@@ -7,7 +7,9 @@ use actix_cors::Cors;
 use actix_web::dev::{Server, Service};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{App, HttpMessage, HttpServer, web};
-use tracing_actix_web::{RequestId, TracingLogger};
+use tracing_actix_web::TracingLogger;
+
+use crate::request_log::{LoggedId, Spans};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
@@ -263,7 +265,7 @@ impl Application {
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi))
                 .default_service(web::to(api::not_found))
                 .wrap_fn(|req, srv| {
-                    let id = req.extensions().get::<RequestId>().map(ToString::to_string);
+                    let id = req.extensions().get::<LoggedId>().map(|l| l.id.clone());
                     let docs = req.path() == "/docs" || req.path().starts_with("/docs/");
                     let fut = srv.call(req);
                     async move {
@@ -276,7 +278,7 @@ impl Application {
                     }
                 })
                 .wrap(cors(&origins))
-                .wrap(TracingLogger::default())
+                .wrap(TracingLogger::<Spans>::new())
         })
         .shutdown_timeout(10)
         .listen(listener)

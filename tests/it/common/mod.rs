@@ -280,7 +280,12 @@ impl ServerProcess {
             let mut sent = false;
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(line.clone());
-                let port = line.split("port=").nth(1).and_then(|r| r.split_whitespace().next());
+                // `port=8080` in text logs, `"port":8080` in JSON ones.
+                let port = line
+                    .split("port=")
+                    .nth(1)
+                    .or_else(|| line.split("\"port\":").nth(1))
+                    .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next());
                 if let (false, Some(Ok(port))) = (sent, port.map(str::parse::<u16>)) {
                     let _ = tx.send(port);
                     sent = true;
