@@ -292,8 +292,16 @@ impl ServerProcess {
                 }
             }
         });
-        let port = rx.recv_timeout(Duration::from_secs(60)).expect("the server logs its port");
         let files = TempFiles::of_url(if has_db { "" } else { &db });
+        let port = match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(port) => port,
+            Err(e) => {
+                // No server is left running (and its database goes with `files`).
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the server logs its port: {e}");
+            }
+        };
         ServerProcess { child, app: TestApp::at(port), logs, _files: files }
     }
 
