@@ -158,7 +158,7 @@ impl Rules {
             (None, Some((field, _))) if shaped && self.mask.is_none() => Err(Invalid::new(
                 Refusal::InvalidRules,
                 format!(
-                    "the {preset} board is a {} drawn by its side: give 'side', not '{field}'",
+                    "the {preset} board is a {} drawn by its side: give 'side', not '{field}' (or '{field}' with its 'mask')",
                     preset.shape().name()
                 ),
                 &format!("rules.{field}"),
