@@ -61,7 +61,7 @@ pub use baseline::{GreedyPlayer, LookaheadPlayer, RandomPlayer, best_gains, scor
 pub use habits::{GREEDY_AFTER, Habits};
 pub use level::{LEVEL_MILLIS, Level, ParseLevelError, SearchPlayer};
 pub use reward::{SCORE_WEIGHT, rewards, win_shares};
-pub use solitaire::{Goal, Solve, SolveBudget, SolveError, Solved, solve};
+pub use solitaire::{Goal, GoalError, Solve, SolveBudget, SolveError, Solved, solve};
 
 /// Anything that picks a move: a baseline, a search, a level.
 pub trait Player: Send {

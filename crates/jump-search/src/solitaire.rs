@@ -27,6 +27,46 @@ pub enum Goal {
     OnePegOn(Cell),
 }
 
+impl Goal {
+    /// The goal `text` names on a board whose centre is `centre`: a cell,
+    /// `centre` (or `center`), `any`; with no text, the centre where the
+    /// board has one (a perfect solution), else anywhere.
+    ///
+    /// # Errors
+    ///
+    /// [`GoalError`]: the centre of a board without one, or a cell that
+    /// does not read.
+    pub fn read(text: Option<&str>, centre: Option<Cell>) -> Result<Goal, GoalError> {
+        match text {
+            None => Ok(centre.map_or(Goal::OnePeg, Goal::OnePegOn)),
+            Some("any") => Ok(Goal::OnePeg),
+            Some("centre" | "center") => centre.map(Goal::OnePegOn).ok_or(GoalError::NoCentre),
+            Some(cell) => cell.parse().map(Goal::OnePegOn).map_err(GoalError::Cell),
+        }
+    }
+}
+
+/// A goal that does not read.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum GoalError {
+    /// `centre` on a board without one.
+    #[error("this board has no centre; give a cell or 'any'")]
+    NoCentre,
+    /// Neither `any`, `centre` nor a cell.
+    #[error("{0}")]
+    Cell(jump_capture::ParseCellError),
+}
+
+impl std::fmt::Display for Goal {
+    /// `any`, or the goal's cell: what [`Goal::read`] reads back.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Goal::OnePeg => f.write_str("any"),
+            Goal::OnePegOn(cell) => write!(f, "{cell}"),
+        }
+    }
+}
+
 /// How much a solve may do.
 #[derive(Clone, Copy, Debug)]
 pub struct SolveBudget {
@@ -350,6 +390,20 @@ mod tests {
         };
         let s = solve(&stuck, Goal::OnePeg, SolveBudget::default()).unwrap();
         assert_eq!(s.solved, Solved::NoSolution);
+    }
+
+    #[test]
+    fn a_goal_reads_a_cell_the_centre_or_any_and_says_what_is_wrong() {
+        let d4: Cell = "d4".parse().unwrap();
+        assert_eq!(Goal::read(None, Some(d4)), Ok(Goal::OnePegOn(d4)));
+        assert_eq!(Goal::read(None, None), Ok(Goal::OnePeg));
+        assert_eq!(Goal::read(Some("centre"), Some(d4)), Ok(Goal::OnePegOn(d4)));
+        assert_eq!(Goal::read(Some("any"), Some(d4)), Ok(Goal::OnePeg));
+        assert_eq!(Goal::read(Some("c3"), None), Ok(Goal::OnePegOn("c3".parse().unwrap())));
+        assert_eq!(Goal::read(Some("centre"), None), Err(GoalError::NoCentre));
+        assert!(matches!(Goal::read(Some("zz"), None), Err(GoalError::Cell(_))));
+        assert_eq!(Goal::OnePegOn(d4).to_string(), "d4");
+        assert_eq!(Goal::read(Some(&Goal::OnePeg.to_string()), Some(d4)), Ok(Goal::OnePeg));
     }
 
     #[test]

@@ -475,15 +475,8 @@ fn solve(args: &SolveArgs) -> Result<String, CliError> {
             Position::start(rules, players, Some(0)).map_err(CliError::Start)?.0
         }
     };
-    let centre = pos.rules().centre();
-    let goal = match args.goal.as_deref() {
-        None => centre.map_or(Goal::OnePeg, Goal::OnePegOn),
-        Some("any") => Goal::OnePeg,
-        Some("centre" | "center") => Goal::OnePegOn(
-            centre.ok_or_else(|| CliError::Usage("this board has no centre; give a cell or 'any'".into()))?,
-        ),
-        Some(cell) => Goal::OnePegOn(parse_cell(cell).map_err(CliError::Usage)?),
-    };
+    let goal =
+        Goal::read(args.goal.as_deref(), pos.rules().centre()).map_err(|e| CliError::Usage(e.to_string()))?;
     let budget =
         SolveBudget { positions: args.max_positions, time: std::time::Duration::from_millis(args.millis) };
     let s = jump_search::solve(&pos, goal, budget)?;

@@ -281,8 +281,7 @@ fn check_result(pos: &jc::Position, resigned: &[bool], stated: &str) -> Result<G
 }
 
 /// A peg-solitaire result in words: `1 piece left, on d4: solved, perfect`.
-pub fn told_solitaire(solitaire: Option<&jc::Solitaire>) -> String {
-    let Some(s) = solitaire else { return String::new() };
+fn told_solitaire(s: &jc::Solitaire) -> String {
     let left = if s.pieces_left == 1 {
         "1 piece left".to_string()
     } else {
@@ -310,8 +309,8 @@ impl Record {
             self.tag(&format!("Seat{}", p + 1)).map_or_else(|| format!("seat {}", p + 1), str::to_string)
         };
         match &replayed.result {
-            Some(result) if result.outcome.solitaire.is_some() => {
-                let _ = writeln!(out, "result: {}", told_solitaire(result.outcome.solitaire.as_ref()));
+            Some(GameResult { outcome: jc::Outcome { solitaire: Some(left), .. }, .. }) => {
+                let _ = writeln!(out, "result: {}", told_solitaire(left));
             }
             Some(result) => {
                 let winners: Vec<String> = result.outcome.winners.iter().map(|&p| seat(p)).collect();

@@ -63,24 +63,20 @@ impl RootSpanBuilder for Spans {
             .filter(|id| acceptable(id) && from_trusted_proxy(request));
         let id = from_proxy.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_string);
         let header = |name: &str| request.headers().get(name).and_then(|v| v.to_str().ok());
-        let trace = header("traceparent").and_then(trace_id).unwrap_or("");
-        let route = request.match_pattern().unwrap_or_else(|| "default".into());
-        let client = request
-            .app_data::<web::Data<AppState>>()
-            .map(|state| state.client_key(request.request()))
-            .unwrap_or_default();
         let empty = tracing::field::Empty;
+        // The fields are worked out only when the span is logged (not
+        // under `RUST_LOG=warn`): the client's address reads headers.
         let span = tracing::info_span!(
             "HTTP request",
             http.method = %request.method(),
-            http.route = %route,
+            http.route = %request.match_pattern().unwrap_or_else(|| "default".into()),
             http.target = %request.uri().path_and_query().map_or("", |p| p.as_str()),
-            http.client_ip = %client,
+            http.client_ip = %client_of(request),
             http.user_agent = header("user-agent").unwrap_or(""),
             http.status_code = empty,
             otel.status_code = empty,
             request_id = %id,
-            trace_id = trace,
+            trace_id = header("traceparent").and_then(trace_id).unwrap_or(""),
             exception.message = empty,
             exception.details = empty,
         );
@@ -90,22 +86,30 @@ impl RootSpanBuilder for Spans {
 
     /// One line a request, in its span: its status and how long it took.
     fn on_request_end<B: MessageBody>(span: Span, outcome: &Result<ServiceResponse<B>, Error>) {
-        let (status, millis) = match outcome {
-            Ok(answer) => (
-                answer.status().as_u16(),
-                answer
-                    .request()
-                    .extensions()
-                    .get::<LoggedId>()
-                    .map(|l| l.started.elapsed().as_secs_f64() * 1e3),
-            ),
-            Err(e) => (e.as_response_error().status_code().as_u16(), None),
-        };
         DefaultRootSpanBuilder::on_request_end(span.clone(), outcome);
-        span.in_scope(|| {
-            tracing::info!(status, millis = millis.map(|m| (m * 100.0).round() / 100.0), "answered")
-        });
+        if !span.is_disabled() {
+            let (status, millis) = match outcome {
+                Ok(answer) => (
+                    answer.status().as_u16(),
+                    answer
+                        .request()
+                        .extensions()
+                        .get::<LoggedId>()
+                        .map(|l| (l.started.elapsed().as_secs_f64() * 1e5).round() / 100.0),
+                ),
+                Err(e) => (e.as_response_error().status_code().as_u16(), None),
+            };
+            span.in_scope(|| tracing::info!(status, millis, "answered"));
+        }
     }
+}
+
+/// The client's address as the rate limits see it.
+fn client_of(request: &ServiceRequest) -> String {
+    request
+        .app_data::<web::Data<AppState>>()
+        .map(|state| state.client_key(request.request()))
+        .unwrap_or_default()
 }
 
 /// Whether the connection's peer is a proxy the server trusts

@@ -4,7 +4,7 @@
 //! and time, never on a request thread.
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use jump_search::{Goal, SolveBudget, Solved};
+use jump_search::{Goal, GoalError, SolveBudget, Solved};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -94,17 +94,10 @@ pub async fn solve(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Analysis, &req)?;
     let pos = rules_and_position(&body.rules, &body.position)?;
-    let centre = pos.rules().centre();
-    let goal = match body.goal.as_deref() {
-        None => centre.map_or(Goal::OnePeg, Goal::OnePegOn),
-        Some("any") => Goal::OnePeg,
-        Some("centre" | "center") => Goal::OnePegOn(centre.ok_or_else(|| {
-            ApiError::refuse(Refusal::InvalidValue, "this board has no centre; give a cell or 'any'", "goal")
-        })?),
-        Some(cell) => {
-            Goal::OnePegOn(cell.parse().map_err(|e| ApiError::refuse(Refusal::InvalidNotation, e, "goal"))?)
-        }
-    };
+    let goal = Goal::read(body.goal.as_deref(), pos.rules().centre()).map_err(|e| {
+        let kind = if e == GoalError::NoCentre { Refusal::InvalidValue } else { Refusal::InvalidNotation };
+        ApiError::refuse(kind, e, "goal")
+    })?;
     let budget = SolveBudget { positions: MAX_POSITIONS, time: std::time::Duration::from_millis(MAX_MILLIS) };
     let answer = super::analysis::think(&state, &req, move || jump_search::solve(&pos, goal, budget))
         .await?
@@ -116,10 +109,7 @@ pub async fn solve(
     };
     Ok(HttpResponse::Ok().json(SolutionResponse {
         status,
-        goal: match goal {
-            Goal::OnePeg => "any".into(),
-            Goal::OnePegOn(c) => c.to_string(),
-        },
+        goal: goal.to_string(),
         moves,
         positions: answer.positions,
         millis: u64::try_from(answer.elapsed.as_millis()).unwrap_or(u64::MAX),

@@ -70,11 +70,9 @@ pub async fn presets() -> Result<HttpResponse, ApiError> {
         .into_iter()
         .map(|p| {
             let rules = p.rules();
-            let players = *rules.player_range().start();
-            let board =
-                jc::Position::start(rules.clone(), players.max(2).min(*rules.player_range().end()), Some(0))
-                    .map(|(pos, _)| pos.grid().to_string())
-                    .unwrap_or_default();
+            let board = jc::Position::start(rules.clone(), default_players(&rules), Some(0))
+                .map(|(pos, _)| pos.grid().to_string())
+                .unwrap_or_default();
             PresetInfo {
                 id: p.into(),
                 name: p.title().into(),
@@ -86,6 +84,13 @@ pub async fn presets() -> Result<HttpResponse, ApiError> {
         })
         .collect();
     Ok(HttpResponse::Ok().json(list))
+}
+
+/// The players of a deal that does not say: two, or the rules' nearest
+/// count (one for peg solitaire).
+fn default_players(rules: &jc::Rules) -> usize {
+    let range = rules.player_range();
+    2.clamp(*range.start(), *range.end())
 }
 
 /// A request for a new game's starting position.
@@ -133,8 +138,7 @@ pub struct SetupResponse {
 pub async fn setups(JsonBody(req): JsonBody<SetupRequest>) -> Result<HttpResponse, ApiError> {
     let rules = req.rules.resolve(None)?;
     let full = RuleSet::from_rules(&rules);
-    let range = rules.player_range();
-    let players = req.players.unwrap_or_else(|| 2.clamp(*range.start(), *range.end()));
+    let players = req.players.unwrap_or_else(|| default_players(&rules));
     let (pos, seed) = jc::Position::start(rules, players, req.seed.map(|s| s.0))
         .map_err(|e| Invalid::new(Refusal::InvalidValue, e, "players"))?;
     let seed = seed_string(seed);

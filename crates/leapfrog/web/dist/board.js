@@ -1,6 +1,6 @@
 // The board: a pure function from a position and what is being chosen to
 // an SVG element, with the cells' names and colours and the focus ring.
-import { s } from "./dom.js";
+import { reason, s, say } from "./dom.js";
 import { colourOf, kindName } from "./pieces.js";
 export function cellName(file, rank) {
     return `${String.fromCharCode(97 + file)}${rank}`;
@@ -20,15 +20,52 @@ export function gridOf(position) {
         return cells;
     });
 }
-/** A click on `cell` while `chosen` is being chosen: the path to play (a
- * landing with no jump on), the longer path to choose on from, or `null`
- * when `cell` is not one of its landings. */
-export function stepTo(chosen, cell) {
-    const next = chosen.node.next.find((n) => n.cell === cell);
-    if (!next)
-        return null;
-    const path = [...chosen.path, cell];
-    return next.next.length === 0 ? { play: path } : { chosen: { path, node: next } };
+/** A click on `cell` (holding `letter`) while a move is chosen jump by
+ * jump: picks a piece, lands it, plays a path that cannot go on, or says
+ * why not. */
+export async function choose(c, cell, letter) {
+    const chosen = c.chosen;
+    if (chosen) {
+        if (cell === chosen.path[0] && chosen.path.length === 1) {
+            c.chosen = null;
+            c.render();
+            return;
+        }
+        const next = chosen.node.next.find((n) => n.cell === cell);
+        if (next && next.next.length === 0) {
+            await c.play([...chosen.path, cell]);
+            return;
+        }
+        if (next) {
+            c.chosen = { path: [...chosen.path, cell], node: next };
+            say(`${c.chosen.path.join("x")}: jump on, or ${c.goOn}.`);
+            c.render();
+            return;
+        }
+        if (chosen.path.length > 1) {
+            say(`${cell} is not a landing cell of ${chosen.path.join("x")}.`, true);
+            return;
+        }
+    }
+    if (!letter) {
+        say(`${cell} is empty: click a ${c.piece} to jump with.`, true);
+        return;
+    }
+    try {
+        const tree = await c.jumps(cell);
+        if (!tree || tree.next.length === 0) {
+            say(`The ${c.piece} on ${cell} has no jump.`, true);
+            c.chosen = null;
+        }
+        else {
+            c.chosen = { path: [cell], node: tree };
+            say(`From ${cell}: choose where to land.`);
+        }
+    }
+    catch (err) {
+        say(`No jumps: ${reason(err)}`, true);
+    }
+    c.render();
 }
 export function drawBoard(rules, grid, view, last, click) {
     const rows = grid.length;

@@ -4,7 +4,7 @@ import { api } from "./client.js";
 import { account, seats } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
 import { gameName, kindName, legend } from "./pieces.js";
-import { drawBoard, stepTo } from "./board.js";
+import { choose, drawBoard } from "./board.js";
 export async function showGame(id, invite) {
     const root = main();
     root.replaceChildren(h("p", {}, "Loading the game…"));
@@ -217,48 +217,15 @@ export function renderGame(view, invite, render) {
             await play([cell]);
             return;
         }
-        const chosen = view.chosen;
-        if (chosen) {
-            if (cell === chosen.path[0] && chosen.path.length === 1) {
-                view.chosen = null;
-                render();
-                return;
-            }
-            const step = stepTo(chosen, cell);
-            if (step && "play" in step) {
-                await play(step.play);
-                return;
-            }
-            if (step) {
-                view.chosen = step.chosen;
-                say(`${step.chosen.path.join("x")}: jump on, or play it as it is.`);
-                render();
-                return;
-            }
-            if (chosen.path.length > 1) {
-                say(`${cell} is not a landing cell of ${chosen.path.join("x")}.`, true);
-                return;
-            }
-        }
-        if (!letter) {
-            say(`${cell} is empty: click a piece to jump with.`, true);
-            return;
-        }
-        try {
-            const jumps = await api.jumps(g.id, cell);
-            if (!jumps.tree || jumps.tree.next.length === 0) {
-                say(`The piece on ${cell} has no jump.`, true);
-                view.chosen = null;
-            }
-            else {
-                view.chosen = { path: [cell], node: jumps.tree };
-                say(`From ${cell}: choose where to land.`);
-            }
-        }
-        catch (err) {
-            say(reason(err), true);
-        }
-        render();
+        await choose({
+            get chosen() { return view.chosen; },
+            set chosen(c) { view.chosen = c; },
+            piece: "piece",
+            goOn: "play it as it is",
+            play,
+            jumps: async (from) => (await api.jumps(g.id, from)).tree,
+            render,
+        }, cell, letter);
     };
     // The board.
     const position = view.replay !== null && view.replayPosition ? view.replayPosition : g.position;

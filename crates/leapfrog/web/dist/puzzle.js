@@ -4,7 +4,7 @@
 // result when no jump is left.
 import { call } from "./client.js";
 import { h, main, reason, say } from "./dom.js";
-import { drawBoard, stepTo } from "./board.js";
+import { choose, drawBoard } from "./board.js";
 import { GAME_NAMES } from "./pieces.js";
 /** The presets offered as puzzles. */
 export const PUZZLES = ["english", "triangle"];
@@ -55,43 +55,15 @@ function renderPuzzle(puzzle, preset, render) {
             say("No jump is left: undo or restart.", true);
             return;
         }
-        const chosen = puzzle.chosen;
-        if (chosen) {
-            const step = stepTo(chosen, cell);
-            if (step && "play" in step) {
-                await play(step.play);
-                return;
-            }
-            if (step) {
-                puzzle.chosen = step.chosen;
-                say(`${step.chosen.path.join("x")}: jump on, or stop here.`);
-                render();
-                return;
-            }
-            if (chosen.path.length > 1) {
-                say(`${cell} is not a landing cell of ${chosen.path.join("x")}.`, true);
-                return;
-            }
-        }
-        if (!letter) {
-            say(`${cell} is empty: click a peg to jump with.`, true);
-            return;
-        }
-        try {
-            const page = await call("POST", "/v1/legal-moves", { rules, position: input(now), from: cell, limit: 1 });
-            if (!page.tree || page.tree.next.length === 0) {
-                say(`The peg on ${cell} has no jump.`, true);
-                puzzle.chosen = null;
-            }
-            else {
-                puzzle.chosen = { path: [cell], node: page.tree };
-                say(`${cell}: click where it jumps.`);
-            }
-        }
-        catch (err) {
-            say(`No moves: ${reason(err)}`, true);
-        }
-        render();
+        await choose({
+            get chosen() { return puzzle.chosen; },
+            set chosen(c) { puzzle.chosen = c; },
+            piece: "peg",
+            goOn: "stop here",
+            play,
+            jumps: async (from) => (await call("POST", "/v1/legal-moves", { rules, position: input(now), from, limit: 1 })).tree,
+            render,
+        }, cell, letter);
     };
     const undo = () => {
         if (puzzle.positions.length > 1)

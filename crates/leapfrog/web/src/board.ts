@@ -2,7 +2,7 @@
 // an SVG element, with the cells' names and colours and the focus ring.
 
 import type { JumpTree, MoveRecord, PositionView, S } from "./types.js";
-import { s } from "./dom.js";
+import { reason, s, say } from "./dom.js";
 import { colourOf, kindName } from "./pieces.js";
 import type { View } from "./game.js";
 
@@ -27,14 +27,64 @@ export function gridOf(position: string): (string | null)[][] {
 /** A move being chosen jump by jump: its path so far and the jumps on. */
 export interface Chosen { path: string[]; node: JumpTree }
 
-/** A click on `cell` while `chosen` is being chosen: the path to play (a
- * landing with no jump on), the longer path to choose on from, or `null`
- * when `cell` is not one of its landings. */
-export function stepTo(chosen: Chosen, cell: string): { play: string[] } | { chosen: Chosen } | null {
-  const next = chosen.node.next.find((n) => n.cell === cell);
-  if (!next) return null;
-  const path = [...chosen.path, cell];
-  return next.next.length === 0 ? { play: path } : { chosen: { path, node: next } };
+/** What a page that lets a move be chosen by clicks gives the chooser. */
+export interface Choosing {
+  /** The move being chosen, if any. */
+  chosen: Chosen | null;
+  /** What the moving things are called: "piece", "peg". */
+  piece: string;
+  /** Words for a path that may stop or jump on. */
+  goOn: string;
+  play(path: string[]): Promise<void>;
+  /** The jumps from `cell`, if it has any. */
+  jumps(cell: string): Promise<JumpTree | undefined>;
+  render(): void;
+}
+
+/** A click on `cell` (holding `letter`) while a move is chosen jump by
+ * jump: picks a piece, lands it, plays a path that cannot go on, or says
+ * why not. */
+export async function choose(c: Choosing, cell: string, letter: string | null): Promise<void> {
+  const chosen = c.chosen;
+  if (chosen) {
+    if (cell === chosen.path[0] && chosen.path.length === 1) {
+      c.chosen = null;
+      c.render();
+      return;
+    }
+    const next = chosen.node.next.find((n) => n.cell === cell);
+    if (next && next.next.length === 0) {
+      await c.play([...chosen.path, cell]);
+      return;
+    }
+    if (next) {
+      c.chosen = { path: [...chosen.path, cell], node: next };
+      say(`${c.chosen.path.join("x")}: jump on, or ${c.goOn}.`);
+      c.render();
+      return;
+    }
+    if (chosen.path.length > 1) {
+      say(`${cell} is not a landing cell of ${chosen.path.join("x")}.`, true);
+      return;
+    }
+  }
+  if (!letter) {
+    say(`${cell} is empty: click a ${c.piece} to jump with.`, true);
+    return;
+  }
+  try {
+    const tree = await c.jumps(cell);
+    if (!tree || tree.next.length === 0) {
+      say(`The ${c.piece} on ${cell} has no jump.`, true);
+      c.chosen = null;
+    } else {
+      c.chosen = { path: [cell], node: tree };
+      say(`From ${cell}: choose where to land.`);
+    }
+  } catch (err) {
+    say(`No jumps: ${reason(err)}`, true);
+  }
+  c.render();
 }
 
 export function drawBoard(

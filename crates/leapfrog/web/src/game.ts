@@ -7,7 +7,7 @@ import { account, seats } from "./storage.js";
 import type { HeldSeat } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
 import { gameName, kindName, legend } from "./pieces.js";
-import { type Chosen, drawBoard, stepTo } from "./board.js";
+import { type Chosen, choose, drawBoard } from "./board.js";
 
 export interface View {
   game: Game;
@@ -227,46 +227,15 @@ export function renderGame(view: View, invite: string | null, render: () => void
       await play([cell]);
       return;
     }
-    const chosen = view.chosen;
-    if (chosen) {
-      if (cell === chosen.path[0] && chosen.path.length === 1) {
-        view.chosen = null;
-        render();
-        return;
-      }
-      const step = stepTo(chosen, cell);
-      if (step && "play" in step) {
-        await play(step.play);
-        return;
-      }
-      if (step) {
-        view.chosen = step.chosen;
-        say(`${step.chosen.path.join("x")}: jump on, or play it as it is.`);
-        render();
-        return;
-      }
-      if (chosen.path.length > 1) {
-        say(`${cell} is not a landing cell of ${chosen.path.join("x")}.`, true);
-        return;
-      }
-    }
-    if (!letter) {
-      say(`${cell} is empty: click a piece to jump with.`, true);
-      return;
-    }
-    try {
-      const jumps = await api.jumps(g.id, cell);
-      if (!jumps.tree || jumps.tree.next.length === 0) {
-        say(`The piece on ${cell} has no jump.`, true);
-        view.chosen = null;
-      } else {
-        view.chosen = { path: [cell], node: jumps.tree };
-        say(`From ${cell}: choose where to land.`);
-      }
-    } catch (err) {
-      say(reason(err), true);
-    }
-    render();
+    await choose({
+      get chosen() { return view.chosen; },
+      set chosen(c) { view.chosen = c; },
+      piece: "piece",
+      goOn: "play it as it is",
+      play,
+      jumps: async (from) => (await api.jumps(g.id, from)).tree,
+      render,
+    }, cell, letter);
   };
 
   // The board.
