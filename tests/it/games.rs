@@ -130,6 +130,7 @@ fn seats_need_their_token_and_their_turn_and_no_plain_token_is_stored() {
         database: leapfrog::config::DatabaseArgs {
             url: format!("sqlite://{}", db.display()),
             durability: leapfrog::store::Durability::Full,
+            pool_size: leapfrog::store::DEFAULT_POOL_SIZE,
         },
         ..leapfrog::config::ServeConfig::for_tests()
     };

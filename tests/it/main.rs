@@ -9,7 +9,7 @@
 //!   `domain`: the game domain without HTTP; `store`: the
 //!   store's transactions on both databases;
 //!   `bad_input`: mutated requests to every endpoint that takes a body;
-//!   `process`: `leapfrog serve` as a process; `records`: game records; `engine`: the rules crate
+//!   `process`: `leapfrog serve` as a process, and how it stops; `metrics`: `/metrics` and a real Prometheus; `records`: game records; `engine`: the rules crate
 //!   through its public API; `generated_client`: clients generated from the
 //!   committed spec.
 //! - `common`: `spawn_app`, a small HTTP client, and a throwaway
@@ -31,6 +31,7 @@ mod engine;
 mod games;
 mod generated_client;
 mod lobby;
+mod metrics;
 mod other_boards;
 mod process;
 mod ratings;

@@ -301,3 +301,47 @@ fn rows_stored_before_the_checks_still_read_postgres() {
     let Some(url) = pg::fresh_database() else { return };
     run(&url, |s, _| rows_stored_before_the_checks_still_read(s));
 }
+
+/// A server's request workers each have a runtime, and the first to stop
+/// ends it while the others still serve: a statement in flight must not
+/// depend on the runtime of the request that opened its connection.
+#[test]
+fn a_statement_in_flight_outlives_the_runtime_that_opened_its_connection() {
+    let Some(url) = pg::fresh_database() else { return };
+    // The store's only connection, opened by a request on a first runtime.
+    let (opened, store) = std::sync::mpsc::channel();
+    let (end_first, first_ends) = tokio::sync::oneshot::channel::<()>();
+    let first = {
+        let url = url.clone();
+        std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let store = Store::open_with(&url, Durability::Full, 1).await.unwrap();
+                assert_eq!(store.game("none").await.unwrap(), None);
+                opened.send(store).unwrap();
+                let _ = first_ends.await;
+            });
+        })
+    };
+    let store = store.recv().unwrap();
+    // Another session holds the games table, so that the next read waits.
+    let mut holder = std::process::Command::new("psql")
+        .arg(&url)
+        .args(["-q", "-c", "BEGIN; LOCK TABLE games IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(1.5); COMMIT;"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("psql runs");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    actix_web::rt::System::new().block_on(async move {
+        let reading = actix_web::rt::spawn({
+            let store = store.clone();
+            async move { store.game("none").await }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        // The first runtime ends while the read waits for the table.
+        end_first.send(()).unwrap();
+        first.join().unwrap();
+        assert_eq!(reading.await.unwrap().unwrap(), None);
+        store.close().await;
+    });
+    assert!(holder.wait().unwrap().success());
+}

@@ -601,6 +601,7 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         let app = Application::build(config.clone()).await?;
         tracing::info!(
             port = app.port(),
+            metrics_port = app.metrics_port(),
             bind = %config.bind,
             database = %redact(&config.database.url),
             "serving; docs at /docs, spec at /openapi.json"

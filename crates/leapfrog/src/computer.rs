@@ -93,6 +93,7 @@ impl Computer {
             // each creator's games taking turns with everyone else's.
             let lane = if game.has_people() { Lane::Play } else { Lane::Background };
             let client = game.client().to_string();
+            let thinking = std::time::Instant::now();
             let choice = loop {
                 let (game, history) = (game.clone(), history.clone());
                 match self
@@ -111,6 +112,7 @@ impl Computer {
                 }
             };
             let Some(mv) = choice? else { return Ok(()) };
+            metrics::histogram!(crate::meter::COMPUTER_MOVE).record(thinking.elapsed().as_secs_f64());
             match self.games.play_for_computer(&game, mv).await {
                 Ok(played) => {
                     tracing::debug!(game = %id, ply = played.position().ply(), %level, "the computer moved");

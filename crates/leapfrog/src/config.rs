@@ -14,6 +14,10 @@ pub struct ServeConfig {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, env = "LEAPFROG_BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
+    /// Serve `/metrics` on this address alone (`127.0.0.1:9464`), apart
+    /// from the API's; without it, `/metrics` is served with the API.
+    #[arg(long, env = "LEAPFROG_METRICS_BIND")]
+    pub metrics_bind: Option<String>,
     /// Origins browsers may call the API from, comma-separated; `*` for any.
     /// Any origin suits a public API: seat tokens travel in a header, never
     /// in a cookie, so another site's page cannot play with them.
@@ -26,6 +30,10 @@ pub struct ServeConfig {
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "LEAPFROG_BODY_LIMIT", default_value_t = DEFAULT_BODY_LIMIT)]
     pub body_limit: usize,
+    /// On SIGTERM or SIGINT, how long requests in flight may take to finish
+    /// (`10s`) before they are cut; a second signal cuts them at once.
+    #[arg(long, env = "LEAPFROG_STOP_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub stop_timeout: Duration,
     #[command(flatten)]
     pub database: DatabaseArgs,
     #[command(flatten)]
@@ -76,6 +84,12 @@ pub struct DatabaseArgs {
     /// PostgreSQL synchronous_commit=off).
     #[arg(long, env = "LEAPFROG_DURABILITY", value_enum, default_value_t = Durability::Full)]
     pub durability: Durability,
+    /// Database connections this process keeps at most (SQLite: readers;
+    /// writes take one more). With PostgreSQL each process also holds one
+    /// for notifications: N processes need N × (this + 1) connections.
+    #[arg(long = "db-pool-size", env = "LEAPFROG_DB_POOL_SIZE", default_value_t = crate::store::DEFAULT_POOL_SIZE,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub pool_size: u32,
 }
 
 /// Quotas, rate limits and housekeeping.

@@ -31,6 +31,17 @@ pub enum Class {
 }
 
 impl Class {
+    /// Its name as a metric's label.
+    pub fn limit_name(self) -> &'static str {
+        match self {
+            Class::Create => "rate_create",
+            Class::Move => "rate_move",
+            Class::Stream => "rate_stream",
+            Class::Analysis => "rate_analysis",
+            Class::SignIn => "rate_sign_in",
+        }
+    }
+
     fn what(self) -> &'static str {
         match self {
             Class::Create => "games created",

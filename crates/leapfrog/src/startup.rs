@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use actix_cors::Cors;
 use actix_web::dev::{Server, Service};
+use actix_web::http::ConnectionType;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{App, HttpMessage, HttpServer, web};
 use tracing_actix_web::TracingLogger;
@@ -162,7 +163,9 @@ pub fn redact(url: &str) -> String {
 pub struct Application {
     server: Server,
     port: u16,
+    metrics_port: Option<u16>,
     store: Store,
+    stopping: crate::stopping::Stopping,
     background: Vec<actix_web::rt::task::JoinHandle<()>>,
 }
 
@@ -197,9 +200,21 @@ impl Application {
         let bind_error = |source| StartupError::Bind { bind: config.bind.clone(), source };
         let listener = TcpListener::bind(&config.bind).map_err(bind_error)?;
         let port = listener.local_addr().map_err(bind_error)?.port();
-        let store = Store::open(&config.database.url, config.database.durability)
-            .await
-            .map_err(|source| StartupError::Database { url: redact(&config.database.url), source })?;
+        let metrics_listener = match &config.metrics_bind {
+            Some(bind) => {
+                let error = |source| StartupError::Bind { bind: bind.clone(), source };
+                let listener = TcpListener::bind(bind).map_err(error)?;
+                let at = listener.local_addr().map_err(error)?;
+                Some((listener, at))
+            }
+            None => None,
+        };
+        let metrics_bind = metrics_listener.as_ref().map(|(_, at)| *at);
+        crate::meter::handle();
+        let store =
+            Store::open_with(&config.database.url, config.database.durability, config.database.pool_size)
+                .await
+                .map_err(|source| StartupError::Database { url: redact(&config.database.url), source })?;
         let open_files = raise_open_files();
         let streams = stream_limits(&config.limits, open_files);
         tracing::info!(
@@ -211,9 +226,11 @@ impl Application {
             "limits"
         );
         let hub = Hub::new(store.clone(), streams);
+        let stopping = hub.stopping().clone();
         let mut background = vec![
             actix_web::rt::spawn(sweep(store.clone(), config.limits.clone())),
             actix_web::rt::spawn(give_back_memory(hub.clone())),
+            actix_web::rt::spawn(crate::meter::upkeep()),
         ];
         if store.backend() == Backend::Postgres {
             background.push(actix_web::rt::spawn(crate::events::forward_postgres(
@@ -246,10 +263,13 @@ impl Application {
             engine: crate::work::Engine::new(config.thinking.threads()),
             analyses_per_client: config.thinking.analyses_per_client.max(1),
             thinkers,
+            metrics_bind,
         };
         let limit = config.body_limit;
         let origins = config.cors_origins.clone();
+        let closing = stopping.clone();
         let server = HttpServer::new(move || {
+            let closing = closing.clone();
             let (app, mut openapi) = App::new()
                 .into_utoipa_app()
                 .openapi(ApiDoc::openapi())
@@ -264,27 +284,58 @@ impl Application {
                 .service(web::resource("/docs").to(api::meta::docs_redirect))
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi))
                 .default_service(web::to(api::not_found))
-                .wrap_fn(|req, srv| {
+                .wrap_fn(move |req, srv| {
                     let id = req.extensions().get::<LoggedId>().map(|l| l.id.clone());
                     let docs = req.path() == "/docs" || req.path().starts_with("/docs/");
-                    let fut = srv.call(req);
+                    let metrics_only = metrics_bind == Some(req.app_config().local_addr());
+                    let refused = metrics_only && req.path() != "/metrics";
+                    let measured = Measured::of(&req);
+                    let fut = (!refused).then(|| srv.call(req));
+                    let closing = closing.clone();
                     async move {
-                        let mut res = fut.await?;
+                        // The metrics address serves nothing else.
+                        let Some(fut) = fut else {
+                            return Err(api::problem::ApiError::NotFound(
+                                "this address serves /metrics alone".into(),
+                            )
+                            .into());
+                        };
+                        let result = fut.await;
+                        measured.record(match &result {
+                            Ok(res) => res.status(),
+                            Err(e) => e.as_response_error().status_code(),
+                        });
+                        let mut res = result?;
                         if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
                             res.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
                         }
                         security_headers(res.headers_mut(), docs);
+                        // A stopping process takes no further request on
+                        // this connection.
+                        if closing.is_stopping() {
+                            res.response_mut().head_mut().set_connection_type(ConnectionType::Close);
+                        }
                         Ok(res)
                     }
                 })
                 .wrap(cors(&origins))
                 .wrap(TracingLogger::<Spans>::new())
         })
-        .shutdown_timeout(10)
+        .shutdown_timeout(config.stop_timeout.as_secs().max(1))
+        // SIGTERM and SIGINT are handled in `run_until_stopped`: the
+        // streams and kept-alive connections are told first.
+        .disable_signals()
         .listen(listener)
-        .map_err(bind_error)?
+        .map_err(bind_error)?;
+        let server = match metrics_listener {
+            Some((listener, at)) => server
+                .listen(listener)
+                .map_err(|source| StartupError::Bind { bind: at.to_string(), source })?,
+            None => server,
+        }
         .run();
-        Ok(Application { server, port, store, background })
+        let metrics_port = metrics_bind.map(|at| at.port());
+        Ok(Application { server, port, metrics_port, store, stopping, background })
     }
 
     /// The port the server listens on.
@@ -292,18 +343,63 @@ impl Application {
         self.port
     }
 
+    /// The port that serves `/metrics` alone, with `--metrics-bind`.
+    pub fn metrics_port(&self) -> Option<u16> {
+        self.metrics_port
+    }
+
     /// A handle that stops the server (as SIGTERM does) from anywhere.
     pub fn handle(&self) -> actix_web::dev::ServerHandle {
         self.server.handle()
     }
 
-    /// Serves until SIGINT or SIGTERM, then finishes the requests in flight.
+    /// Serves until SIGTERM or SIGINT, then stops gracefully: it stops
+    /// accepting, ends the event streams with a reconnect hint, closes each
+    /// kept-alive connection after its current request, finishes the
+    /// requests in flight (within `--stop-timeout`; a second signal cuts
+    /// them), and closes the database.
+    ///
+    /// # Errors
+    ///
+    /// When the signals cannot be caught, or the server fails.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let signals = Signals::catch()?;
+        self.serve(Some(signals)).await
+    }
+
+    /// Serves until stopped through [`Application::handle`], leaving the
+    /// process's signals alone (for servers inside another program, such
+    /// as tests).
     ///
     /// # Errors
     ///
     /// When the server fails.
-    pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        let result = self.server.await;
+    pub async fn run_until_handle_stops(self) -> std::io::Result<()> {
+        self.serve(None).await
+    }
+
+    async fn serve(self, mut signals: Option<Signals>) -> std::io::Result<()> {
+        let handle = self.server.handle();
+        let mut server = std::pin::pin!(self.server);
+        let result = tokio::select! {
+            result = &mut server => result,
+            signal = Signals::next(&mut signals) => {
+                tracing::info!(signal, "stopping: no new connections; finishing the requests in flight");
+                drop(handle.stop(true));
+                self.stopping.begin();
+                tokio::select! {
+                    result = &mut server => result,
+                    signal = Signals::next(&mut signals) => {
+                        tracing::warn!(signal, "a second signal: cutting the requests in flight");
+                        drop(handle.stop(false));
+                        server.await
+                    }
+                }
+            }
+        };
+        if result.is_ok() {
+            tracing::info!("stopped");
+        }
         // Tear down the database side while the runtime still runs: the
         // sweep, the notification listener and the pool's connections.
         for task in self.background {
@@ -312,5 +408,54 @@ impl Application {
         }
         self.store.close().await;
         result
+    }
+}
+
+/// SIGTERM and SIGINT, caught from the start (each is counted once).
+struct Signals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn catch() -> std::io::Result<Signals> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Signals { term: signal(SignalKind::terminate())?, int: signal(SignalKind::interrupt())? })
+    }
+
+    /// The next signal's name; never without signals.
+    async fn next(signals: &mut Option<Signals>) -> &'static str {
+        let Some(s) = signals else { return std::future::pending().await };
+        tokio::select! {
+            _ = s.term.recv() => "SIGTERM",
+            _ = s.int.recv() => "SIGINT",
+        }
+    }
+}
+
+/// A request being answered, for its metrics.
+struct Measured {
+    started: std::time::Instant,
+    method: &'static str,
+    /// Its route's template (never the path: ids would make labels without end).
+    route: String,
+}
+
+impl Measured {
+    fn of(req: &actix_web::dev::ServiceRequest) -> Measured {
+        Measured {
+            started: std::time::Instant::now(),
+            method: crate::meter::method_label(req.method()),
+            route: req.match_pattern().unwrap_or_else(|| "unmatched".into()),
+        }
+    }
+
+    fn record(self, status: actix_web::http::StatusCode) {
+        use crate::meter::{REQUEST_SECONDS, REQUESTS};
+        let seconds = self.started.elapsed().as_secs_f64();
+        let status = status.as_str().to_string();
+        metrics::counter!(REQUESTS, "method" => self.method, "route" => self.route.clone(), "status" => status)
+            .increment(1);
+        metrics::histogram!(REQUEST_SECONDS, "method" => self.method, "route" => self.route).record(seconds);
     }
 }

@@ -97,6 +97,15 @@ impl Share {
 struct Shared {
     queue: Mutex<Queue>,
     ready: Condvar,
+    /// The pool's name, its metrics' label.
+    name: String,
+}
+
+impl Shared {
+    /// Tells the metrics how many jobs wait.
+    fn count_queued(&self, queued: usize) {
+        metrics::gauge!(crate::meter::THINK_QUEUED, "pool" => self.name.clone()).set(queued as f64);
+    }
 }
 
 #[derive(Default)]
@@ -139,7 +148,11 @@ impl Pool {
         max_wait: Option<Duration>,
     ) -> Pool {
         let threads = threads.max(1);
-        let shared = Arc::new(Shared { queue: Mutex::new(Queue::default()), ready: Condvar::new() });
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue::default()),
+            ready: Condvar::new(),
+            name: name.to_string(),
+        });
         for i in 0..threads {
             let shared = shared.clone();
             let spawned = std::thread::Builder::new().name(format!("{name}-{i}")).spawn(move || {
@@ -183,6 +196,7 @@ impl Pool {
             *count += 1;
         }
         let release = cap.map(|_| Release { shared: self.shared.clone(), client: client.to_string() });
+        let pool = self.shared.name.clone();
         let job: Job = Box::new(move || {
             // Locals drop in reverse: on a panic too, the client's place
             // goes back before the answer's channel closes (the asker may
@@ -190,6 +204,7 @@ impl Pool {
             let tx = tx;
             let release = release;
             let waited = submitted.elapsed();
+            metrics::histogram!(crate::meter::THINK_WAIT, "pool" => pool).record(waited.as_secs_f64());
             let answer = if tx.is_closed() {
                 // The asker has gone: nothing to do.
                 None
@@ -214,6 +229,7 @@ impl Pool {
         }
         mine.push_back(job);
         *queued += 1;
+        self.shared.count_queued(*queued);
         drop(queue);
         self.shared.ready.notify_one();
         Ok(rx)
@@ -250,6 +266,7 @@ fn work(shared: &Shared, share: Share) {
             let mut queue = shared.queue.lock().unwrap_or_else(PoisonError::into_inner);
             loop {
                 if let Some(job) = next(&mut queue) {
+                    shared.count_queued(queue.queued);
                     break job;
                 }
                 queue = shared.ready.wait(queue).unwrap_or_else(PoisonError::into_inner);

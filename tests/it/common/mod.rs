@@ -95,7 +95,7 @@ pub fn spawn_with(mut config: ServeConfig) -> TestApp {
         actix_web::rt::System::new().block_on(async move {
             let app = Application::build(config).await.expect("the test server starts");
             tx.send((app.port(), app.handle())).expect("the test waits for the port");
-            let _ = app.run_until_stopped().await;
+            let _ = app.run_until_handle_stops().await;
         });
         let _ = done.send(());
     });
@@ -392,6 +392,8 @@ pub struct EventStream {
     reader: BufReader<Chunked>,
     /// Comments read so far (the server's heartbeats).
     pub comments: usize,
+    /// The last `retry:` field read (milliseconds to wait to reconnect).
+    pub retry: Option<u64>,
 }
 
 impl EventStream {
@@ -428,7 +430,11 @@ impl EventStream {
             let lower = line.to_ascii_lowercase();
             assert!(!lower.starts_with("content-length"), "an event stream has no length");
         }
-        EventStream { reader: BufReader::new(Chunked { inner: reader, left: 0, done: false }), comments: 0 }
+        EventStream {
+            reader: BufReader::new(Chunked { inner: reader, left: 0, done: false }),
+            comments: 0,
+            retry: None,
+        }
     }
 
     /// The next event (comments skipped), or `None` at the end or after the
@@ -453,12 +459,16 @@ impl EventStream {
                 self.comments += 1;
                 continue;
             }
-            any = true;
             let (field, value) = line.split_once(':').map_or((line, ""), |(f, v)| (f, v.trim_start()));
             match field {
                 "event" => ev.event = value.to_string(),
                 "id" => ev.id = Some(value.to_string()),
-                "data" => ev.data.push_str(value),
+                // As EventSource does, a block without data is no event.
+                "data" => {
+                    any = true;
+                    ev.data.push_str(value);
+                }
+                "retry" => self.retry = value.parse().ok(),
                 _ => {}
             }
         }

@@ -32,9 +32,13 @@ impl From<AccountError> for ApiError {
             AccountError::Scope(_) | AccountError::NotYours => ApiError::Forbidden(detail),
             AccountError::NotFound(_) => ApiError::NotFound(detail),
             AccountError::TooMany(_) => {
+                crate::meter::refused("sign_ins_waiting");
                 ApiError::TooManyRequests { detail, retry_after: Some(BUSY_RETRY_AFTER) }
             }
-            AccountError::Busy => ApiError::Unavailable { detail, retry_after: BUSY_RETRY_AFTER },
+            AccountError::Busy => {
+                crate::meter::refused("password_share");
+                ApiError::Unavailable { detail, retry_after: BUSY_RETRY_AFTER }
+            }
             AccountError::Randomness(_) | AccountError::Hash(_) | AccountError::Store(_) => {
                 ApiError::Internal(detail)
             }
@@ -323,7 +327,15 @@ pub async fn create_token(
     let label = Label::parse(&body.label)?;
     let scopes = Scopes::parse(&body.scopes)?;
     state.limit(Class::SignIn, &req)?;
-    let account = state.accounts.sign_in(&body.name, password, &state.client_key(&req)).await?;
+    let signed_in = state.accounts.sign_in(&body.name, password, &state.client_key(&req)).await;
+    let outcome = match &signed_in {
+        Ok(_) => "ok",
+        Err(AccountError::Credentials) => "wrong",
+        Err(AccountError::TooMany(_) | AccountError::Busy) => "busy",
+        Err(_) => "failed",
+    };
+    metrics::counter!(crate::meter::SIGN_INS, "outcome" => outcome).increment(1);
+    let account = signed_in?;
     let made = state.accounts.create_token(&account, &label, scopes).await?;
     let view = TokenView::of(&made.row);
     Ok(HttpResponse::Created()

@@ -176,16 +176,20 @@ pub(super) async fn think<T: Send + 'static>(
         .thinkers
         .submit(Lane::Background, &client, Some(state.analyses_per_client), job)
         .map_err(|busy| match busy {
-            Busy::Full { .. } => ApiError::Unavailable { detail: busy.to_string(), retry_after: 1 },
+            Busy::Full { .. } => {
+                crate::meter::refused("think_queue");
+                ApiError::Unavailable { detail: busy.to_string(), retry_after: 1 }
+            }
             Busy::Client { .. } => {
+                crate::meter::refused("analyses_per_client");
                 ApiError::TooManyRequests { detail: busy.to_string(), retry_after: Some(1) }
             }
         })?
         .await
         .map_err(|_| ApiError::Internal("a search ended without an answer".into()))?
-        .map_err(|late| ApiError::Unavailable {
-            detail: format!("the computer is busy: {late}"),
-            retry_after: 1,
+        .map_err(|late| {
+            crate::meter::refused("think_wait");
+            ApiError::Unavailable { detail: format!("the computer is busy: {late}"), retry_after: 1 }
         })
 }
 

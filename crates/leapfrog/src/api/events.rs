@@ -42,6 +42,8 @@ struct Stream {
     /// The `rematch` event is queued or sent: nothing follows it.
     ended: bool,
     heartbeat: tokio::time::Interval,
+    /// Resolves when the process stops: the stream ends then.
+    stopping: crate::stopping::Watch,
 }
 
 impl Stream {
@@ -103,6 +105,11 @@ impl Stream {
                     }
                     Err(RecvError::Closed) => return None,
                 },
+                () = self.stopping.stopped() => {
+                    self.ended = true;
+                    self.pending.clear();
+                    return Some(crate::stopping::last_event());
+                }
                 _ = self.heartbeat.tick() => {
                     if self.over_at.is_some_and(|at| at.elapsed() >= REMATCH_WAIT) {
                         return None;
@@ -152,6 +159,12 @@ pub async fn events(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Stream, &req)?;
+    if state.hub.stopping().is_stopping() {
+        return Err(ApiError::Unavailable {
+            detail: "this server is stopping; reconnect (through the proxy, to another)".into(),
+            retry_after: 1,
+        });
+    }
     let game = state.games.load(&id).await?;
     let id = game.id().to_string();
     let resume = req
@@ -164,9 +177,11 @@ pub async fn events(
     // sent to the follower (or both; the stream skips what it has sent).
     let follower = state.hub.follow(&id, &state.client_key(&req)).map_err(|e| match e {
         Full::Client(_) => {
+            crate::meter::refused("streams_per_client");
             ApiError::TooManyRequests { detail: e.to_string(), retry_after: Some(FULL_RETRY_AFTER) }
         }
         Full::Server(_) | Full::Game(_) => {
+            crate::meter::refused(if matches!(e, Full::Game(_)) { "streams_per_game" } else { "streams" });
             ApiError::Unavailable { detail: e.to_string(), retry_after: FULL_RETRY_AFTER }
         }
     })?;
@@ -182,6 +197,7 @@ pub async fn events(
         over_at: None,
         ended: false,
         heartbeat,
+        stopping: state.hub.stopping().watch(),
     };
     let seen = stream.catch_up(resume.is_some()).await?;
     state.hub.caught_up(&id, stream.next, &seen).await;

@@ -147,6 +147,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::list_games)
         .service(meta::healthz)
         .service(meta::readyz)
+        .service(meta::metrics)
         .service(records::read_record)
         .service(accounts::create_account)
         .service(accounts::create_token)

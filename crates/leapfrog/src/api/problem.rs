@@ -132,7 +132,12 @@ impl From<GameError> for ApiError {
             GameError::StaleVersion { .. } => ApiError::PreconditionFailed(detail),
             GameError::Conflict | GameError::Moved { .. } => ApiError::Conflict(detail),
             GameError::KeyReused { .. } => ApiError::refuse(Refusal::KeyReused, detail, "Idempotency-Key"),
-            GameError::TooManyGames { .. } | GameError::TooManyComputerGames { .. } => {
+            GameError::TooManyGames { .. } => {
+                crate::meter::refused("unfinished_games");
+                ApiError::TooManyRequests { detail, retry_after: None }
+            }
+            GameError::TooManyComputerGames { .. } => {
+                crate::meter::refused("computer_games");
                 ApiError::TooManyRequests { detail, retry_after: None }
             }
             GameError::Over => ApiError::refuse(Refusal::GameOver, detail, "path"),

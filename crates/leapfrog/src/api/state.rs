@@ -31,6 +31,8 @@ pub struct AppState {
     pub engine: crate::work::Engine,
     /// Analyses one client may have running or waiting at once.
     pub analyses_per_client: usize,
+    /// The address that alone serves `/metrics`, when not the API's.
+    pub metrics_bind: Option<std::net::SocketAddr>,
 }
 
 impl AppState {
@@ -52,9 +54,9 @@ impl AppState {
     /// A 429 with `Retry-After` past the limit.
     pub fn limit(&self, class: Class, req: &HttpRequest) -> Result<(), ApiError> {
         let Some(client) = self.client(req) else { return Ok(()) };
-        self.limiter.take(class, client, std::time::Instant::now()).map_err(|e| ApiError::TooManyRequests {
-            detail: e.to_string(),
-            retry_after: Some(e.retry_after),
+        self.limiter.take(class, client, std::time::Instant::now()).map_err(|e| {
+            crate::meter::refused(class.limit_name());
+            ApiError::TooManyRequests { detail: e.to_string(), retry_after: Some(e.retry_after) }
         })
     }
 

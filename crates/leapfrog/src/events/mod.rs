@@ -195,6 +195,7 @@ pub struct Hub {
     followers: Arc<Mutex<Followers>>,
     limits: StreamLimits,
     store: Store,
+    stopping: crate::stopping::Stopping,
 }
 
 /// Why a stream cannot open.
@@ -247,7 +248,12 @@ impl Drop for Follower {
 impl Hub {
     /// A hub reading moves from `store`, with these limits.
     pub fn new(store: Store, limits: StreamLimits) -> Hub {
-        Hub { followers: Arc::default(), limits, store }
+        Hub { followers: Arc::default(), limits, store, stopping: crate::stopping::Stopping::default() }
+    }
+
+    /// Whether the process is stopping: streams end when it is.
+    pub fn stopping(&self) -> &crate::stopping::Stopping {
+        &self.stopping
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Followers> {

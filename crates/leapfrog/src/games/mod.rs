@@ -369,19 +369,25 @@ impl Games {
                 _ => None,
             })
             .transpose()?;
-        if next.rated() && changes.contains(&Change::Over) {
-            return self.commit_rated_end(before, next, moved.as_ref(), seat, key).await;
-        }
-        let row = next.to_row()?;
-        let commit = match &moved {
-            Some(m) => self.store.commit_move(&row, before.version(), m, key).await?,
-            None => self.store.update_game(&row, before.version(), seat).await?,
+        let committed = if next.rated() && changes.contains(&Change::Over) {
+            self.commit_rated_end(before, next, moved.as_ref(), seat, key).await?
+        } else {
+            let row = next.to_row()?;
+            let commit = match &moved {
+                Some(m) => self.store.commit_move(&row, before.version(), m, key).await?,
+                None => self.store.update_game(&row, before.version(), seat).await?,
+            };
+            if commit == Commit::Conflict {
+                return Ok(None);
+            }
+            self.tell(&next);
+            Some(next)
         };
-        if commit == Commit::Conflict {
-            return Ok(None);
+        if let (Some(_), Some(m)) = (&committed, &moved) {
+            let by = if m.computer == 1 { "computer" } else { "person" };
+            metrics::counter!(crate::meter::MOVES, "by" => by).increment(1);
         }
-        self.tell(&next);
-        Ok(Some(next))
+        Ok(committed)
     }
 
     /// A rated game's end (rule book §13): every player's rating in the

@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
+use sqlx::{Connection, Row};
 
 use super::games::{WAITING, select_games};
 use super::rows::GameRow;
@@ -93,21 +93,25 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn insert_account(&self, a: &AccountRow) -> Result<bool, StoreError> {
-        let written = INSERT_ACCOUNT
-            .query(&[
-                ("id", (&a.id).into()),
-                ("name", (&a.name).into()),
-                ("name_key", a.name.to_lowercase().as_str().into()),
-                ("password", (&a.password).into()),
-                ("created_at", a.created_at.into()),
-            ])?
-            .execute(self.writes())
-            .await;
-        match written {
-            Ok(_) => Ok(true),
-            Err(e) if is_unique_violation(&e) => Ok(false),
-            Err(e) => Err(e.into()),
-        }
+        let a = a.clone();
+        self.on_db(move |s| async move {
+            let written = INSERT_ACCOUNT
+                .query(&[
+                    ("id", (&a.id).into()),
+                    ("name", (&a.name).into()),
+                    ("name_key", a.name.to_lowercase().as_str().into()),
+                    ("password", (&a.password).into()),
+                    ("created_at", a.created_at.into()),
+                ])?
+                .execute(&mut *s.write().await?)
+                .await;
+            match written {
+                Ok(_) => Ok(true),
+                Err(e) if is_unique_violation(&e) => Ok(false),
+                Err(e) => Err(e.into()),
+            }
+        })
+        .await
     }
 
     /// The account of this name, whatever its case.
@@ -117,9 +121,14 @@ impl Store {
     /// On a database failure.
     pub async fn account(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
         let key = name.to_lowercase();
-        let row =
-            ACCOUNT_BY_NAME.query(&[("name_key", key.as_str().into())])?.fetch_optional(&self.pool).await?;
-        Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
+        self.on_db(move |s| async move {
+            let row = ACCOUNT_BY_NAME
+                .query(&[("name_key", (&key).into())])?
+                .fetch_optional(&mut *s.read().await?)
+                .await?;
+            Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
+        })
+        .await
     }
 
     /// Stores a token (its hash, never its secret).
@@ -128,18 +137,22 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn insert_token(&self, t: &TokenRow, token_hash: &str) -> Result<(), StoreError> {
-        INSERT_TOKEN
-            .query(&[
-                ("id", (&t.id).into()),
-                ("account_id", (&t.account_id).into()),
-                ("label", (&t.label).into()),
-                ("scopes", (&t.scopes).into()),
-                ("token_hash", token_hash.into()),
-                ("created_at", t.created_at.into()),
-            ])?
-            .execute(self.writes())
-            .await?;
-        Ok(())
+        let (t, token_hash) = (t.clone(), token_hash.to_string());
+        self.on_db(move |s| async move {
+            INSERT_TOKEN
+                .query(&[
+                    ("id", (&t.id).into()),
+                    ("account_id", (&t.account_id).into()),
+                    ("label", (&t.label).into()),
+                    ("scopes", (&t.scopes).into()),
+                    ("token_hash", (&token_hash).into()),
+                    ("created_at", t.created_at.into()),
+                ])?
+                .execute(&mut *s.write().await?)
+                .await?;
+            Ok(())
+        })
+        .await
     }
 
     /// The token whose secret has this hash, with its account's name; a
@@ -149,11 +162,17 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn token(&self, token_hash: &str) -> Result<Option<(TokenRow, String)>, StoreError> {
-        let row =
-            TOKEN_BY_HASH.query(&[("token_hash", token_hash.into())])?.fetch_optional(&self.pool).await?;
-        let Some(row) = row else { return Ok(None) };
-        let token: TokenRow = sqlx::FromRow::from_row(&row)?;
-        Ok(Some((token, row.try_get("name")?)))
+        let token_hash = token_hash.to_string();
+        self.on_db(move |s| async move {
+            let row = TOKEN_BY_HASH
+                .query(&[("token_hash", (&token_hash).into())])?
+                .fetch_optional(&mut *s.read().await?)
+                .await?;
+            let Some(row) = row else { return Ok(None) };
+            let token: TokenRow = sqlx::FromRow::from_row(&row)?;
+            Ok(Some((token, row.try_get("name")?)))
+        })
+        .await
     }
 
     /// The tokens of an account, oldest first.
@@ -162,8 +181,15 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn tokens_of(&self, account_id: &str) -> Result<Vec<TokenRow>, StoreError> {
-        let rows = TOKENS_OF.query(&[("account_id", account_id.into())])?.fetch_all(&self.pool).await?;
-        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        let account_id = account_id.to_string();
+        self.on_db(move |s| async move {
+            let rows = TOKENS_OF
+                .query(&[("account_id", (&account_id).into())])?
+                .fetch_all(&mut *s.read().await?)
+                .await?;
+            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        })
+        .await
     }
 
     /// Revokes token `id` of the account; whether it had one of that id.
@@ -172,12 +198,16 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn revoke_token(&self, account_id: &str, id: &str) -> Result<bool, StoreError> {
-        let done = REVOKE
-            .query(&[("id", id.into()), ("account_id", account_id.into())])?
-            .execute(self.writes())
-            .await?
-            .rows_affected();
-        Ok(done == 1)
+        let (account_id, id) = (account_id.to_string(), id.to_string());
+        self.on_db(move |s| async move {
+            let done = REVOKE
+                .query(&[("id", (&id).into()), ("account_id", (&account_id).into())])?
+                .execute(&mut *s.write().await?)
+                .await?
+                .rows_affected();
+            Ok(done == 1)
+        })
+        .await
     }
 
     /// Deletes an account and its tokens, and lets go of its seats (they
@@ -188,7 +218,13 @@ impl Store {
     ///
     /// On a database failure; nothing is deleted then.
     pub async fn delete_account(&self, account_id: &str) -> Result<(), StoreError> {
-        let mut tx = self.writes().begin().await?;
+        let account_id = account_id.to_string();
+        self.on_db(move |s| async move { s.delete_account_here(&account_id).await }).await
+    }
+
+    async fn delete_account_here(&self, account_id: &str) -> Result<(), StoreError> {
+        let mut conn = self.write().await?;
+        let mut tx = conn.begin().await?;
         let alone = format!("\"account\":\"{account_id}\"");
         let after_comma = format!(",{alone}");
         FORGET_IN_GAMES
@@ -232,6 +268,28 @@ impl Store {
         filters: &AccountGames<'_>,
         limit: i64,
     ) -> Result<Vec<GameRow>, StoreError> {
+        let account_id = account_id.to_string();
+        let status = filters.status.map(str::to_string);
+        let pool = filters.pool.map(str::to_string);
+        let (rated, after) = (filters.rated, filters.after.map(|(at, id)| (at, id.to_string())));
+        self.on_db(move |s| async move {
+            let filters = AccountGames {
+                status: status.as_deref(),
+                pool: pool.as_deref(),
+                rated,
+                after: after.as_ref().map(|(at, id)| (*at, id.as_str())),
+            };
+            s.account_games_here(&account_id, &filters, limit).await
+        })
+        .await
+    }
+
+    async fn account_games_here(
+        &self,
+        account_id: &str,
+        filters: &AccountGames<'_>,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
         let mut conditions = vec!["id IN (SELECT game_id FROM seats WHERE account_id = :account_id)"];
         let mut args: Vec<(&'static str, Arg<'_>)> =
             vec![("account_id", account_id.into()), ("limit", limit.into())];
@@ -261,7 +319,7 @@ impl Store {
             "WHERE {} ORDER BY created_at DESC, id DESC LIMIT :limit",
             conditions.join(" AND ")
         )));
-        let rows = statement.query(&args)?.fetch_all(&self.pool).await?;
+        let rows = statement.query(&args)?.fetch_all(&mut *self.read().await?).await?;
         Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
     }
 }

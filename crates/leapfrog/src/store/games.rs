@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
+use sqlx::{Connection, Row};
 
 use super::rows::{Commit, GameRow, SeatRow, Swept};
 use super::sql::{Arg, Statement};
@@ -109,6 +109,12 @@ static MARK_REMATCH: LazyLock<Statement> = LazyLock::new(|| {
 pub(super) static NOTIFY: LazyLock<Statement> =
     LazyLock::new(|| Statement::new(&format!("SELECT pg_notify('{CHANNEL}', :game)")));
 static GAME: LazyLock<Statement> = LazyLock::new(|| Statement::new(&select_games("WHERE id = :id")));
+static BY_STATUS: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT CASE WHEN status = 'over' THEN 'over' WHEN abandoned_at IS NOT NULL THEN 'abandoned' \
+         WHEN open_seats > 0 THEN 'waiting' ELSE status END AS state, count(*) FROM games GROUP BY 1",
+    )
+});
 static UNFINISHED: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT count(*) FROM games WHERE client = :client AND status IN ('opening', 'playing') \
@@ -185,10 +191,15 @@ impl Store {
     ///
     /// On a database failure; nothing is stored then.
     pub async fn insert_game(&self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
-        let mut tx = self.writes().begin().await?;
-        Self::insert_rows(&mut tx, g, seats).await?;
-        tx.commit().await?;
-        Ok(())
+        let (g, seats) = (g.clone(), seats.to_vec());
+        self.on_db(move |s| async move {
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
+            Self::insert_rows(&mut tx, &g, &seats).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 
     /// A game's row and its seats' rows, within `tx`.
@@ -229,7 +240,18 @@ impl Store {
         next: &GameRow,
         seats: &[SeatRow],
     ) -> Result<bool, StoreError> {
-        let mut tx = self.writes().begin().await?;
+        let (old, next, seats) = (old.to_string(), next.clone(), seats.to_vec());
+        self.on_db(move |s| async move { s.insert_rematch_here(&old, &next, &seats).await }).await
+    }
+
+    async fn insert_rematch_here(
+        &self,
+        old: &str,
+        next: &GameRow,
+        seats: &[SeatRow],
+    ) -> Result<bool, StoreError> {
+        let mut conn = self.write().await?;
+        let mut tx = conn.begin().await?;
         let marked = MARK_REMATCH
             .query(&[("id", old.into()), ("rematch", (&next.id).into()), ("at", next.created_at.into())])?
             .execute(&mut *tx)
@@ -252,8 +274,15 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
-        let q = GAME.query(&[("id", id.into())])?;
-        Ok(q.fetch_optional(&self.pool).await?.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
+        let id = id.to_string();
+        self.on_db(move |s| async move {
+            let q = GAME.query(&[("id", (&id).into())])?;
+            Ok(q.fetch_optional(&mut *s.read().await?)
+                .await?
+                .map(|r| sqlx::FromRow::from_row(&r))
+                .transpose()?)
+        })
+        .await
     }
 
     /// Games newest first, optionally of one status (or [`WAITING`]:
@@ -268,9 +297,15 @@ impl Store {
         limit: i64,
         after: Option<(i64, String)>,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let args = listing_args(status, limit, after.as_ref().map(|(at, id)| (*at, id.as_str())));
-        let rows = listing(status, after.is_some()).query(&args)?.fetch_all(&self.pool).await?;
-        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        let status = status.map(str::to_string);
+        self.on_db(move |s| async move {
+            let status = status.as_deref();
+            let args = listing_args(status, limit, after.as_ref().map(|(at, id)| (*at, id.as_str())));
+            let rows =
+                listing(status, after.is_some()).query(&args)?.fetch_all(&mut *s.read().await?).await?;
+            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        })
+        .await
     }
 
     /// How the database would run the listing with these filters: SQLite's
@@ -281,16 +316,35 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn listing_plan(&self, status: Option<&str>, after: bool) -> Result<String, StoreError> {
-        let explain = match self.backend {
-            Backend::Sqlite => "EXPLAIN QUERY PLAN ",
-            Backend::Postgres => "EXPLAIN ",
-        };
-        let plan = listing(status, after).prefixed(explain);
-        let args = listing_args(status, 50, after.then_some((i64::MAX, "~")));
-        let rows = plan.query(&args)?.fetch_all(&self.pool).await?;
-        let column = if self.backend == Backend::Sqlite { 3 } else { 0 };
-        let lines = rows.iter().map(|r| r.try_get::<String, _>(column)).collect::<Result<Vec<_>, _>>()?;
-        Ok(lines.join("\n"))
+        let status = status.map(str::to_string);
+        self.on_db(move |s| async move {
+            let status = status.as_deref();
+            let explain = match s.backend {
+                Backend::Sqlite => "EXPLAIN QUERY PLAN ",
+                Backend::Postgres => "EXPLAIN ",
+            };
+            let plan = listing(status, after).prefixed(explain);
+            let args = listing_args(status, 50, after.then_some((i64::MAX, "~")));
+            let rows = plan.query(&args)?.fetch_all(&mut *s.read().await?).await?;
+            let column = if s.backend == Backend::Sqlite { 3 } else { 0 };
+            let lines = rows.iter().map(|r| r.try_get::<String, _>(column)).collect::<Result<Vec<_>, _>>()?;
+            Ok(lines.join("\n"))
+        })
+        .await
+    }
+
+    /// How many games are `waiting` (for players), `opening`, `playing`,
+    /// `abandoned` or `over`; a state with none is left out.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn games_by_state(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        self.on_db(|s| async move {
+            let rows = BY_STATUS.query(&[])?.fetch_all(&mut *s.read().await?).await?;
+            Ok(rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect::<Result<_, sqlx::Error>>()?)
+        })
+        .await
     }
 
     /// The games `client` created that are neither over nor abandoned.
@@ -299,8 +353,13 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn unfinished_games_of(&self, client: &str) -> Result<i64, StoreError> {
-        let row = UNFINISHED.query(&[("client", client.into())])?.fetch_one(&self.pool).await?;
-        Ok(row.try_get(0)?)
+        let client = client.to_string();
+        self.on_db(move |s| async move {
+            let row =
+                UNFINISHED.query(&[("client", (&client).into())])?.fetch_one(&mut *s.read().await?).await?;
+            Ok(row.try_get(0)?)
+        })
+        .await
     }
 
     /// The games `client` created that are neither over nor abandoned and
@@ -311,7 +370,15 @@ impl Store {
     /// On a database failure or a damaged row.
     pub async fn unfinished_computer_games_of(&self, client: &str) -> Result<i64, StoreError> {
         // At most the client's cap of unfinished games: read and counted here.
-        let rows = UNFINISHED_COMPUTER.query(&[("client", client.into())])?.fetch_all(&self.pool).await?;
+        let client = client.to_string();
+        let rows = self
+            .on_db(move |s| async move {
+                Ok(UNFINISHED_COMPUTER
+                    .query(&[("client", (&client).into())])?
+                    .fetch_all(&mut *s.read().await?)
+                    .await?)
+            })
+            .await?;
         let mut n = 0;
         for row in &rows {
             let levels: String = row.try_get(0)?;
@@ -336,12 +403,17 @@ impl Store {
         version: i64,
         seat: Option<&SeatRow>,
     ) -> Result<Commit, StoreError> {
-        let mut tx = self.writes().begin().await?;
-        let commit = Self::write_update(self.backend, &mut tx, g, version, seat).await?;
-        if commit == Commit::Done {
-            tx.commit().await?;
-        }
-        Ok(commit)
+        let (g, seat) = (g.clone(), seat.cloned());
+        self.on_db(move |s| async move {
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
+            let commit = Self::write_update(s.backend, &mut tx, &g, version, seat.as_ref()).await?;
+            if commit == Commit::Done {
+                tx.commit().await?;
+            }
+            Ok(commit)
+        })
+        .await
     }
 
     /// Writes a change other than a move within `tx`, which the caller
@@ -408,8 +480,11 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn games_out_of_time(&self, now: i64) -> Result<Vec<String>, StoreError> {
-        let rows = OUT_OF_TIME.query(&[("now", now.into())])?.fetch_all(&self.pool).await?;
-        Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
+        self.on_db(move |s| async move {
+            let rows = OUT_OF_TIME.query(&[("now", now.into())])?.fetch_all(&mut *s.read().await?).await?;
+            Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
+        })
+        .await
     }
 
     /// The games with computer seats that are not over and have not
@@ -420,8 +495,14 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn games_with_computers(&self, updated_before: i64) -> Result<Vec<String>, StoreError> {
-        let rows = WITH_COMPUTERS.query(&[("before", updated_before.into())])?.fetch_all(&self.pool).await?;
-        Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
+        self.on_db(move |s| async move {
+            let rows = WITH_COMPUTERS
+                .query(&[("before", updated_before.into())])?
+                .fetch_all(&mut *s.read().await?)
+                .await?;
+            Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
+        })
+        .await
     }
 
     /// Removes idempotency records older than `keys_before` and marks the
@@ -432,17 +513,20 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn sweep(&self, now: i64, keys_before: i64, idle_before: i64) -> Result<Swept, StoreError> {
-        let keys = FORGET_KEYS
-            .query(&[("before", keys_before.into())])?
-            .execute(self.writes())
-            .await?
-            .rows_affected();
-        let abandoned = MARK_ABANDONED
-            .query(&[("now", now.into()), ("before", idle_before.into())])?
-            .execute(self.writes())
-            .await?
-            .rows_affected();
-        Ok(Swept { keys, abandoned })
+        self.on_db(move |s| async move {
+            let keys = FORGET_KEYS
+                .query(&[("before", keys_before.into())])?
+                .execute(&mut *s.write().await?)
+                .await?
+                .rows_affected();
+            let abandoned = MARK_ABANDONED
+                .query(&[("now", now.into()), ("before", idle_before.into())])?
+                .execute(&mut *s.write().await?)
+                .await?
+                .rows_affected();
+            Ok(Swept { keys, abandoned })
+        })
+        .await
     }
 }
 

@@ -34,11 +34,14 @@ mod seats;
 mod sql;
 pub mod stored;
 
+use std::future::Future;
 use std::str::FromStr;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Executor};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyPool, Executor};
 
 pub use accounts::{AccountGames, AccountRow, TokenRow};
 pub use games::WAITING;
@@ -74,7 +77,32 @@ pub enum StoreError {
     /// A URL that is neither SQLite nor PostgreSQL.
     #[error("unsupported database URL '{0}': use sqlite://FILE or postgres://…")]
     Url(String),
+    /// The database's runtime could not start, or its task stopped.
+    #[error("the database's runtime: {0}")]
+    Runtime(String),
 }
+
+/// Connections a store keeps open (readers, on SQLite: writes take one
+/// more) unless told otherwise.
+pub const DEFAULT_POOL_SIZE: u32 = 10;
+
+/// The runtime every statement runs on, apart from the request workers'.
+///
+/// actix-web gives each worker thread a runtime of its own, and a
+/// connection opened on one can only be used while that runtime lives:
+/// when a stopping server's first worker finishes, connections it opened
+/// fail in the others ("A Tokio 1.x context was found, but it is being
+/// shutdown"), and a connection dropped outside any runtime panics in
+/// sqlx's pool. On this runtime, which lives as long as the process, the
+/// pool opens, uses and returns every connection; a request that goes away
+/// half-way leaves its statement to finish here.
+static RUNTIME: LazyLock<std::io::Result<tokio::runtime::Runtime>> = LazyLock::new(|| {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("leapfrog-db")
+        .enable_all()
+        .build()
+});
 
 /// Which database is behind the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +156,21 @@ impl Store {
     ///
     /// When the database cannot be reached or migrated.
     pub async fn open(url: &str, durability: Durability) -> Result<Store, StoreError> {
+        Self::open_with(url, durability, DEFAULT_POOL_SIZE).await
+    }
+
+    /// Opens the store as [`Store::open`] does, with a pool of `size`
+    /// connections (at least one).
+    ///
+    /// # Errors
+    ///
+    /// When the database cannot be reached or migrated.
+    pub async fn open_with(url: &str, durability: Durability, size: u32) -> Result<Store, StoreError> {
+        let url = url.to_string();
+        on_runtime(async move { Self::connect(&url, durability, size.max(1)).await }).await
+    }
+
+    async fn connect(url: &str, durability: Durability, size: u32) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -141,7 +184,6 @@ impl Store {
             _ => url.to_string(),
         };
         let options = AnyConnectOptions::from_str(&url)?;
-        let size = if backend == Backend::Sqlite { 8 } else { 32 };
         let pool = Self::pool_options(backend, durability, size).connect_with(options.clone()).await?;
         let writer = match backend {
             Backend::Sqlite => Some(Self::pool_options(backend, durability, 1).connect_with(options).await?),
@@ -188,22 +230,60 @@ impl Store {
         self.writer.as_ref().unwrap_or(&self.pool)
     }
 
+    /// A connection to read with; the wait for it is measured.
+    async fn read(&self) -> Result<PoolConnection<Any>, StoreError> {
+        timed_acquire(&self.pool).await
+    }
+
+    /// A connection to write with; the wait for it is measured.
+    async fn write(&self) -> Result<PoolConnection<Any>, StoreError> {
+        timed_acquire(self.writes()).await
+    }
+
+    /// The connections open, idle, and the most there may be (with
+    /// SQLite's writer).
+    pub fn connections(&self) -> (u32, usize, u32) {
+        let pools = std::iter::once(&self.pool).chain(self.writer.as_ref());
+        pools.fold((0, 0, 0), |(open, idle, max), p| {
+            (open + p.size(), idle + p.num_idle(), max + p.options().get_max_connections())
+        })
+    }
+
     /// Applies the migrations in `migrations/` that have not run yet.
     ///
     /// # Errors
     ///
     /// When one fails.
     pub async fn migrate(&self) -> Result<(), StoreError> {
-        sqlx::migrate!("../../migrations").run(self.writes()).await?;
-        Ok(())
+        self.on_db(|s| async move {
+            sqlx::migrate!("../../migrations").run(s.writes()).await?;
+            Ok(())
+        })
+        .await
     }
 
     /// Closes the pools, waiting for connections in use to come back.
     pub async fn close(&self) {
-        self.pool.close().await;
-        if let Some(w) = &self.writer {
-            w.close().await;
-        }
+        let _ = self
+            .on_db(|s| async move {
+                s.pool.close().await;
+                if let Some(w) = &s.writer {
+                    w.close().await;
+                }
+                Ok(())
+            })
+            .await;
+    }
+
+    /// Runs `work` with this store on the database's runtime ([`RUNTIME`])
+    /// and waits for it. Every statement goes through here.
+    async fn on_db<T, F, Fut>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(Store) -> Fut,
+        Fut: Future<Output = Result<T, StoreError>> + Send + 'static,
+    {
+        on_runtime(work(self.clone())).await
     }
 
     /// The database behind the store.
@@ -223,6 +303,22 @@ impl Store {
 
     /// Whether the database answers.
     pub async fn ping(&self) -> bool {
-        sqlx::query("SELECT 1").fetch_one(&self.pool).await.is_ok()
+        self.on_db(|s| async move { Ok(sqlx::query("SELECT 1").fetch_one(&s.pool).await?) }).await.is_ok()
     }
+}
+
+/// A connection of `pool`, the wait for it recorded.
+async fn timed_acquire(pool: &AnyPool) -> Result<PoolConnection<Any>, StoreError> {
+    let asked = std::time::Instant::now();
+    let conn = pool.acquire().await?;
+    metrics::histogram!(crate::meter::DB_WAIT).record(asked.elapsed().as_secs_f64());
+    Ok(conn)
+}
+
+/// Runs `work` on [`RUNTIME`] and waits for its result.
+async fn on_runtime<T: Send + 'static>(
+    work: impl Future<Output = Result<T, StoreError>> + Send + 'static,
+) -> Result<T, StoreError> {
+    let runtime = RUNTIME.as_ref().map_err(|e| StoreError::Runtime(e.to_string()))?;
+    runtime.spawn(work).await.map_err(|e| StoreError::Runtime(e.to_string()))?
 }

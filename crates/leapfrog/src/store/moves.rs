@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
+use sqlx::{Connection, Row};
 
 use super::rows::{Commit, GameRow, KeyRecord, MoveRow};
 use super::sql::{Arg, Statement};
@@ -77,8 +77,15 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn moves(&self, id: &str, from: i64) -> Result<Vec<MoveRow>, StoreError> {
-        let rows = MOVES.query(&[("game", id.into()), ("from", from.into())])?.fetch_all(&self.pool).await?;
-        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        let id = id.to_string();
+        self.on_db(move |s| async move {
+            let rows = MOVES
+                .query(&[("game", (&id).into()), ("from", from.into())])?
+                .fetch_all(&mut *s.read().await?)
+                .await?;
+            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        })
+        .await
     }
 
     /// What an earlier request of `player` with this idempotency key made.
@@ -92,9 +99,18 @@ impl Store {
         player: i64,
         key: &str,
     ) -> Result<Option<KeyRecord>, StoreError> {
-        let row = KEY_RECORD
-            .query(&[("game", id.into()), ("player", player.into()), ("key", key.into())])?
-            .fetch_optional(&self.pool)
+        let (game, owned_key) = (id.to_string(), key.to_string());
+        let row = self
+            .on_db(move |s| async move {
+                Ok(KEY_RECORD
+                    .query(&[
+                        ("game", (&game).into()),
+                        ("player", player.into()),
+                        ("key", (&owned_key).into()),
+                    ])?
+                    .fetch_optional(&mut *s.read().await?)
+                    .await?)
+            })
             .await?;
         Ok(row
             .map(|r| {
@@ -127,12 +143,17 @@ impl Store {
             let write = group::MoveWrite { game: game.clone(), version, mv: mv.clone(), key: key.cloned() };
             return group.commit(write).await;
         }
-        let mut tx = self.writes().begin().await?;
-        let commit = Self::write_move(self.backend, &mut tx, game, version, mv, key).await?;
-        if commit == Commit::Done {
-            tx.commit().await?;
-        }
-        Ok(commit)
+        let (game, mv, key) = (game.clone(), mv.clone(), key.cloned());
+        self.on_db(move |s| async move {
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
+            let commit = Self::write_move(s.backend, &mut tx, &game, version, &mv, key.as_ref()).await?;
+            if commit == Commit::Done {
+                tx.commit().await?;
+            }
+            Ok(commit)
+        })
+        .await
     }
 
     /// Writes a move's statements in one round trip, within `tx`, which the

@@ -3,7 +3,7 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
+use sqlx::{Connection, Row};
 
 use super::rows::{Commit, GameRow, KeyRecord, MoveRow, SeatRow};
 use super::sql::Statement;
@@ -104,11 +104,15 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn rating(&self, account_id: &str, pool: &str) -> Result<Option<RatingRow>, StoreError> {
-        let row = RATING
-            .query(&[("account_id", account_id.into()), ("pool", pool.into())])?
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
+        let (account_id, pool) = (account_id.to_string(), pool.to_string());
+        self.on_db(move |s| async move {
+            let row = RATING
+                .query(&[("account_id", (&account_id).into()), ("pool", (&pool).into())])?
+                .fetch_optional(&mut *s.read().await?)
+                .await?;
+            Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
+        })
+        .await
     }
 
     /// An account's ratings, by pool.
@@ -117,8 +121,15 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn ratings_of(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
-        let rows = RATINGS_OF.query(&[("account_id", account_id.into())])?.fetch_all(&self.pool).await?;
-        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        let account_id = account_id.to_string();
+        self.on_db(move |s| async move {
+            let rows = RATINGS_OF
+                .query(&[("account_id", (&account_id).into())])?
+                .fetch_all(&mut *s.read().await?)
+                .await?;
+            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        })
+        .await
     }
 
     /// A page of a pool's leaderboard: deviation at most `provisional`,
@@ -134,6 +145,22 @@ impl Store {
         limit: i64,
         after: Option<(f64, &str)>,
     ) -> Result<Vec<Ranked>, StoreError> {
+        let pool = pool.to_string();
+        let after = after.map(|(rating, id)| (rating, id.to_string()));
+        self.on_db(move |s| async move {
+            s.leaderboard_here(&pool, provisional, limit, after.as_ref().map(|(r, id)| (*r, id.as_str())))
+                .await
+        })
+        .await
+    }
+
+    async fn leaderboard_here(
+        &self,
+        pool: &str,
+        provisional: f64,
+        limit: i64,
+        after: Option<(f64, &str)>,
+    ) -> Result<Vec<Ranked>, StoreError> {
         let mut args = vec![
             ("pool", pool.into()),
             ("provisional", super::sql::Arg::Float(provisional)),
@@ -143,7 +170,10 @@ impl Store {
             args.push(("rating", super::sql::Arg::Float(rating)));
             args.push(("account_id", id.into()));
         }
-        let rows = LEADERBOARD[usize::from(after.is_some())].query(&args)?.fetch_all(&self.pool).await?;
+        let rows = LEADERBOARD[usize::from(after.is_some())]
+            .query(&args)?
+            .fetch_all(&mut *self.read().await?)
+            .await?;
         rows.iter()
             .map(|r| {
                 Ok(Ranked {
@@ -174,7 +204,31 @@ impl Store {
         ratings: &[RatingWrite],
         at: i64,
     ) -> Result<Commit, StoreError> {
-        let mut tx = self.writes().begin().await?;
+        let (game, ratings) = (game.clone(), ratings.to_vec());
+        let end = match end {
+            EndWrite::Move(mv, key) => Ok((mv.clone(), key.cloned())),
+            EndWrite::Seats(seat) => Err(seat.cloned()),
+        };
+        self.on_db(move |s| async move {
+            let end = match &end {
+                Ok((mv, key)) => EndWrite::Move(mv, key.as_ref()),
+                Err(seat) => EndWrite::Seats(seat.as_ref()),
+            };
+            s.commit_rated_end_here(&game, version, end, &ratings, at).await
+        })
+        .await
+    }
+
+    async fn commit_rated_end_here(
+        &self,
+        game: &GameRow,
+        version: i64,
+        end: EndWrite<'_>,
+        ratings: &[RatingWrite],
+        at: i64,
+    ) -> Result<Commit, StoreError> {
+        let mut conn = self.write().await?;
+        let mut tx = conn.begin().await?;
         let done = match end {
             EndWrite::Move(mv, key) => {
                 Self::write_move(self.backend, &mut tx, game, version, mv, key).await?

@@ -3,7 +3,7 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
+use sqlx::{Connection, Row};
 
 use super::games::GAME_COLUMNS;
 use super::rows::GameRow;
@@ -50,7 +50,11 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn token_hashes(&self, id: &str) -> Result<Vec<(i64, String)>, StoreError> {
-        pairs(&TOKEN_HASHES.query(&[("game", id.into())])?.fetch_all(&self.pool).await?)
+        let id = id.to_string();
+        self.on_db(move |s| async move {
+            pairs(&TOKEN_HASHES.query(&[("game", (&id).into())])?.fetch_all(&mut *s.read().await?).await?)
+        })
+        .await
     }
 
     /// The invitation hashes of game `id`'s private seats, by player.
@@ -59,7 +63,11 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn invitations(&self, id: &str) -> Result<Vec<(i64, String)>, StoreError> {
-        pairs(&INVITATIONS.query(&[("game", id.into())])?.fetch_all(&self.pool).await?)
+        let id = id.to_string();
+        self.on_db(move |s| async move {
+            pairs(&INVITATIONS.query(&[("game", (&id).into())])?.fetch_all(&mut *s.read().await?).await?)
+        })
+        .await
     }
 
     /// Gives the seat of game `id` that `claim_hash` claims the token hash
@@ -75,7 +83,18 @@ impl Store {
         claim_hash: &str,
         token_hash: &str,
     ) -> Result<Option<i64>, StoreError> {
-        let mut tx = self.writes().begin().await?;
+        let (id, claim_hash, token_hash) = (id.to_string(), claim_hash.to_string(), token_hash.to_string());
+        self.on_db(move |s| async move { s.claim_seat_here(&id, &claim_hash, &token_hash).await }).await
+    }
+
+    async fn claim_seat_here(
+        &self,
+        id: &str,
+        claim_hash: &str,
+        token_hash: &str,
+    ) -> Result<Option<i64>, StoreError> {
+        let mut conn = self.write().await?;
+        let mut tx = conn.begin().await?;
         let seat = CLAIMED
             .query(&[("game", id.into()), ("claim", claim_hash.into())])?
             .fetch_optional(&mut *tx)
@@ -97,11 +116,19 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn set_seat_token(&self, id: &str, player: i64, token_hash: &str) -> Result<(), StoreError> {
-        CLAIM
-            .query(&[("game", id.into()), ("player", player.into()), ("token_hash", token_hash.into())])?
-            .execute(self.writes())
-            .await?;
-        Ok(())
+        let (id, token_hash) = (id.to_string(), token_hash.to_string());
+        self.on_db(move |s| async move {
+            CLAIM
+                .query(&[
+                    ("game", (&id).into()),
+                    ("player", player.into()),
+                    ("token_hash", (&token_hash).into()),
+                ])?
+                .execute(&mut *s.write().await?)
+                .await?;
+            Ok(())
+        })
+        .await
     }
 
     /// One game, with the player whose seat has this token hash (if any),
@@ -115,9 +142,14 @@ impl Store {
         id: &str,
         token_hash: &str,
     ) -> Result<Option<(GameRow, Option<i64>)>, StoreError> {
-        let row = GAME_AND_SEAT
-            .query(&[("game", id.into()), ("token_hash", token_hash.into())])?
-            .fetch_optional(&self.pool)
+        let (id, token_hash) = (id.to_string(), token_hash.to_string());
+        let row = self
+            .on_db(move |s| async move {
+                Ok(GAME_AND_SEAT
+                    .query(&[("game", (&id).into()), ("token_hash", (&token_hash).into())])?
+                    .fetch_optional(&mut *s.read().await?)
+                    .await?)
+            })
             .await?;
         let row: Option<GameAndSeat> = row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?;
         Ok(row.map(|r| (r.game, r.seat)))
