@@ -29,6 +29,7 @@ fn game(version: i64, position: &str) -> GameRow {
         rematch: None,
         rated: 0,
         pool: None,
+        computer_due: None,
     }
 }
 
@@ -344,4 +345,89 @@ fn a_statement_in_flight_outlives_the_runtime_that_opened_its_connection() {
         store.close().await;
     });
     assert!(holder.wait().unwrap().success());
+}
+
+/// The scan for the computer's turns reads the marked games alone, and
+/// claims each for one process at a time; with 10,000 unfinished games
+/// where people are to move it finds just the few that are the computer's.
+async fn the_computer_scan_claims_only_the_computers_turns(store: Store) {
+    let person_to_move = |i: usize| GameRow {
+        id: format!("p{i:05}"),
+        computers: Some(r#"["easy",null]"#.into()),
+        status: "playing".into(),
+        ..game(1, "x")
+    };
+    let computer_to_move =
+        |i: usize| GameRow { id: format!("c{i}"), computer_due: Some(1_000 + i as i64), ..person_to_move(0) };
+    let many = if store.backend() == leapfrog::store::Backend::Sqlite { 10_000 } else { 1_000 };
+    for i in 0..many {
+        store.insert_game(&person_to_move(i), &[]).await.unwrap();
+    }
+    for i in 0..3 {
+        store.insert_game(&computer_to_move(i), &[]).await.unwrap();
+    }
+    // Not yet still long enough: none.
+    assert_eq!(store.claim_computer_turns(5_000, 1_000, 65_000).await.unwrap(), Vec::<String>::new());
+    let started = std::time::Instant::now();
+    let mut claimed = store.claim_computer_turns(5_000, 4_000, 65_000).await.unwrap();
+    let took = started.elapsed();
+    claimed.sort();
+    assert_eq!(claimed, ["c0", "c1", "c2"]);
+    eprintln!("claimed 3 of {} unfinished games in {took:?}", many + 3);
+    // Another process scanning while the claim holds gets none of them…
+    assert!(store.claim_computer_turns(6_000, 5_000, 66_000).await.unwrap().is_empty());
+    // …and after it lapses, those still the computer's turn.
+    store.not_computer_turn("c1", 1).await.unwrap();
+    let mut again = store.claim_computer_turns(70_000, 60_000, 130_000).await.unwrap();
+    again.sort();
+    assert_eq!(again, ["c0", "c2"]);
+    store.close().await;
+}
+
+#[test]
+fn the_computer_scan_claims_only_the_computers_turns_sqlite() {
+    let url = sqlite();
+    let _files = crate::common::TempFiles::of_url(&url);
+    actix_web::rt::System::new().block_on(async move {
+        // 10,000 commits: not each synced.
+        let store = Store::open(&url, Durability::Fast).await.unwrap();
+        the_computer_scan_claims_only_the_computers_turns(store).await;
+    });
+}
+
+#[test]
+fn the_computer_scan_claims_only_the_computers_turns_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    run(&url, |s, _| the_computer_scan_claims_only_the_computers_turns(s));
+}
+
+/// Two processes scanning at once on PostgreSQL claim each game once.
+#[test]
+fn two_scans_at_once_claim_each_computer_turn_once_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    run(&url, |store, url| async move {
+        for i in 0..200 {
+            let row = GameRow {
+                id: format!("c{i:03}"),
+                computers: Some(r#"["easy",null]"#.into()),
+                status: "playing".into(),
+                computer_due: Some(1),
+                ..game(1, "x")
+            };
+            store.insert_game(&row, &[]).await.unwrap();
+        }
+        let other = Store::open(&url, Durability::Full).await.unwrap();
+        let (a, b) = tokio::join!(
+            store.claim_computer_turns(10_000, 5_000, 70_000),
+            other.claim_computer_turns(10_000, 5_000, 70_000),
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        let mut all: Vec<&String> = a.iter().chain(&b).collect();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), a.len() + b.len(), "a game claimed twice");
+        assert_eq!(all.len(), 200);
+        other.close().await;
+        store.close().await;
+    });
 }

@@ -7,7 +7,9 @@
 //! share a PostgreSQL): each stores its move only if the game is still at
 //! the version it read, so each computer move is made exactly once. A
 //! periodic scan picks up any game whose computer move was left undone (a
-//! process killed while thinking), so none is forgotten.
+//! process killed while thinking), so none is forgotten: it reads only the
+//! games marked as the computer's turn (an index), and claims each for a
+//! while, so that of several processes one picks it up.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -20,6 +22,10 @@ use crate::thinking::{Lane, Thinkers};
 /// How often the scan for forgotten computer moves runs, and how long a
 /// game must have been still to be picked up by it.
 pub const SCAN_EVERY: Duration = Duration::from_secs(10);
+
+/// How long a game picked up by a scan is this process's alone: another
+/// process picks it up after that if it is still the computer's turn.
+pub const CLAIM: Duration = Duration::from_secs(60);
 
 /// Plays the computer's seats.
 #[derive(Debug, Clone)]
@@ -48,6 +54,12 @@ impl Computer {
     /// Looks at game `id` (after a move, a creation, a restart) and plays
     /// for the computer while it is to move there.
     pub fn wake(&self, id: &str) {
+        self.wake_as(id, false);
+    }
+
+    /// Wakes game `id`; `marked`: it was found marked as the computer's
+    /// turn, and the mark is cleared if a person is to move.
+    fn wake_as(&self, id: &str, marked: bool) {
         {
             let mut playing = self.lock();
             if let Some(again) = playing.get_mut(id) {
@@ -56,16 +68,16 @@ impl Computer {
             }
             playing.insert(id.to_string(), false);
         }
-        actix_web::rt::spawn(self.clone().play(id.to_string()));
+        actix_web::rt::spawn(self.clone().play(id.to_string(), marked));
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
         self.playing.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    async fn play(self, id: String) {
+    async fn play(self, id: String, mut marked: bool) {
         loop {
-            if let Err(e) = self.play_while_its_turn(&id).await {
+            if let Err(e) = self.play_while_its_turn(&id, std::mem::take(&mut marked)).await {
                 tracing::warn!(game = %id, error = %e, "the computer could not move; the scan retries");
             }
             let mut playing = self.lock();
@@ -79,10 +91,15 @@ impl Computer {
         }
     }
 
-    async fn play_while_its_turn(&self, id: &str) -> Result<(), GameError> {
+    async fn play_while_its_turn(&self, id: &str, marked: bool) -> Result<(), GameError> {
         loop {
             let game = self.games.load(id).await?;
-            let Some(level) = game.computer_to_move() else { return Ok(()) };
+            let Some(level) = game.computer_to_move() else {
+                if marked {
+                    self.games.store().not_computer_turn(id, game.version()).await?;
+                }
+                return Ok(());
+            };
             // The moves so far: the computer learns from them how the
             // others play.
             let history = Arc::new(self.games.history(&game, 0).await?);
@@ -124,17 +141,23 @@ impl Computer {
         }
     }
 
-    /// Wakes every game with computer seats, not over, unchanged for
-    /// `still` (all of them when zero).
+    /// Claims and wakes the games where the computer's turn began `still`
+    /// ago or more (all of them when zero) and no other process holds
+    /// them; how many.
     ///
     /// # Errors
     ///
     /// On a database failure.
     pub async fn pick_up(&self, still: Duration) -> Result<usize, GameError> {
-        let before = now_ms().saturating_sub(i64::try_from(still.as_millis()).unwrap_or(i64::MAX));
-        let ids = self.games.store().games_with_computers(before).await?;
+        let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        let now = now_ms();
+        let ids = self
+            .games
+            .store()
+            .claim_computer_turns(now, now.saturating_sub(ms(still)), now.saturating_add(ms(CLAIM)))
+            .await?;
         for id in &ids {
-            self.wake(id);
+            self.wake_as(id, true);
         }
         Ok(ids.len())
     }

@@ -127,6 +127,7 @@ impl Game {
             rematch: self.rematch.clone(),
             rated: i64::from(self.rated),
             pool: super::preset_pool(&self.rules),
+            computer_due: self.computer_to_move().map(|_| self.turn_at),
         })
     }
 

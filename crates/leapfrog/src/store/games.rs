@@ -15,7 +15,7 @@ use super::{Backend, CHANNEL, Store, StoreError, is_unique_violation};
 pub const WAITING: &str = "waiting";
 
 /// The columns of `games`, in `GameRow` order.
-pub(super) const GAME_COLUMNS: [&str; 21] = [
+pub(super) const GAME_COLUMNS: [&str; 22] = [
     "id",
     "version",
     "rules",
@@ -37,6 +37,7 @@ pub(super) const GAME_COLUMNS: [&str; 21] = [
     "rematch",
     "rated",
     "pool",
+    "computer_due",
 ];
 
 /// `SELECT` of every column of `games`, followed by `rest`.
@@ -45,7 +46,7 @@ pub(super) fn select_games(rest: &str) -> String {
 }
 
 /// Each column of `g` under its name.
-fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 21] {
+fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 22] {
     [
         ("id", (&g.id).into()),
         ("version", g.version.into()),
@@ -68,6 +69,7 @@ fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 21] {
         ("rematch", (&g.rematch).into()),
         ("rated", g.rated.into()),
         ("pool", (&g.pool).into()),
+        ("computer_due", g.computer_due.into()),
     ]
 }
 
@@ -87,8 +89,8 @@ static UPDATE_GAME: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "UPDATE games SET version = :version, players = :players, position = :position, status = :status, \
          result = :result, updated_at = :updated_at, computers = :computers, seating = :seating, \
-         open_seats = :open_seats, public_seats = :public_seats, turn_at = :turn_at, abandoned_at = NULL \
-         WHERE id = :id AND version = :old_version",
+         open_seats = :open_seats, public_seats = :public_seats, turn_at = :turn_at, abandoned_at = NULL, \
+         computer_due = :computer_due WHERE id = :id AND version = :old_version",
     )
 });
 /// A seat's new holder; its invitation stays (a private seat left opens
@@ -133,10 +135,22 @@ static OUT_OF_TIME: LazyLock<Statement> = LazyLock::new(|| {
          AND turn_at + move_limit * 1000 <= :now ORDER BY turn_at LIMIT 1000",
     )
 });
-static WITH_COMPUTERS: LazyLock<Statement> = LazyLock::new(|| {
+/// Claims the games where the computer's turn began before `:before` and
+/// no process holds a claim at `:now` (oldest first, at most 1000), until
+/// `:until`. The claim is checked again on the row itself: of two
+/// processes claiming at once, PostgreSQL lets the second see the first's.
+static CLAIM_COMPUTER_TURNS: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "SELECT id FROM games WHERE computers IS NOT NULL AND status <> 'over' AND updated_at < :before \
-         ORDER BY updated_at LIMIT 1000",
+        "UPDATE games SET claimed_until = :until WHERE id IN (SELECT id FROM games \
+         WHERE computer_due IS NOT NULL AND computer_due < :before \
+         AND (claimed_until IS NULL OR claimed_until < :now) ORDER BY computer_due LIMIT 1000) \
+         AND (claimed_until IS NULL OR claimed_until < :now) RETURNING id",
+    )
+});
+/// Clears a game's mark of a computer's turn where a person is to move.
+static NOT_COMPUTER_TURN: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE games SET computer_due = NULL WHERE id = :id AND version = :version AND computer_due IS NOT NULL",
     )
 });
 static FORGET_KEYS: LazyLock<Statement> =
@@ -440,6 +454,7 @@ impl Store {
                 ("open_seats", g.open_seats.into()),
                 ("public_seats", g.public_seats.into()),
                 ("turn_at", g.turn_at.into()),
+                ("computer_due", g.computer_due.into()),
             ])?
             .execute(&mut **tx)
             .await?
@@ -487,20 +502,45 @@ impl Store {
         .await
     }
 
-    /// The games with computer seats that are not over and have not
-    /// changed since `updated_before` (Unix milliseconds), stillest first
-    /// (at most 1000).
+    /// Claims for this process, until `until`, the games where the
+    /// computer's turn began before `due_before` and that no other process
+    /// holds at `now` (all Unix milliseconds), oldest first (at most
+    /// 1000); their ids.
     ///
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn games_with_computers(&self, updated_before: i64) -> Result<Vec<String>, StoreError> {
+    pub async fn claim_computer_turns(
+        &self,
+        now: i64,
+        due_before: i64,
+        until: i64,
+    ) -> Result<Vec<String>, StoreError> {
         self.on_db(move |s| async move {
-            let rows = WITH_COMPUTERS
-                .query(&[("before", updated_before.into())])?
-                .fetch_all(&mut *s.read().await?)
+            let rows = CLAIM_COMPUTER_TURNS
+                .query(&[("until", until.into()), ("before", due_before.into()), ("now", now.into())])?
+                .fetch_all(&mut *s.write().await?)
                 .await?;
             Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    /// Clears game `id`'s mark of a computer's turn if it is still at
+    /// `version` (a person is to move there: the mark was set for every
+    /// game with computer seats when the marks began).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn not_computer_turn(&self, id: &str, version: i64) -> Result<(), StoreError> {
+        let id = id.to_string();
+        self.on_db(move |s| async move {
+            NOT_COMPUTER_TURN
+                .query(&[("id", (&id).into()), ("version", version.into())])?
+                .execute(&mut *s.write().await?)
+                .await?;
+            Ok(())
         })
         .await
     }

@@ -17,7 +17,7 @@ const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, player, notation, ca
 /// The game's new state if its version is still `:old_version`; the next
 /// seat's turn starts at the move's time, and a move ends any abandonment.
 const UPDATE_GAME: &str = "UPDATE games SET version = :version, position = :position, status = :status, \
-     result = :result, updated_at = :at, turn_at = :at, abandoned_at = NULL \
+     result = :result, updated_at = :at, turn_at = :at, abandoned_at = NULL, computer_due = :computer_due \
      WHERE id = :game AND version = :old_version";
 const INSERT_KEY: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
      VALUES (:game, :player, :key, :ply, :version, :request, :at)";
@@ -182,6 +182,7 @@ impl Store {
             ("position", (&game.position).into()),
             ("status", (&game.status).into()),
             ("result", (&game.result).into()),
+            ("computer_due", game.computer_due.into()),
             ("old_version", version.into()),
         ];
         if let Some(key) = key {

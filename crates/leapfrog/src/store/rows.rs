@@ -48,6 +48,8 @@ pub struct GameRow {
     pub rated: i64,
     /// The preset and direction set of a game with a preset's rules.
     pub pool: Option<String>,
+    /// When the computer's turn began, while a computer seat is to move.
+    pub computer_due: Option<i64>,
 }
 
 /// A seat: a player's name and the hash of their token.
