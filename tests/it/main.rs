@@ -9,7 +9,7 @@
 //!   `domain`: the game domain without HTTP; `store`: the
 //!   store's transactions on both databases;
 //!   `bad_input`: mutated requests to every endpoint that takes a body;
-//!   `process`: `leapfrog serve` as a process, and how it stops; `metrics`: `/metrics` and a real Prometheus; `records`: game records; `engine`: the rules crate
+//!   `process`: `leapfrog serve` as a process, and how it stops; `metrics`: `/metrics` and a real Prometheus; `fleet`: three processes behind nginx (`deploy/`); `records`: game records; `engine`: the rules crate
 //!   through its public API; `generated_client`: clients generated from the
 //!   committed spec.
 //! - `common`: `spawn_app`, a small HTTP client, and a throwaway
@@ -28,6 +28,7 @@ mod common;
 mod computer;
 mod domain;
 mod engine;
+mod fleet;
 mod games;
 mod generated_client;
 mod lobby;

@@ -261,8 +261,10 @@ impl ServerProcess {
             }
             None => std::process::Command::new(&binary),
         };
+        let bind: &[&str] = if extra.contains(&"--bind") { &[] } else { &["--bind", "127.0.0.1:0"] };
         let mut child = command
-            .args(["serve", "--bind", "127.0.0.1:0"])
+            .arg("serve")
+            .args(bind)
             .args(if has_db { vec![] } else { vec!["--database-url", db.as_str()] })
             .args(extra)
             .env("RUST_LOG", "info")
