@@ -397,21 +397,35 @@ fn an_accounts_finished_games_export_as_one_stream_of_records() {
 }
 
 #[test]
-fn no_password_or_token_is_ever_logged() {
-    let mut server = ServerProcess::start(&[], &[("RUST_LOG", "debug")]);
-    let app = server.app.clone();
-    assert_eq!(sign_up(&app, "Ann").status, 201);
-    let made = secret(&token(&app, "Ann", PASSWORD, &["play", "account"]));
-    assert_eq!(token(&app, "Ann", "frog-spawn-43", &["play"]).status, 401);
-    let body = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "players": [{"account": "Ann"}, {"name": "Zed"}]});
-    let game = as_token(&app, "POST", "/v1/games", &made, &body).json();
-    let seat = game["seats"][0]["token"].as_str().unwrap().to_string();
-    assert_eq!(with(&app, "GET", "/v1/tokens", &made).status, 200);
-    server.signal("TERM");
-    server.wait(20);
-    let logs = server.logs.lock().unwrap().join("\n");
-    assert!(logs.contains("/v1/tokens"), "the requests are logged: {logs}");
-    for secret in [PASSWORD, "frog-spawn-43", made.as_str(), seat.as_str()] {
-        assert!(!logs.contains(secret), "{secret} is in the logs");
+fn no_password_token_or_invitation_is_ever_logged_in_text_or_json() {
+    for format in ["text", "json"] {
+        let mut server = ServerProcess::start(&["--log-format", format], &[("RUST_LOG", "debug")]);
+        let app = server.app.clone();
+        assert_eq!(sign_up(&app, "Ann").status, 201);
+        let made = secret(&token(&app, "Ann", PASSWORD, &["play", "account"]));
+        assert_eq!(token(&app, "Ann", "frog-spawn-43", &["play"]).status, 401);
+        let body = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "players": [{"account": "Ann"}, {"open": "private"}]});
+        let game = as_token(&app, "POST", "/v1/games", &made, &body).json();
+        let id = game["id"].as_str().unwrap();
+        let seat = game["seats"][0]["token"].as_str().unwrap().to_string();
+        let invitation = game["invitations"][0]["invitation"].as_str().unwrap().to_string();
+        let joined =
+            app.post_json(&format!("/v1/games/{id}/join"), &json!({"name": "Bob", "invitation": invitation}));
+        assert_eq!(joined.status, 201, "{}", joined.body);
+        let bobs = joined.json()["seat"]["token"].as_str().unwrap().to_string();
+        assert_eq!(with(&app, "GET", "/v1/tokens", &made).status, 200);
+        // Secrets sent where they are wrong are not logged either.
+        assert_eq!(with(&app, "GET", &format!("/v1/games/{id}/nowhere"), &bobs).status, 404);
+        let stray = app.post_json(&format!("/v1/games/{id}/moves"), &json!({"path": ["a1"], "token": seat}));
+        assert!(stray.status >= 400, "{}", stray.body);
+        server.signal("TERM");
+        server.wait(20);
+        let logs = server.logs.lock().unwrap().join("\n");
+        assert!(logs.contains("/v1/tokens") && logs.contains("/join"), "the requests are logged: {logs}");
+        for secret in
+            [PASSWORD, "frog-spawn-43", made.as_str(), seat.as_str(), invitation.as_str(), bobs.as_str()]
+        {
+            assert!(!logs.contains(secret), "{format} logs: {secret} is in them");
+        }
     }
 }

@@ -53,7 +53,9 @@ fn fetch(
     let (head, body) = text.split_once("\r\n\r\n").ok_or_else(|| format!("no answer: {text:?}"))?;
     let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).ok_or("no status")?;
     let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
-    Ok((status, if chunked { unchunk(body) } else { body.to_string() }))
+    let body = if chunked { unchunk(body) } else { body.to_string() };
+    crate::common::secrets::note_answer(&body);
+    Ok((status, body))
 }
 
 fn unchunk(mut body: &str) -> String {
@@ -131,6 +133,14 @@ impl Nginx {
 
 impl Drop for Nginx {
     fn drop(&mut self) {
+        // SIGTERM: the master stops its workers (killed outright, it
+        // would leave them running).
+        let pid = self.child.id().to_string();
+        let _ = std::process::Command::new("kill").args(["-TERM", &pid]).status();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline && matches!(self.child.try_wait(), Ok(None)) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);

@@ -139,6 +139,7 @@ fn main() {
                             break;
                         }
                         Err(e) => {
+                            refused += 1;
                             eprintln!("connection failed: {e}");
                             break;
                         }
@@ -164,7 +165,7 @@ fn main() {
             .unwrap_or_default()
     };
     println!(
-        "{} moves in {elapsed:.1} s over {games} games: {:.0} moves/s; latency p50 {:.1} ms, p99 {:.1} ms; {refused} refused",
+        "{} moves in {elapsed:.1} s over {games} games: {:.0} moves/s; latency p50 {:.1} ms, p99 {:.1} ms; {refused} refused or failed",
         all.len(),
         all.len() as f64 / elapsed,
         pct(0.50).as_secs_f64() * 1e3,

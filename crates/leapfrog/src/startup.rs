@@ -406,7 +406,10 @@ impl Application {
             task.abort();
             let _ = task.await;
         }
-        self.store.close().await;
+        // Connections still out (a database gone away) are not waited for long.
+        if tokio::time::timeout(std::time::Duration::from_secs(5), self.store.close()).await.is_err() {
+            tracing::warn!("the database did not close its connections within 5 s");
+        }
         result
     }
 }

@@ -145,6 +145,7 @@ impl TestApp {
             head.push_str(&format!("{k}: {v}\r\n"));
         }
         head.push_str("\r\n");
+        secrets::note_request(body);
         stream.write_all(head.as_bytes()).expect("write head");
         // The server may answer (413) before reading a huge body.
         let _ = stream.write_all(body);
@@ -201,7 +202,9 @@ fn read_response(stream: TcpStream) -> Response {
     } else {
         let _ = reader.read_to_end(&mut body);
     }
-    Response { status, headers, body: String::from_utf8_lossy(&body).into_owned() }
+    let body = String::from_utf8_lossy(&body).into_owned();
+    secrets::note_answer(&body);
+    Response { status, headers, body }
 }
 
 /// A fresh SQLite file name in the temporary directory.
@@ -331,6 +334,10 @@ impl ServerProcess {
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let logs = self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            secrets::assert_none_in(&logs);
+        }
         // A wrapper's children first (a server under strace outlives it).
         let pid = self.child.id();
         if let Ok(children) = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")) {
@@ -344,6 +351,7 @@ impl Drop for ServerProcess {
 }
 
 pub mod pg;
+pub mod secrets;
 
 /// One server-sent event.
 #[derive(Debug, Clone, PartialEq, Eq)]
