@@ -348,7 +348,8 @@ impl Application {
         self.metrics_port
     }
 
-    /// A handle that stops the server (as SIGTERM does) from anywhere.
+    /// A handle that stops the server from anywhere (its event streams are
+    /// not ended first, as on SIGTERM: they are cut when it stops).
     pub fn handle(&self) -> actix_web::dev::ServerHandle {
         self.server.handle()
     }

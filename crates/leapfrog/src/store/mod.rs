@@ -3,7 +3,7 @@
 //!
 //! The store is split by concern: `accounts` (accounts and their
 //! tokens), `ratings` (ratings and leaderboards), `games` (games and
-//! the listing),
+//! the listing), `scans` (the clock's, the computer's and the sweep's),
 //! `seats` (seats and their tokens), `moves` (a move's commit and the
 //! history), `group` (SQLite's group commit); `rows` are the rows,
 //! `stored` the forms of their text columns, `sql` the named arguments
@@ -30,6 +30,7 @@ mod group;
 mod moves;
 mod ratings;
 mod rows;
+mod scans;
 mod seats;
 mod sql;
 pub mod stored;

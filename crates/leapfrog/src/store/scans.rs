@@ -1,0 +1,149 @@
+//! The scans over every game: the clock's (seats out of time), the
+//! computer's (its turns, claimed by one process), the sweep (old keys,
+//! abandoned games) and the count of games by state for the metrics.
+
+use std::sync::LazyLock;
+
+use sqlx::Row;
+
+use super::rows::Swept;
+use super::sql::Statement;
+use super::{Store, StoreError};
+
+static BY_STATUS: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT CASE WHEN status = 'over' THEN 'over' WHEN abandoned_at IS NOT NULL THEN 'abandoned' \
+         WHEN open_seats > 0 THEN 'waiting' ELSE status END AS state, count(*) FROM games GROUP BY 1",
+    )
+});
+static OUT_OF_TIME: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT id FROM games WHERE move_limit IS NOT NULL AND status <> 'over' AND open_seats = 0 \
+         AND turn_at + move_limit * 1000 <= :now ORDER BY turn_at LIMIT 1000",
+    )
+});
+/// Claims the games where the computer's turn began before `:before` and
+/// no process holds a claim at `:now` (oldest first, at most 1000), until
+/// `:until`. The claim is checked again on the row itself: of two
+/// processes claiming at once, PostgreSQL lets the second see the first's.
+static CLAIM_COMPUTER_TURNS: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE games SET claimed_until = :until WHERE id IN (SELECT id FROM games \
+         WHERE computer_due IS NOT NULL AND computer_due < :before \
+         AND (claimed_until IS NULL OR claimed_until < :now) ORDER BY computer_due LIMIT 1000) \
+         AND (claimed_until IS NULL OR claimed_until < :now) RETURNING id",
+    )
+});
+/// Clears a game's mark of a computer's turn where a person is to move.
+static NOT_COMPUTER_TURN: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE games SET computer_due = NULL WHERE id = :id AND version = :version AND computer_due IS NOT NULL",
+    )
+});
+static FORGET_KEYS: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("DELETE FROM move_keys WHERE created_at < :before"));
+static MARK_ABANDONED: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE games SET abandoned_at = :now WHERE status IN ('opening', 'playing') \
+         AND abandoned_at IS NULL AND updated_at < :before",
+    )
+});
+
+impl Store {
+    /// How many games are `waiting` (for players), `opening`, `playing`,
+    /// `abandoned` or `over`; a state with none is left out.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn games_by_state(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        self.on_db(|s| async move {
+            let rows = BY_STATUS.query(&[])?.fetch_all(&mut *s.read().await?).await?;
+            Ok(rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect::<Result<_, sqlx::Error>>()?)
+        })
+        .await
+    }
+
+    /// The games with a move time limit, not over and not waiting, whose
+    /// seat to move has had its turn for the limit or longer at `now`
+    /// (Unix milliseconds), longest waiting first (at most 1000). Whether
+    /// that seat is a person's, whom the limit binds, the caller checks.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn games_out_of_time(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        self.on_db(move |s| async move {
+            let rows = OUT_OF_TIME.query(&[("now", now.into())])?.fetch_all(&mut *s.read().await?).await?;
+            Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    /// Claims for this process, until `until`, the games where the
+    /// computer's turn began before `due_before` and that no other process
+    /// holds at `now` (all Unix milliseconds), oldest first (at most
+    /// 1000); their ids.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn claim_computer_turns(
+        &self,
+        now: i64,
+        due_before: i64,
+        until: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        self.on_db(move |s| async move {
+            let rows = CLAIM_COMPUTER_TURNS
+                .query(&[("until", until.into()), ("before", due_before.into()), ("now", now.into())])?
+                .fetch_all(&mut *s.write().await?)
+                .await?;
+            Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    /// Clears game `id`'s mark of a computer's turn if it is still at
+    /// `version` (a person is to move there: the mark was set for every
+    /// game with computer seats when the marks began).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn not_computer_turn(&self, id: &str, version: i64) -> Result<(), StoreError> {
+        let id = id.to_string();
+        self.on_db(move |s| async move {
+            NOT_COMPUTER_TURN
+                .query(&[("id", (&id).into()), ("version", version.into())])?
+                .execute(&mut *s.write().await?)
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Removes idempotency records older than `keys_before` and marks the
+    /// games with no move since `idle_before` (and not over) abandoned, at
+    /// `now` (all Unix milliseconds).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn sweep(&self, now: i64, keys_before: i64, idle_before: i64) -> Result<Swept, StoreError> {
+        self.on_db(move |s| async move {
+            let keys = FORGET_KEYS
+                .query(&[("before", keys_before.into())])?
+                .execute(&mut *s.write().await?)
+                .await?
+                .rows_affected();
+            let abandoned = MARK_ABANDONED
+                .query(&[("now", now.into()), ("before", idle_before.into())])?
+                .execute(&mut *s.write().await?)
+                .await?
+                .rows_affected();
+            Ok(Swept { keys, abandoned })
+        })
+        .await
+    }
+}
