@@ -75,8 +75,9 @@ if [ "${ROLLING:-0}" = 1 ]; then
   (
     sleep 2
     for port in 18311 18312 18313; do
-      pid=$(pid_on $port); kill -TERM "$pid"
+      pid=$(pid_on $port); t0=$(date +%s.%N); kill -TERM "$pid"
       while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+      awk -v a="$t0" -v b="$(date +%s.%N)" -v p="$port" 'BEGIN { printf "  the process on %s drained in %.2f s\n", p, b - a }' >> "$work/drains"
       RUST_LOG=warn "$bin" serve --no-rate-limits --trust-proxy 127.0.0.1 --bind "127.0.0.1:$port" --database-url "$db" &
       for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
       sleep 1
@@ -86,7 +87,7 @@ if [ "${ROLLING:-0}" = 1 ]; then
 fi
 printf '%-28s ' "three processes, via nginx"
 "$load" http://127.0.0.1:18310 "$games" "$secs" 2>"$work/load.err"
-[ -n "${restarts:-}" ] && wait "$restarts"
+if [ -n "${restarts:-}" ]; then wait "$restarts"; cat "$work/drains"; fi
 # What failed, if anything: each kind once, with its count.
 sort "$work/load.err" | uniq -c | sort -rn | head -5
 if [ -s "$work/load.err" ]; then
