@@ -105,9 +105,10 @@ impl Stream {
                     }
                     Err(RecvError::Closed) => return None,
                 },
+                // Nothing is pending here: the client resumes from the
+                // last event sent, on another process.
                 () = self.stopping.stopped() => {
                     self.ended = true;
-                    self.pending.clear();
                     return Some(crate::stopping::last_event());
                 }
                 _ = self.heartbeat.tick() => {

@@ -45,6 +45,29 @@ pub enum EndWrite<'a> {
     Seats(Option<&'a SeatRow>),
 }
 
+/// An [`EndWrite`] that owns its rows (it crosses to the database's
+/// runtime).
+enum OwnedEnd {
+    Move(MoveRow, Option<KeyRecord>),
+    Seats(Option<SeatRow>),
+}
+
+impl OwnedEnd {
+    fn of(end: EndWrite<'_>) -> OwnedEnd {
+        match end {
+            EndWrite::Move(mv, key) => OwnedEnd::Move(mv.clone(), key.cloned()),
+            EndWrite::Seats(seat) => OwnedEnd::Seats(seat.cloned()),
+        }
+    }
+
+    fn borrow(&self) -> EndWrite<'_> {
+        match self {
+            OwnedEnd::Move(mv, key) => EndWrite::Move(mv, key.as_ref()),
+            OwnedEnd::Seats(seat) => EndWrite::Seats(seat.as_ref()),
+        }
+    }
+}
+
 static RATING: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT account_id, pool, rating, deviation, volatility, games FROM ratings \
@@ -204,17 +227,9 @@ impl Store {
         ratings: &[RatingWrite],
         at: i64,
     ) -> Result<Commit, StoreError> {
-        let (game, ratings) = (game.clone(), ratings.to_vec());
-        let end = match end {
-            EndWrite::Move(mv, key) => Ok((mv.clone(), key.cloned())),
-            EndWrite::Seats(seat) => Err(seat.cloned()),
-        };
+        let (game, ratings, end) = (game.clone(), ratings.to_vec(), OwnedEnd::of(end));
         self.on_db(move |s| async move {
-            let end = match &end {
-                Ok((mv, key)) => EndWrite::Move(mv, key.as_ref()),
-                Err(seat) => EndWrite::Seats(seat.as_ref()),
-            };
-            s.commit_rated_end_here(&game, version, end, &ratings, at).await
+            s.commit_rated_end_here(&game, version, end.borrow(), &ratings, at).await
         })
         .await
     }
