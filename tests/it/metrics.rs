@@ -42,7 +42,8 @@ fn metrics_count_requests_by_route_template_moves_games_and_refusals() {
         sample(&text, r#"leapfrog_refusals_total{limit="body_size"}"#).is_some_and(|n| n >= 1.0),
         "{text}"
     );
-    assert!(sample(&text, r#"leapfrog_db_connections{state="max"}"#).is_some_and(|n| n >= 1.0), "{text}");
+    assert!(sample(&text, "leapfrog_db_connections_max").is_some_and(|n| n >= 1.0), "{text}");
+    assert!(sample(&text, r#"leapfrog_db_connections{state="idle"}"#).is_some(), "{text}");
     assert!(sample(&text, "leapfrog_event_streams_open").is_some(), "{text}");
     assert!(text.contains("leapfrog_db_acquire_seconds_bucket"), "{text}");
     assert!(text.contains("# TYPE leapfrog_moves_total counter"), "{text}");

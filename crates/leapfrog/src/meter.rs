@@ -27,9 +27,10 @@ pub const THINK_QUEUED: &str = "leapfrog_thinking_queued";
 pub const THINK_WAIT: &str = "leapfrog_thinking_wait_seconds";
 /// Time the computer took to choose a move.
 pub const COMPUTER_MOVE: &str = "leapfrog_computer_move_seconds";
-/// Database connections, by `state` (`in_use`, `idle`), and the most
-/// (`max`).
+/// Database connections open, by `state` (`in_use`, `idle`).
 pub const DB_CONNECTIONS: &str = "leapfrog_db_connections";
+/// The most database connections the process keeps.
+pub const DB_CONNECTIONS_MAX: &str = "leapfrog_db_connections_max";
 /// Time a statement waited for a database connection.
 pub const DB_WAIT: &str = "leapfrog_db_acquire_seconds";
 /// Requests refused by a limit, by `limit`.
@@ -83,7 +84,8 @@ fn describe() {
     describe_gauge!(THINK_QUEUED, "Jobs waiting for a thread, by pool.");
     describe_histogram!(THINK_WAIT, Unit::Seconds, "Time a job waited for a thread, by pool.");
     describe_histogram!(COMPUTER_MOVE, Unit::Seconds, "Time the computer took to choose a move.");
-    describe_gauge!(DB_CONNECTIONS, "Database connections by state (in_use, idle), and the most (max).");
+    describe_gauge!(DB_CONNECTIONS, "Database connections open, by state (in_use, idle).");
+    describe_gauge!(DB_CONNECTIONS_MAX, "The most database connections the process keeps.");
     describe_histogram!(DB_WAIT, Unit::Seconds, "Time a statement waited for a database connection.");
     describe_counter!(REFUSALS, "Requests refused by a limit, by limit.");
     describe_counter!(SIGN_INS, "Sign-ins with a password, by outcome.");

@@ -53,7 +53,7 @@ pub async fn metrics(
     let (connections, idle, most) = state.games.store().connections();
     ::metrics::gauge!(meter::DB_CONNECTIONS, "state" => "in_use").set(f64::from(connections) - idle as f64);
     ::metrics::gauge!(meter::DB_CONNECTIONS, "state" => "idle").set(idle as f64);
-    ::metrics::gauge!(meter::DB_CONNECTIONS, "state" => "max").set(f64::from(most));
+    ::metrics::gauge!(meter::DB_CONNECTIONS_MAX).set(f64::from(most));
     match state.games.store().games_by_state().await {
         Ok(states) => {
             for state in ["waiting", "opening", "playing", "abandoned", "over"] {

@@ -24,6 +24,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metrics
+         * @description The process's metrics in Prometheus's text format: requests by route
+         *     template and status with their latency, moves stored, games by state,
+         *     event streams open, the thinking pools' queues and waits, the
+         *     computer's move time, database connections and their wait, refusals by
+         *     limit, sign-ins by outcome. With `--metrics-bind`, served only there.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -33,7 +57,8 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description 200 only while the database answers; with the event streams open.
+         * @description 200 only while the database answers and the process is not stopping;
+         *     with the event streams open.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1970,6 +1995,35 @@ export interface operations {
             };
         };
     };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Metrics are served on another address (`--metrics-bind`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getReadiness: {
         parameters: {
             query?: never;
@@ -1988,7 +2042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description The database does not answer */
+            /** @description The database does not answer, or the process is stopping */
             503: {
                 headers: {
                     [name: string]: unknown;
