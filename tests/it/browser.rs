@@ -78,9 +78,8 @@ fn the_committed_script_is_the_strict_compile_of_the_typescript_typed_by_the_com
         return;
     }
     npm_ready();
-    let out = std::env::temp_dir().join(format!("leapfrog-web-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    std::fs::create_dir_all(&out).unwrap();
+    let dir = crate::common::temp_dir("web");
+    let out = dir.0.clone();
     let types = out.join("api.d.ts");
     run(
         "openapi-typescript",
@@ -113,7 +112,7 @@ fn the_committed_script_is_the_strict_compile_of_the_typescript_typed_by_the_com
         files
     };
     let (compiled, committed) = (scripts(&out), scripts(&web().join("dist")));
-    let _ = std::fs::remove_dir_all(&out);
+    drop(dir);
     assert!(
         compiled == committed,
         "crates/leapfrog/web/dist/ is stale: run `npm run build` in crates/leapfrog/web"

@@ -7,30 +7,13 @@
 //! (`.ci/run` installs them). Without them a test says `SKIPPED` and
 //! passes, except under `CI=true`, where it fails.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use crate::common::{run, tools_present};
+use crate::common::{run, temp_dir, tools_present};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh directory in the temporary folder, removed when dropped — also
-/// when the test fails.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp_dir(name: &str) -> TempDir {
-    let dir = std::env::temp_dir().join(format!("leapfrog-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    TempDir(dir)
 }
 
 #[test]

@@ -353,6 +353,24 @@ impl Drop for ServerProcess {
 pub mod pg;
 pub mod secrets;
 
+/// A fresh directory in the temporary folder, removed when dropped — also
+/// when the test fails.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh `leapfrog-{name}-{pid}` directory in the temporary folder.
+pub fn temp_dir(name: &str) -> TempDir {
+    let dir = std::env::temp_dir().join(format!("leapfrog-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    TempDir(dir)
+}
+
 /// One server-sent event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
