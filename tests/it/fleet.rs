@@ -179,31 +179,23 @@ fn play(
         tally.lock().unwrap().failures[usize::from(p)].push(what);
     };
     while !stop.load(Ordering::SeqCst) {
-        let game = match fetch(proxy, "GET", &format!("/v1/games/{id}"), &[], "") {
-            Ok((200, body)) => serde_json::from_str::<Value>(&body).unwrap(),
+        // A GET's JSON, or the failure noted (and the round begun again).
+        let get = |path: String| match fetch(proxy, "GET", &path, &[], "") {
+            Ok((200, body)) => Some(serde_json::from_str::<Value>(&body).unwrap()),
             Ok((status, body)) => {
-                fail(format!("GET game: {status} {body}"));
-                continue;
+                fail(format!("GET {path}: {status} {body}"));
+                None
             }
             Err(e) => {
-                fail(format!("GET game: {e}"));
-                continue;
+                fail(format!("GET {path}: {e}"));
+                None
             }
         };
+        let Some(game) = get(format!("/v1/games/{id}")) else { continue };
         if game["status"] == "over" {
             break;
         }
-        let moves = match fetch(proxy, "GET", &format!("/v1/games/{id}/legal-moves?limit=1"), &[], "") {
-            Ok((200, body)) => serde_json::from_str::<Value>(&body).unwrap(),
-            Ok((status, body)) => {
-                fail(format!("GET legal moves: {status} {body}"));
-                continue;
-            }
-            Err(e) => {
-                fail(format!("GET legal moves: {e}"));
-                continue;
-            }
-        };
+        let Some(moves) = get(format!("/v1/games/{id}/legal-moves?limit=1")) else { continue };
         let seat = game["position"]["to_move"].as_u64().unwrap() as usize;
         let body = json!({"path": moves["moves"][0]["path"]}).to_string();
         let auth = format!("Bearer {}", tokens[seat]);

@@ -27,12 +27,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pgbin=$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | tail -1)
-as_pg=""
-if [ "$(id -u)" = 0 ]; then as_pg="runuser -u postgres --"; chown postgres "$work"; fi
-$as_pg "$pgbin/initdb" -A trust -U postgres -D "$work/pg" >/dev/null
-$as_pg "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w start \
-  -o "-c listen_addresses=127.0.0.1 -p 18399 -k $work" >/dev/null
+. tests/load/pg.sh
 
 start() { # port
   RUST_LOG=warn "$bin" serve --no-rate-limits --trust-proxy 127.0.0.1 --bind "127.0.0.1:$1" --database-url "$db" &
