@@ -28,6 +28,7 @@ mod common;
 mod computer;
 mod domain;
 mod engine;
+mod events;
 mod fleet;
 mod games;
 mod generated_client;

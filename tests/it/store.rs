@@ -4,7 +4,11 @@
 //! key leaves nothing behind.
 
 use crate::common::pg;
-use leapfrog::store::{Commit, Durability, GameRow, KeyRecord, MoveRow, SeatRow, Store, Swept};
+use std::sync::Arc;
+
+use leapfrog::events::{Hub, StreamLimits};
+use leapfrog::games::{Creator, Games, Swept};
+use leapfrog::store::{Commit, Durability, EventRow, GameRow, KeyRecord, MoveRow, SeatRow, Store};
 
 fn game(version: i64, position: &str) -> GameRow {
     GameRow {
@@ -30,7 +34,13 @@ fn game(version: i64, position: &str) -> GameRow {
         rated: 0,
         pool: None,
         computer_due: None,
+        events: Some(version - 1),
     }
+}
+
+/// The event of the move made at version `seq + 2`.
+fn ev(seq: i64) -> Vec<EventRow> {
+    vec![EventRow { seq, kind: "move".into(), data: "{}".into(), at: seq }]
 }
 
 /// The seats of a two-player game, each with a token hash.
@@ -71,20 +81,27 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
     let seats = two_seats();
     store.insert_game(&game(1, "start"), &seats).await.unwrap();
 
-    let done = store.commit_move(&game(2, "after a1"), 1, &a_move(0, "a1"), None).await.unwrap();
+    let done = store.commit_move(&game(2, "after a1"), 1, &a_move(0, "a1"), None, &ev(0)).await.unwrap();
     assert_eq!(done, Commit::Done);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
 
     // The ply is taken: the move's row is refused, the game is as it was.
-    let taken = store.commit_move(&game(2, "after b1"), 1, &a_move(0, "b1"), None).await.unwrap();
+    let taken = store.commit_move(&game(2, "after b1"), 1, &a_move(0, "b1"), None, &ev(0)).await.unwrap();
     assert_eq!(taken, Commit::Conflict);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
 
     // A new ply, computed from a version that has moved on: the game's
     // update finds no row, and the move's row goes with it.
-    let stale = store.commit_move(&game(2, "stale"), 1, &a_move(1, "b1"), None).await.unwrap();
+    let stale = store.commit_move(&game(2, "stale"), 1, &a_move(1, "b1"), None, &ev(0)).await.unwrap();
     assert_eq!(stale, Commit::Conflict);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
+
+    // An event whose number is taken: nothing of the move is kept.
+    let renumbered =
+        store.commit_move(&game(3, "renumbered"), 2, &a_move(1, "b1"), None, &ev(0)).await.unwrap();
+    assert_eq!(renumbered, Commit::Conflict);
+    assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
+    assert_eq!(store.events("g1", 0, 10).await.unwrap().len(), 1);
 
     // With an idempotency key: its record is stored with the move.
     let key = |key: &str, ply: i64, request: &str| KeyRecord {
@@ -94,7 +111,8 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
         request: request.into(),
         created_at: ply,
     };
-    let keyed = store.commit_move(&game(3, "after b1"), 2, &a_move(1, "b1"), Some(&key("k", 1, "b1"))).await;
+    let keyed =
+        store.commit_move(&game(3, "after b1"), 2, &a_move(1, "b1"), Some(&key("k", 1, "b1")), &ev(1)).await;
     assert_eq!(keyed.unwrap(), Commit::Done);
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
     let stored = store.key_record("g1", 1, "k").await.unwrap().unwrap();
@@ -105,66 +123,88 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
 
     // A key with a stale move: neither the move nor the record is kept.
     let stale_keyed =
-        store.commit_move(&game(4, "stale"), 2, &a_move(2, "x"), Some(&key("k2", 2, "x"))).await;
+        store.commit_move(&game(4, "stale"), 2, &a_move(2, "x"), Some(&key("k2", 2, "x")), &ev(2)).await;
     assert_eq!(stale_keyed.unwrap(), Commit::Conflict);
     assert!(store.key_record("g1", 0, "k2").await.unwrap().is_none());
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
 
     // The same player's key again, on a new move: nothing is written.
     let player_1_again = a_move(3, "c1");
-    let reused = store.commit_move(&game(4, "reused"), 3, &player_1_again, Some(&key("k", 3, "c1"))).await;
+    let reused =
+        store.commit_move(&game(4, "reused"), 3, &player_1_again, Some(&key("k", 3, "c1")), &ev(2)).await;
     assert_eq!(reused.unwrap(), Commit::Conflict);
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
 
     // And the game goes on.
-    let next = store.commit_move(&game(4, "after c1"), 3, &a_move(2, "c1"), None).await.unwrap();
+    let next = store.commit_move(&game(4, "after c1"), 3, &a_move(2, "c1"), None, &ev(2)).await.unwrap();
     assert_eq!(next, Commit::Done);
     assert_eq!(state(&store).await, (4, "after c1".into(), vec!["a1".into(), "b1".into(), "c1".into()]));
     store.close().await;
 }
 
 /// The sweep forgets idempotency keys past their time and marks idle
-/// unfinished games abandoned, which frees their creator's places; a move
-/// on an abandoned game ends that.
+/// unfinished games abandoned, through the games service: a new version
+/// and an `abandoned` event in the log, which frees their creator's
+/// places; a move on an abandoned game ends that.
 async fn the_sweep_forgets_old_keys_and_marks_idle_games_abandoned(store: Store) {
-    let seats = [SeatRow {
-        player: 0,
-        name: "P0".into(),
-        token_hash: "hash-0".into(),
-        invite_hash: None,
-        claim_hash: None,
-        account_id: None,
-    }];
-    store.insert_game(&game(1, "start"), &seats).await.unwrap();
-    let over = GameRow { id: "g2".into(), status: "over".into(), ..game(1, "done") };
-    store.insert_game(&over, &[SeatRow { token_hash: "hash-x".into(), ..seats[0].clone() }]).await.unwrap();
+    use leapfrog::game::{Credential, IdempotencyKey, MoveRequest};
+    let (games, creator, rules) = service(&store);
+    let (idle, idle_seats) =
+        games.create(rules.clone(), two_people(), Some(1), None, false, &creator).await.unwrap();
+    let (done, done_seats) = games.create(rules, two_people(), Some(1), None, false, &creator).await.unwrap();
+    let seat = |created: &leapfrog::game::Created, p: usize| Credential::Seat(created.tokens[p].1.clone());
+    games.resign(done.id(), &seat(&done_seats, 0)).await.unwrap();
     assert_eq!(store.unfinished_games_of("192.0.2.1").await.unwrap(), 1, "a game over does not count");
-    let record = KeyRecord { key: "k".into(), ply: 0, version: 2, request: "a1".into(), created_at: 5 };
-    assert_eq!(
-        store.commit_move(&game(2, "after a1"), 1, &a_move(0, "a1"), Some(&record)).await.unwrap(),
-        Commit::Done
-    );
+    let play = |player: usize, key: Option<&str>| {
+        let game = idle.id().to_string();
+        let games = games.clone();
+        let credential = seat(&idle_seats, player);
+        let key = key.map(|k| IdempotencyKey::parse(k).unwrap());
+        async move {
+            let now = games.load(&game).await.unwrap();
+            let mv = now.position().legal_moves_unbounded().remove(0);
+            games.play(&game, MoveRequest { credential, expected: None, key, mv: Ok(mv) }).await.unwrap()
+        }
+    };
+    play(0, Some("k")).await;
 
+    let now = leapfrog::games::now_ms();
+    let later = now + 60_000;
     // Nothing is old enough yet.
-    assert_eq!(store.sweep(100, 0, 0).await.unwrap(), Swept::default());
-    // The key (made at 0, the move's time) is past its time; the game (last
-    // moved at 2) has been idle since before 3.
-    assert_eq!(store.sweep(100, 1, 3).await.unwrap(), Swept { keys: 1, abandoned: 1 });
-    assert!(store.key_record("g1", 0, "k").await.unwrap().is_none());
-    let g = store.game("g1").await.unwrap().unwrap();
-    assert_eq!(g.abandoned_at, Some(100));
-    assert_eq!(store.game("g2").await.unwrap().unwrap().abandoned_at, None, "a finished game is history");
+    assert_eq!(games.sweep(later, 0, 0).await.unwrap(), Swept::default());
+    // The key is past its time; the game has been idle since before then.
+    assert_eq!(games.sweep(later, later, later).await.unwrap(), Swept { keys: 1, abandoned: 1 });
+    let g = games.load(idle.id()).await.unwrap();
+    assert_eq!((g.abandoned_at(), g.version(), g.events()), (Some(later), 3, Some(2)));
+    let log = store.events(idle.id(), 0, 10).await.unwrap();
+    let kinds: Vec<&str> = log.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds, ["move", "abandoned"]);
+    assert_eq!(games.load(done.id()).await.unwrap().abandoned_at(), None, "a finished game is history");
     assert_eq!(store.unfinished_games_of("192.0.2.1").await.unwrap(), 0);
-    assert_eq!(store.sweep(200, 1, 3).await.unwrap(), Swept::default(), "marked once");
+    assert_eq!(games.sweep(later + 1, later, later).await.unwrap(), Swept::default(), "marked once");
 
     // A move brings it back.
-    assert_eq!(
-        store.commit_move(&game(3, "after b1"), 2, &a_move(1, "b1"), None).await.unwrap(),
-        Commit::Done
-    );
-    assert_eq!(store.game("g1").await.unwrap().unwrap().abandoned_at, None);
+    play(1, None).await;
+    assert_eq!(games.load(idle.id()).await.unwrap().abandoned_at(), None);
     assert_eq!(store.unfinished_games_of("192.0.2.1").await.unwrap(), 1);
     store.close().await;
+}
+
+/// A games service on `store` (with a hub of its own), a creator and
+/// `old`'s rules.
+fn service(store: &Store) -> (Games, Creator, Arc<jump_capture::Rules>) {
+    let hub = Hub::new(store.clone(), StreamLimits { total: 10, per_game: 10, per_client: 0 });
+    let (games, _wakes) = Games::new(store.clone(), hub);
+    let creator = Creator { client: "192.0.2.1".into(), max_unfinished: 0, max_computer_games: 0 };
+    (games, creator, Arc::new(jump_capture::Preset::Old.rules()))
+}
+
+/// Two people's seats.
+fn two_people() -> Vec<leapfrog::game::NewSeat> {
+    ["Ann", "Bo"]
+        .iter()
+        .map(|n| leapfrog::game::NewSeat::Person(leapfrog::game::PlayerName::parse(n).unwrap()))
+        .collect()
 }
 
 /// Each filter of the listing runs on its index, with no sort step, among

@@ -15,6 +15,23 @@ use crate::store::{AccountGames, GameRow, Store};
 /// [`GameError::NotFound`]; a damaged row; store failures.
 pub async fn load(store: &Store, id: &str) -> Result<Game, GameError> {
     let row = store.game(id).await?.ok_or_else(|| GameError::NotFound(id.to_string()))?;
+    logged(store, Game::from_row(row)?).await
+}
+
+/// `game` with its event log: a game stored before there were logs gets
+/// one made from its rows, once (the first reader to store it wins; the
+/// others read the game again).
+async fn logged(store: &Store, game: Game) -> Result<Game, GameError> {
+    if game.events().is_some() {
+        return Ok(game);
+    }
+    let moves = history(store, &game, 0).await?;
+    let events = crate::events::made_from_rows(&game, &moves).map_err(crate::store::StoreError::Encode)?;
+    let n = events.len() as u64;
+    if store.start_log(game.id(), events).await? {
+        return Ok(game.with_events(n));
+    }
+    let row = store.game(game.id()).await?.ok_or_else(|| GameError::NotFound(game.id().to_string()))?;
     Game::from_row(row)
 }
 
@@ -39,7 +56,7 @@ pub async fn with_seat(
             let seat = seat
                 .map(|s| usize::try_from(s).map_err(|e| GameError::corrupt(id, "seat", e)))
                 .transpose()?;
-            Ok((Game::from_row(row)?, seat))
+            Ok((logged(store, Game::from_row(row)?).await?, seat))
         }
         Credential::Account(account) => {
             let game = load(store, id).await?;

@@ -70,7 +70,7 @@ fn stream_limits(limits: &LimitArgs, open_files: Option<u64>) -> StreamLimits {
 
 /// Sweeps old idempotency keys and abandoned games every so often, for as
 /// long as the process runs.
-async fn sweep(store: Store, limits: LimitArgs) {
+async fn sweep(games: crate::games::Games, limits: LimitArgs) {
     let ms = |d: std::time::Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
     let mut every = tokio::time::interval(limits.sweep_every.max(std::time::Duration::from_secs(1)));
     loop {
@@ -78,7 +78,7 @@ async fn sweep(store: Store, limits: LimitArgs) {
         let now = crate::games::now_ms();
         let keys_before = now.saturating_sub(ms(limits.idempotency_ttl));
         let idle_before = now.saturating_sub(ms(limits.abandon_after));
-        match store.sweep(now, keys_before, idle_before).await {
+        match games.sweep(now, keys_before, idle_before).await {
             Ok(swept) if swept.keys > 0 || swept.abandoned > 0 => {
                 tracing::info!(
                     keys = swept.keys,
@@ -228,7 +228,6 @@ impl Application {
         let hub = Hub::new(store.clone(), streams);
         let stopping = hub.stopping().clone();
         let mut background = vec![
-            actix_web::rt::spawn(sweep(store.clone(), config.limits.clone())),
             actix_web::rt::spawn(give_back_memory(hub.clone())),
             actix_web::rt::spawn(crate::meter::upkeep()),
         ];
@@ -249,6 +248,7 @@ impl Application {
         background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
         background.push(actix_web::rt::spawn(computer.scan()));
         background.push(actix_web::rt::spawn(crate::clock::run(games.clone())));
+        background.push(actix_web::rt::spawn(sweep(games.clone(), config.limits.clone())));
         let hasher =
             crate::accounts::Hasher::new(crate::thinking::Share::percent(config.limits.password_share))
                 .map_err(|e| StartupError::Accounts(e.to_string()))?;

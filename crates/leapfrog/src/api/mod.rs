@@ -56,6 +56,8 @@ digits for runs of empty cells.",
     components(schemas(
         problem::Problem,
         crate::wire::game::MoveRecord,
+        crate::wire::game::MoveEvent,
+        crate::wire::game::AfterMove,
         crate::wire::game::GameOverEvent,
         crate::wire::game::GameChange,
         crate::wire::game::RematchEvent

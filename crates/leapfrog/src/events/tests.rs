@@ -1,12 +1,17 @@
-//! The hub on a real SQLite store: one encoding per event shared by every
-//! follower, limits per game, per process and per client.
+//! The hub on a real SQLite store: one read of the log per change, one
+//! encoding per event shared by every follower, limits per game, per
+//! process and per client; the log's rows of the core's changes.
 
 #![allow(clippy::unwrap_used)]
+
+use std::time::Duration;
+
+use tokio::sync::broadcast;
 
 use super::*;
 use crate::game::{MoveRequest, NewSeat, PlayerName};
 use crate::games::{Creator, Games};
-use crate::store::Durability;
+use crate::store::{Durability, Store};
 
 async fn game_with_a_move(store: &Store) -> String {
     // A hub of its own: the test's hub hears only what the test tells.
@@ -52,26 +57,32 @@ async fn fresh_store() -> (DbFiles, Store) {
 }
 
 #[actix_rt::test]
-async fn a_move_is_encoded_once_and_sent_to_every_follower_of_its_game_only() {
+async fn a_logged_move_is_read_once_and_sent_to_every_follower_of_its_game_only() {
     let (_files, store) = fresh_store().await;
     let (a, b) = (game_with_a_move(&store).await, game_with_a_move(&store).await);
     let hub = Hub::new(store, StreamLimits { total: 10, per_game: 10, per_client: 0 });
     let (mut one, mut two, mut other) =
         (hub.follow(&a, "").unwrap(), hub.follow(&a, "").unwrap(), hub.follow(&b, "").unwrap());
     assert_eq!(hub.streams().0, 3);
-    hub.notify(&a);
+    // A follower that found an empty log starts the reader there: it
+    // reads the move at once.
+    hub.caught_up(&a, 0).await;
     let (first, second) = (next(&mut one.rx).await, next(&mut two.rx).await);
-    assert_eq!(first.kind, Kind::Move(0));
+    assert_eq!((first.seq, first.kind), (0, Kind::Other));
     // One encoding, shared: the same bytes in memory, not a copy each.
     assert_eq!(first.bytes.as_ptr(), second.bytes.as_ptr());
     assert!(std::str::from_utf8(&first.bytes).unwrap().starts_with("event: move\nid: 0\n"));
-    // The other game's follower is not woken.
+    // The other game's follower is not woken; told again, the reader
+    // sends nothing twice.
+    hub.notify(&a);
+    tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(matches!(other.rx.try_recv(), Err(broadcast::error::TryRecvError::Empty)));
+    assert!(matches!(one.rx.try_recv(), Err(broadcast::error::TryRecvError::Empty)));
     // A follower's place is given back when it goes, and a game with
     // none left is forgotten.
     drop((one, two));
     assert_eq!(hub.streams().0, 1);
-    assert!(!hub.lock().games.contains_key(&a));
+    assert!(!hub.followed(&a));
     drop(other);
     assert_eq!(hub.streams().0, 0);
 }
@@ -99,4 +110,31 @@ async fn a_client_past_its_streams_is_refused_and_others_are_not() {
     assert!(hub.follow("a", "modest").is_ok());
     drop(first);
     assert!(hub.follow("a", "greedy").is_ok(), "a closed stream gives its client's place back");
+}
+
+#[test]
+fn a_changes_events_are_numbered_on_from_the_log_in_the_order_they_happened() {
+    let rules = std::sync::Arc::new(jump_capture::Preset::Old.rules());
+    let new = crate::game::NewGame {
+        id: "g".into(),
+        rules,
+        seats: vec![
+            NewSeat::Person(PlayerName::parse("A").unwrap()),
+            NewSeat::Person(PlayerName::parse("B").unwrap()),
+        ],
+        seed: 1,
+        move_limit: None,
+        client: String::new(),
+        rated: false,
+    };
+    let game = crate::game::Game::new(new, 5).unwrap();
+    let (after, changes) = game.apply(crate::game::Command::Resign { player: 0 }, 9).unwrap();
+    let rows = encode(&changes, &after, 7, 9).unwrap();
+    let kinds: Vec<(i64, &str)> = rows.iter().map(|r| (r.seq, r.kind.as_str())).collect();
+    assert_eq!(kinds, [(7, "resigned"), (8, "over")]);
+    let data: serde_json::Value = serde_json::from_str(&rows[0].data).unwrap();
+    assert_eq!((data["player"].as_u64(), data["game"]["status"].as_str()), (Some(0), Some("over")));
+    let event = Event::of_row(&rows[1]);
+    assert_eq!((event.seq, event.kind), (8, Kind::Over));
+    assert!(std::str::from_utf8(&event.bytes).unwrap().starts_with("event: over\nid: 8\ndata: {"));
 }

@@ -58,6 +58,12 @@ pub enum Command {
     },
     /// The seat to move is resigned if it is out of time.
     TimeOut,
+    /// The game is marked abandoned if nothing changed in it before
+    /// `idle_before` (Unix milliseconds) and it is not over.
+    Abandon {
+        /// The time before which its last change must be.
+        idle_before: i64,
+    },
 }
 
 /// What a command changed, in the order it happened: what followers of
@@ -90,6 +96,9 @@ pub enum Change {
     },
     /// The game ended.
     Over,
+    /// Nothing happened in the game for the server's idle time: it is
+    /// abandoned (it still plays on if someone moves).
+    Abandoned,
 }
 
 /// A game to deal.
@@ -244,12 +253,15 @@ impl Game {
             rematch: None,
             rated: false,
             rating_changes: None,
+            // A new game's log is empty.
+            events: Some(0),
         })
     }
 
     /// Applies `command` at `now` (Unix milliseconds): the game after it,
-    /// one version on, and what changed. A time-out that is not due
-    /// changes nothing: the same game and no changes.
+    /// one version on, and what changed. A time-out that is not due, or an
+    /// abandonment of a game that is not idle, changes nothing: the same
+    /// game and no changes.
     ///
     /// # Errors
     ///
@@ -327,6 +339,16 @@ impl Game {
                 let player = self.position.to_move();
                 next.seats[player].resigned = Some(Resignation::TimedOut);
                 changes.push(Change::TimedOut { player });
+            }
+            Command::Abandon { idle_before } => {
+                let idle = self.updated_at < idle_before && self.abandoned_at.is_none();
+                if !idle || self.status() == GameStatus::Over {
+                    return Ok((next, changes));
+                }
+                next.version = self.version + 1;
+                next.abandoned_at = Some(now);
+                changes.push(Change::Abandoned);
+                return Ok((next, changes));
             }
         }
         next.version = self.version + 1;

@@ -117,6 +117,9 @@ pub struct Game {
     rated: bool,
     /// A rated game's rating changes, once it has ended.
     rating_changes: Option<Vec<RatingChange>>,
+    /// How many events its log holds; `None` for a game stored before
+    /// there were logs, until its log is made from its rows.
+    events: Option<u64>,
 }
 
 /// The versions a move may be played at (from `If-Match`).
@@ -156,6 +159,15 @@ pub enum MoveOutcome {
     /// A retry of a keyed request: the game as the first request left it,
     /// the same answer again.
     Replayed(Box<Game>),
+}
+
+/// The secrets of a new game, shown to its creator once.
+#[derive(Debug, Default)]
+pub struct Created {
+    /// The token of each person's seat.
+    pub tokens: Vec<(usize, SeatToken)>,
+    /// The invitation of each private open seat.
+    pub invitations: Vec<(usize, SeatToken)>,
 }
 
 /// A piece a move took off: its cell and its kind's letter.
@@ -367,6 +379,18 @@ impl Game {
     /// (`murray/orthogonal`).
     pub fn pool(&self) -> Option<String> {
         if self.rated { preset_pool(&self.rules) } else { None }
+    }
+
+    /// How many events its log holds (the next event's number); `None`
+    /// for a game stored before there were logs, until its log is made.
+    pub fn events(&self) -> Option<u64> {
+        self.events
+    }
+
+    /// The game with `n` events in its log: set by whoever writes them.
+    pub fn with_events(mut self, n: u64) -> Game {
+        self.events = Some(n);
+        self
     }
 
     /// The game with its rating changes, as its end writes them.

@@ -91,6 +91,7 @@ impl Game {
             rematch: row.rematch,
             rated: row.rated != 0,
             rating_changes,
+            events: row.events.map(|n| u64::try_from(n).map_err(|e| corrupt("events", &e))).transpose()?,
             id,
         })
     }
@@ -128,6 +129,7 @@ impl Game {
             rated: i64::from(self.rated),
             pool: super::preset_pool(&self.rules),
             computer_due: self.computer_to_move().map(|_| self.turn_at),
+            events: self.events.map(|n| n as i64),
         })
     }
 

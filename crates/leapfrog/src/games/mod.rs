@@ -23,17 +23,31 @@ use crate::reading as read;
 pub use crate::reading::{history, list, load, position_at};
 
 use crate::events::Hub;
+pub use crate::game::Created;
 use crate::game::{
     Change, Command, Expected, Game, GameCursor, GameError, HistoryMove, Holder, MoveOutcome, MoveRequest,
     NewGame, NewSeat, RatingChange, SeatToken, Visibility,
 };
 use crate::rating::Rating;
 use crate::store::{Commit, EndWrite, KeyRecord, MoveRow, RatingRow, RatingWrite, SeatRow, Store};
+use crate::store::{EventRow, StoreError};
 
 /// Tries of a change that lost a race to another change of the game (not
 /// to a change of its own seat). Moves are never tried again: the client
 /// chose theirs against the game it saw.
 const TRIES: usize = 8;
+
+/// Most games one sweep marks abandoned (the rest wait for the next).
+pub const SWEEP_GAMES: i64 = 1_000;
+
+/// What a sweep removed or marked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Swept {
+    /// Idempotency records past their time.
+    pub keys: u64,
+    /// Games newly marked abandoned.
+    pub abandoned: u64,
+}
 
 /// The time now, in Unix milliseconds.
 pub fn now_ms() -> i64 {
@@ -62,15 +76,6 @@ pub struct Creator {
     pub max_unfinished: u32,
     /// Most of those where the computer holds every seat; 0 for no limit.
     pub max_computer_games: u32,
-}
-
-/// The secrets of a new game, shown to its creator once.
-#[derive(Debug, Default)]
-pub struct Created {
-    /// The token of each person's seat.
-    pub tokens: Vec<(usize, SeatToken)>,
-    /// The invitation of each private open seat.
-    pub invitations: Vec<(usize, SeatToken)>,
 }
 
 /// Which open seat a joiner asks for.
@@ -369,13 +374,16 @@ impl Games {
                 _ => None,
             })
             .transpose()?;
+        let first = before.events().ok_or_else(|| GameError::corrupt(before.id(), "events", "no log"))?;
+        let next = next.with_events(first + changes.len() as u64);
         let committed = if next.rated() && changes.contains(&Change::Over) {
-            self.commit_rated_end(before, next, moved.as_ref(), seat, key).await?
+            self.commit_rated_end(before, next, changes, moved.as_ref(), seat, key).await?
         } else {
             let row = next.to_row()?;
+            let events = encode(changes, &next, first, next.updated_at())?;
             let commit = match &moved {
-                Some(m) => self.store.commit_move(&row, before.version(), m, key).await?,
-                None => self.store.update_game(&row, before.version(), seat).await?,
+                Some(m) => self.store.commit_move(&row, before.version(), m, key, &events).await?,
+                None => self.store.update_game(&row, before.version(), seat, &events).await?,
             };
             if commit == Commit::Conflict {
                 return Ok(None);
@@ -400,10 +408,12 @@ impl Games {
         &self,
         before: &Game,
         next: Game,
+        changes: &[Change],
         moved: Option<&MoveRow>,
         seat: Option<&SeatRow>,
         key: Option<&KeyRecord>,
     ) -> Result<Option<Game>, GameError> {
+        let first = before.events().unwrap_or_default();
         let pool = next.pool().ok_or_else(|| GameError::corrupt(next.id(), "rating pool", "none"))?;
         let result =
             next.result().ok_or_else(|| GameError::corrupt(next.id(), "result", "none at the end"))?;
@@ -432,7 +442,7 @@ impl Games {
             let ranks: Vec<usize> = rated.iter().map(|&(p, _)| rank[p]).collect();
             let after = crate::rating::after_game(&ratings, &ranks);
             let mut writes = Vec::with_capacity(rated.len());
-            let mut changes = Vec::with_capacity(rated.len());
+            let mut rating_changes = Vec::with_capacity(rated.len());
             for (i, &(player, account)) in rated.iter().enumerate() {
                 let games_before = read[i].as_ref().map_or(0, |r| r.games);
                 writes.push(RatingWrite {
@@ -446,21 +456,22 @@ impl Games {
                     },
                     games_before,
                 });
-                changes.push(RatingChange {
+                rating_changes.push(RatingChange {
                     player,
                     before: (ratings[i].rating, ratings[i].deviation),
                     after: (after[i].rating, after[i].deviation),
                 });
             }
-            let ended = next.clone().with_rating_changes(changes);
+            let ended = next.clone().with_rating_changes(rating_changes);
             let row = ended.to_row()?;
+            let events = encode(changes, &ended, first, ended.updated_at())?;
             let end = match moved {
                 Some(m) => EndWrite::Move(m, key),
                 None => EndWrite::Seats(seat),
             };
             match self
                 .store
-                .commit_rated_end(&row, before.version(), end, &writes, ended.updated_at())
+                .commit_rated_end(&row, before.version(), end, &events, &writes, ended.updated_at())
                 .await?
             {
                 Commit::Done => {
@@ -478,6 +489,28 @@ impl Games {
         Err(GameError::Conflict)
     }
 
+    /// Forgets idempotency records older than `keys_before` and marks the
+    /// games unchanged since `idle_before` (and not over) abandoned at
+    /// `now`, each as a change of its own (a new version, an `abandoned`
+    /// event); at most [`SWEEP_GAMES`] games a sweep.
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn sweep(&self, now: i64, keys_before: i64, idle_before: i64) -> Result<Swept, GameError> {
+        let keys = self.store.forget_keys(keys_before).await?;
+        let mut abandoned = 0;
+        for id in self.store.idle_games(idle_before, SWEEP_GAMES).await? {
+            match self.abandon(&id, idle_before, now).await {
+                Ok(marked) => abandoned += u64::from(marked.is_some()),
+                // A move came first; the next sweep looks again.
+                Err(GameError::Conflict) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Swept { keys, abandoned })
+    }
+
     /// Tells of a committed change of `game`: its followers, and the
     /// computer if it is to move.
     fn tell(&self, game: &Game) {
@@ -490,6 +523,11 @@ impl Games {
 }
 
 pub(crate) use seats::no_token;
+
+/// The log's rows of `changes` (see [`crate::events::encode`]).
+fn encode(changes: &[Change], after: &Game, first: u64, at: i64) -> Result<Vec<EventRow>, GameError> {
+    Ok(crate::events::encode(changes, after, first, at).map_err(StoreError::Encode)?)
+}
 
 /// A seed for a deal, from the operating system's generator.
 pub(crate) fn random_seed() -> Result<u64, GameError> {

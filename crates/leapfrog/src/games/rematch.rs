@@ -7,7 +7,7 @@
 use super::{Creator, Games, Seated, no_token, now_ms, random_seed};
 use crate::game::{Credential, Game, GameError, GameStatus, Holder, SeatToken};
 use crate::reading as read;
-use crate::store::SeatRow;
+use crate::store::{Commit, SeatRow, StoreError};
 
 impl Games {
     /// The rematch of game `id` for the holder of `token`, created by the
@@ -93,7 +93,11 @@ impl Games {
                 }
             })
             .collect();
-        if self.store.insert_rematch(old.id(), &next.to_row()?, &rows).await? {
+        let seq = old.events().ok_or_else(|| GameError::corrupt(old.id(), "events", "no log"))?;
+        let event = crate::events::rematch(seq, next.id(), next.created_at()).map_err(StoreError::Encode)?;
+        if self.store.insert_rematch(old.id(), old.version(), &event, &next.to_row()?, &rows).await?
+            == Commit::Done
+        {
             // The old game now points to it: its followers hear of it.
             self.hub.notify(old.id());
             self.tell(&next);

@@ -108,6 +108,22 @@ impl Games {
         self.commit(&game, next, &changes, None, None).await
     }
 
+    /// Marks game `id` abandoned at `now` if nothing changed in it before
+    /// `idle_before` and it is not over; `None` when it is not idle (or
+    /// another change came first).
+    ///
+    /// # Errors
+    ///
+    /// Store failures; a damaged row.
+    pub async fn abandon(&self, id: &str, idle_before: i64, now: i64) -> Result<Option<Game>, GameError> {
+        let game = self.load(id).await?;
+        let (next, changes) = game.apply(Command::Abandon { idle_before }, now)?;
+        if changes.is_empty() {
+            return Ok(None);
+        }
+        self.commit(&game, next, &changes, None, None).await
+    }
+
     /// Applies the command `command_of` makes of game `id` and the seat
     /// `credential` acts for (when given), and commits it, trying again after a
     /// lost race to another change; a join stores the `joined_row` of the

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use sqlx::{Connection, Row};
 
-use super::rows::{Commit, GameRow, SeatRow};
+use super::rows::{Commit, EventRow, GameRow, SeatRow};
 use super::sql::{Arg, Statement};
 use super::{Backend, CHANNEL, Store, StoreError, is_unique_violation};
 
@@ -14,7 +14,7 @@ use super::{Backend, CHANNEL, Store, StoreError, is_unique_violation};
 pub const WAITING: &str = "waiting";
 
 /// The columns of `games`, in `GameRow` order.
-pub(super) const GAME_COLUMNS: [&str; 22] = [
+pub(super) const GAME_COLUMNS: [&str; 23] = [
     "id",
     "version",
     "rules",
@@ -37,6 +37,7 @@ pub(super) const GAME_COLUMNS: [&str; 22] = [
     "rated",
     "pool",
     "computer_due",
+    "events",
 ];
 
 /// `SELECT` of every column of `games`, followed by `rest`.
@@ -45,7 +46,7 @@ pub(super) fn select_games(rest: &str) -> String {
 }
 
 /// Each column of `g` under its name.
-fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 22] {
+fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 23] {
     [
         ("id", (&g.id).into()),
         ("version", g.version.into()),
@@ -69,6 +70,7 @@ fn game_args(g: &GameRow) -> [(&'static str, Arg<'_>); 22] {
         ("rated", g.rated.into()),
         ("pool", (&g.pool).into()),
         ("computer_due", g.computer_due.into()),
+        ("events", g.events.into()),
     ]
 }
 
@@ -83,13 +85,14 @@ static INSERT_SEAT: LazyLock<Statement> = LazyLock::new(|| {
     )
 });
 /// A change other than a move: every column such a change writes, if the
-/// game is still at `:old_version`; it ends any abandonment.
+/// game is still at `:old_version`.
 static UPDATE_GAME: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "UPDATE games SET version = :version, players = :players, position = :position, status = :status, \
          result = :result, updated_at = :updated_at, computers = :computers, seating = :seating, \
-         open_seats = :open_seats, public_seats = :public_seats, turn_at = :turn_at, abandoned_at = NULL, \
-         computer_due = :computer_due WHERE id = :id AND version = :old_version",
+         open_seats = :open_seats, public_seats = :public_seats, turn_at = :turn_at, \
+         abandoned_at = :abandoned_at, computer_due = :computer_due, events = :events \
+         WHERE id = :id AND version = :old_version",
     )
 });
 /// A seat's new holder; its invitation stays (a private seat left opens
@@ -100,10 +103,12 @@ static UPDATE_SEAT: LazyLock<Statement> = LazyLock::new(|| {
          WHERE game_id = :game AND player = :player",
     )
 });
+/// The old game points to its rematch, one version and one event on, if
+/// it has none yet and is still at `:old_version`.
 static MARK_REMATCH: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "UPDATE games SET rematch = :rematch, version = version + 1, updated_at = :at \
-         WHERE id = :id AND rematch IS NULL",
+        "UPDATE games SET rematch = :rematch, version = :version, updated_at = :at, events = :events \
+         WHERE id = :id AND rematch IS NULL AND version = :old_version",
     )
 });
 /// PostgreSQL: tells every process that game `:game` changed.
@@ -201,10 +206,10 @@ impl Store {
         Ok(())
     }
 
-    /// Stores `next`, the rematch of game `old`, if `old` has none yet:
-    /// `old` then points to it (a new version, changed at `next`'s
-    /// creation), all in one transaction. `false` when another rematch came
-    /// first (nothing is stored then).
+    /// Stores `next`, the rematch of game `old` (at `version`), if `old`
+    /// has none yet and is still at that version: `old` then points to it,
+    /// one version on, with its `rematch` event, all in one transaction.
+    /// A conflict when another change came first (nothing is stored then).
     ///
     /// # Errors
     ///
@@ -212,35 +217,49 @@ impl Store {
     pub async fn insert_rematch(
         &self,
         old: &str,
+        version: i64,
+        event: &EventRow,
         next: &GameRow,
         seats: &[SeatRow],
-    ) -> Result<bool, StoreError> {
-        let (old, next, seats) = (old.to_string(), next.clone(), seats.to_vec());
-        self.on_db(move |s| async move { s.insert_rematch_here(&old, &next, &seats).await }).await
+    ) -> Result<Commit, StoreError> {
+        let (old, event, next, seats) = (old.to_string(), event.clone(), next.clone(), seats.to_vec());
+        self.on_db(move |s| async move { s.insert_rematch_here(&old, version, &event, &next, &seats).await })
+            .await
     }
 
     async fn insert_rematch_here(
         &self,
         old: &str,
+        version: i64,
+        event: &EventRow,
         next: &GameRow,
         seats: &[SeatRow],
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Commit, StoreError> {
         let mut conn = self.write().await?;
         let mut tx = conn.begin().await?;
         let marked = MARK_REMATCH
-            .query(&[("id", old.into()), ("rematch", (&next.id).into()), ("at", next.created_at.into())])?
+            .query(&[
+                ("id", old.into()),
+                ("rematch", (&next.id).into()),
+                ("at", next.created_at.into()),
+                ("version", (version + 1).into()),
+                ("old_version", version.into()),
+                ("events", (event.seq + 1).into()),
+            ])?
             .execute(&mut *tx)
             .await?
             .rows_affected();
-        if marked != 1 {
-            return Ok(false);
+        if marked != 1
+            || Self::write_events(&mut tx, old, std::slice::from_ref(event)).await? == Commit::Conflict
+        {
+            return Ok(Commit::Conflict);
         }
         Self::insert_rows(&mut tx, next, seats).await?;
         if self.backend == Backend::Postgres {
             NOTIFY.query(&[("game", old.into())])?.execute(&mut *tx).await?;
         }
         tx.commit().await?;
-        Ok(true)
+        Ok(Commit::Done)
     }
 
     /// One game.
@@ -351,9 +370,9 @@ impl Store {
     }
 
     /// Stores a change of a game other than a move (a seat joined or left,
-    /// a resignation) if the stored game is still at `version`: the game's
-    /// new state and, if given, one seat's new holder, together or not at
-    /// all. On PostgreSQL the other processes are told the game changed.
+    /// a resignation, an abandonment) if the stored game is still at
+    /// `version`: the game's new state, its events and, if given, one
+    /// seat's new holder, together or not at all. On PostgreSQL the other processes are told the game changed.
     ///
     /// # Errors
     ///
@@ -363,12 +382,13 @@ impl Store {
         g: &GameRow,
         version: i64,
         seat: Option<&SeatRow>,
+        events: &[EventRow],
     ) -> Result<Commit, StoreError> {
-        let (g, seat) = (g.clone(), seat.cloned());
+        let (g, seat, events) = (g.clone(), seat.cloned(), events.to_vec());
         self.on_db(move |s| async move {
             let mut conn = s.write().await?;
             let mut tx = conn.begin().await?;
-            let commit = Self::write_update(s.backend, &mut tx, &g, version, seat.as_ref()).await?;
+            let commit = Self::write_update(s.backend, &mut tx, &g, version, seat.as_ref(), &events).await?;
             if commit == Commit::Done {
                 tx.commit().await?;
             }
@@ -385,6 +405,7 @@ impl Store {
         g: &GameRow,
         version: i64,
         seat: Option<&SeatRow>,
+        events: &[EventRow],
     ) -> Result<Commit, StoreError> {
         let updated = UPDATE_GAME
             .query(&[
@@ -401,7 +422,9 @@ impl Store {
                 ("open_seats", g.open_seats.into()),
                 ("public_seats", g.public_seats.into()),
                 ("turn_at", g.turn_at.into()),
+                ("abandoned_at", g.abandoned_at.into()),
                 ("computer_due", g.computer_due.into()),
+                ("events", g.events.into()),
             ])?
             .execute(&mut **tx)
             .await?
@@ -426,6 +449,9 @@ impl Store {
                 Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
                 Err(e) => return Err(e.into()),
             }
+        }
+        if Self::write_events(tx, &g.id, events).await? == Commit::Conflict {
+            return Ok(Commit::Conflict);
         }
         if backend == Backend::Postgres {
             NOTIFY.query(&[("game", (&g.id).into())])?.execute(&mut **tx).await?;

@@ -11,7 +11,7 @@
 use sqlx::{Acquire, AnyPool};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Backend, Commit, GameRow, KeyRecord, MoveRow, Store, StoreError};
+use super::{Backend, Commit, EventRow, GameRow, KeyRecord, MoveRow, Store, StoreError};
 
 /// Most moves in one transaction.
 pub const MAX_GROUP: usize = 64;
@@ -23,6 +23,7 @@ pub struct MoveWrite {
     pub version: i64,
     pub mv: MoveRow,
     pub key: Option<KeyRecord>,
+    pub events: Vec<EventRow>,
 }
 
 type Job = (MoveWrite, oneshot::Sender<Result<Commit, StoreError>>);
@@ -80,9 +81,16 @@ async fn write_group(writer: &AnyPool, jobs: &[Job]) -> Result<Vec<Commit>, Stor
     let mut commits = Vec::with_capacity(jobs.len());
     for (w, _) in jobs {
         let mut savepoint = tx.begin().await?;
-        let commit =
-            Store::write_move(Backend::Sqlite, &mut savepoint, &w.game, w.version, &w.mv, w.key.as_ref())
-                .await?;
+        let commit = Store::write_move(
+            Backend::Sqlite,
+            &mut savepoint,
+            &w.game,
+            w.version,
+            &w.mv,
+            w.key.as_ref(),
+            &w.events,
+        )
+        .await?;
         match commit {
             Commit::Done => savepoint.commit().await?,
             Commit::Conflict => savepoint.rollback().await?,

@@ -5,14 +5,16 @@
 //! tokens), `ratings` (ratings and leaderboards), `games` (games and
 //! the listing), `scans` (the clock's, the computer's and the sweep's),
 //! `seats` (seats and their tokens), `moves` (a move's commit and the
-//! history), `group` (SQLite's group commit); `rows` are the rows,
+//! history), `events` (each game's event log), `group` (SQLite's group
+//! commit); `rows` are the rows,
 //! `stored` the forms of their text columns, `sql` the named arguments
 //! every statement uses.
 //!
 //! A move is one transaction: its row (unique per game and ply), the
 //! game's new position and version (checked against the version the move
-//! was computed from), and the idempotency record commit together or not
-//! at all, its statements sent as one query. Concurrent moves on one game
+//! was computed from), its events, and the idempotency record commit
+//! together or not at all, its statements sent as one query. Every other
+//! change of a game writes its events with it the same way. Concurrent moves on one game
 //! are decided by the database.
 //!
 //! Durability: by default an answered move survives a power loss, as
@@ -25,6 +27,7 @@
 
 mod accounts;
 pub mod backup;
+mod events;
 mod games;
 mod group;
 mod moves;
@@ -47,7 +50,7 @@ use sqlx::{Any, AnyPool, Executor};
 pub use accounts::{AccountGames, AccountRow, TokenRow};
 pub use games::WAITING;
 pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
-pub use rows::{Commit, GameRow, KeyRecord, MoveRow, SeatRow, Swept};
+pub use rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]

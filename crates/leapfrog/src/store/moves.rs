@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use sqlx::{Connection, Row};
 
-use super::rows::{Commit, GameRow, KeyRecord, MoveRow};
+use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow};
 use super::sql::{Arg, Statement};
 use super::{Backend, CHANNEL, Store, StoreError, group, is_unique_violation};
 
@@ -17,22 +17,32 @@ const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, player, notation, ca
 /// The game's new state if its version is still `:old_version`; the next
 /// seat's turn starts at the move's time, and a move ends any abandonment.
 const UPDATE_GAME: &str = "UPDATE games SET version = :version, position = :position, status = :status, \
-     result = :result, updated_at = :at, turn_at = :at, abandoned_at = NULL, computer_due = :computer_due \
-     WHERE id = :game AND version = :old_version";
+     result = :result, updated_at = :at, turn_at = :at, abandoned_at = NULL, computer_due = :computer_due, \
+     events = :events WHERE id = :game AND version = :old_version";
+/// The move's events: the move, and the end if it ended the game.
+const INSERT_EVENTS: [&str; MOVE_EVENTS] = [
+    "INSERT INTO game_events (game_id, seq, kind, data, at) VALUES (:game, :seq0, :kind0, :data0, :at)",
+    "INSERT INTO game_events (game_id, seq, kind, data, at) \
+     VALUES (:game, :seq0, :kind0, :data0, :at), (:game, :seq1, :kind1, :data1, :at)",
+];
+/// Most events a move makes: the move and the end.
+pub const MOVE_EVENTS: usize = 2;
+/// The argument names of the events, by place.
+const EVENT_ARGS: [[&str; 3]; MOVE_EVENTS] = [["seq0", "kind0", "data0"], ["seq1", "kind1", "data1"]];
 const INSERT_KEY: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
      VALUES (:game, :player, :key, :ply, :version, :request, :at)";
 
-/// The commit of a move as one statement, by database and whether it has
-/// a key. SQLite runs the statements of a query in turn, each argument
-/// keeping its number across them; PostgreSQL runs them as data-modifying
-/// `WITH` clauses of one statement, which adds up the rows they wrote and
-/// notifies the other processes (the notification goes out only if the
-/// transaction commits).
-fn commit_statement(backend: Backend, keyed: bool) -> &'static Statement {
-    static STATEMENTS: LazyLock<[Statement; 4]> = LazyLock::new(|| {
+/// The commit of a move as one statement, by database, whether it has a
+/// key and how many events it makes (1 or 2). SQLite runs the statements
+/// of a query in turn, each argument keeping its number across them;
+/// PostgreSQL runs them as data-modifying `WITH` clauses of one statement,
+/// which adds up the rows they wrote and notifies the other processes (the
+/// notification goes out only if the transaction commits).
+fn commit_statement(backend: Backend, keyed: bool, events: usize) -> &'static Statement {
+    static STATEMENTS: LazyLock<Vec<Statement>> = LazyLock::new(|| {
         let sqlite = |parts: &[&str]| Statement::new(&parts.join("; "));
         let postgres = |parts: &[&str]| {
-            let names = ["m", "g", "k"];
+            let names = ["m", "g", "e", "k"];
             let clauses: Vec<String> =
                 parts.iter().zip(names).map(|(sql, name)| format!("{name} AS ({sql} RETURNING 1)")).collect();
             let counts: Vec<String> =
@@ -43,18 +53,20 @@ fn commit_statement(backend: Backend, keyed: bool) -> &'static Statement {
                 counts.join(" + ")
             ))
         };
-        [
-            sqlite(&[INSERT_MOVE, UPDATE_GAME]),
-            sqlite(&[INSERT_MOVE, UPDATE_GAME, INSERT_KEY]),
-            postgres(&[INSERT_MOVE, UPDATE_GAME]),
-            postgres(&[INSERT_MOVE, UPDATE_GAME, INSERT_KEY]),
-        ]
+        let mut all = Vec::with_capacity(4 * MOVE_EVENTS);
+        for make in [sqlite, postgres] {
+            for events in INSERT_EVENTS {
+                all.push(make(&[INSERT_MOVE, UPDATE_GAME, events]));
+                all.push(make(&[INSERT_MOVE, UPDATE_GAME, events, INSERT_KEY]));
+            }
+        }
+        all
     });
     let backend = match backend {
         Backend::Sqlite => 0,
-        Backend::Postgres => 2,
+        Backend::Postgres => 2 * MOVE_EVENTS,
     };
-    &STATEMENTS[backend + usize::from(keyed)]
+    &STATEMENTS[backend + 2 * (events.clamp(1, MOVE_EVENTS) - 1) + usize::from(keyed)]
 }
 
 static MOVES: LazyLock<Statement> = LazyLock::new(|| {
@@ -126,8 +138,8 @@ impl Store {
     }
 
     /// Commits a move computed from the game at `version`: the move row,
-    /// the game's new state, and the idempotency key's record, together or
-    /// not at all. On SQLite it joins the next group commit.
+    /// the game's new state, its events (the move, and the end if it ended
+    /// the game) and the idempotency key's record, together or not at all. On SQLite it joins the next group commit.
     ///
     /// # Errors
     ///
@@ -138,16 +150,24 @@ impl Store {
         version: i64,
         mv: &MoveRow,
         key: Option<&KeyRecord>,
+        events: &[EventRow],
     ) -> Result<Commit, StoreError> {
         if let Some(group) = &self.group {
-            let write = group::MoveWrite { game: game.clone(), version, mv: mv.clone(), key: key.cloned() };
+            let write = group::MoveWrite {
+                game: game.clone(),
+                version,
+                mv: mv.clone(),
+                key: key.cloned(),
+                events: events.to_vec(),
+            };
             return group.commit(write).await;
         }
-        let (game, mv, key) = (game.clone(), mv.clone(), key.cloned());
+        let (game, mv, key, events) = (game.clone(), mv.clone(), key.cloned(), events.to_vec());
         self.on_db(move |s| async move {
             let mut conn = s.write().await?;
             let mut tx = conn.begin().await?;
-            let commit = Self::write_move(s.backend, &mut tx, &game, version, &mv, key.as_ref()).await?;
+            let commit =
+                Self::write_move(s.backend, &mut tx, &game, version, &mv, key.as_ref(), &events).await?;
             if commit == Commit::Done {
                 tx.commit().await?;
             }
@@ -167,7 +187,11 @@ impl Store {
         version: i64,
         mv: &MoveRow,
         key: Option<&KeyRecord>,
+        events: &[EventRow],
     ) -> Result<Commit, StoreError> {
+        if events.is_empty() || events.len() > MOVE_EVENTS {
+            return Err(StoreError::Statement(format!("a move makes 1 or 2 events, not {}", events.len())));
+        }
         let mut args: Vec<(&'static str, Arg<'_>)> = vec![
             ("game", (&game.id).into()),
             ("ply", mv.ply.into()),
@@ -184,13 +208,17 @@ impl Store {
             ("result", (&game.result).into()),
             ("computer_due", game.computer_due.into()),
             ("old_version", version.into()),
+            ("events", game.events.into()),
         ];
+        for (e, [seq, kind, data]) in events.iter().zip(EVENT_ARGS) {
+            args.extend([(seq, e.seq.into()), (kind, (&e.kind).into()), (data, (&e.data).into())]);
+        }
         if let Some(key) = key {
             args.push(("key", (&key.key).into()));
             args.push(("request", (&key.request).into()));
         }
-        let query = commit_statement(backend, key.is_some()).query(&args)?;
-        let rows = if key.is_some() { 3 } else { 2 };
+        let query = commit_statement(backend, key.is_some(), events.len()).query(&args)?;
+        let rows = 2 + events.len() as u64 + u64::from(key.is_some());
         let written = match backend {
             Backend::Sqlite => query.execute(&mut **tx).await.map(|r| r.rows_affected()),
             Backend::Postgres => {

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use sqlx::{Connection, Row};
 
-use super::rows::{Commit, GameRow, KeyRecord, MoveRow, SeatRow};
+use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};
 use super::sql::Statement;
 use super::{Store, StoreError, is_unique_violation};
 
@@ -212,7 +212,7 @@ impl Store {
     }
 
     /// Commits a rated game's end: its row (if still at `version`), its
-    /// last move or seat change, and every player's new rating (if each is
+    /// last move or seat change with its events, and every player's new rating (if each is
     /// still as read), in one transaction — or nothing. A conflict when the
     /// game moved or a rating changed meanwhile (read again and retry).
     ///
@@ -224,12 +224,14 @@ impl Store {
         game: &GameRow,
         version: i64,
         end: EndWrite<'_>,
+        events: &[EventRow],
         ratings: &[RatingWrite],
         at: i64,
     ) -> Result<Commit, StoreError> {
-        let (game, ratings, end) = (game.clone(), ratings.to_vec(), OwnedEnd::of(end));
+        let (game, ratings, end, events) =
+            (game.clone(), ratings.to_vec(), OwnedEnd::of(end), events.to_vec());
         self.on_db(move |s| async move {
-            s.commit_rated_end_here(&game, version, end.borrow(), &ratings, at).await
+            s.commit_rated_end_here(&game, version, end.borrow(), &events, &ratings, at).await
         })
         .await
     }
@@ -239,6 +241,7 @@ impl Store {
         game: &GameRow,
         version: i64,
         end: EndWrite<'_>,
+        events: &[EventRow],
         ratings: &[RatingWrite],
         at: i64,
     ) -> Result<Commit, StoreError> {
@@ -246,9 +249,11 @@ impl Store {
         let mut tx = conn.begin().await?;
         let done = match end {
             EndWrite::Move(mv, key) => {
-                Self::write_move(self.backend, &mut tx, game, version, mv, key).await?
+                Self::write_move(self.backend, &mut tx, game, version, mv, key, events).await?
             }
-            EndWrite::Seats(seat) => Self::write_update(self.backend, &mut tx, game, version, seat).await?,
+            EndWrite::Seats(seat) => {
+                Self::write_update(self.backend, &mut tx, game, version, seat, events).await?
+            }
         };
         if done == Commit::Conflict {
             return Ok(Commit::Conflict);

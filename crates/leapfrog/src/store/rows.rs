@@ -50,6 +50,22 @@ pub struct GameRow {
     pub pool: Option<String>,
     /// When the computer's turn began, while a computer seat is to move.
     pub computer_due: Option<i64>,
+    /// How many events its log holds (the next event's number); `None`
+    /// for a game stored before the log, until its first read makes it.
+    pub events: Option<i64>,
+}
+
+/// One event of a game's log.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EventRow {
+    /// Its number in the game's log, from 0.
+    pub seq: i64,
+    /// What it is: its event name on a stream (`move`, `joined`, …).
+    pub kind: String,
+    /// Its data, JSON, as every stream sends it.
+    pub data: String,
+    /// When, in Unix milliseconds.
+    pub at: i64,
 }
 
 /// A seat: a player's name and the hash of their token.
@@ -105,15 +121,6 @@ pub struct KeyRecord {
     pub request: String,
     /// When, in Unix milliseconds: stored as the move's time.
     pub created_at: i64,
-}
-
-/// What a sweep removed or marked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Swept {
-    /// Idempotency records past their time.
-    pub keys: u64,
-    /// Games newly marked abandoned.
-    pub abandoned: u64,
 }
 
 /// The outcome of trying to commit a move.

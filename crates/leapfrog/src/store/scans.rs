@@ -6,7 +6,6 @@ use std::sync::LazyLock;
 
 use sqlx::Row;
 
-use super::rows::Swept;
 use super::sql::Statement;
 use super::{Store, StoreError};
 
@@ -42,10 +41,12 @@ static NOT_COMPUTER_TURN: LazyLock<Statement> = LazyLock::new(|| {
 });
 static FORGET_KEYS: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("DELETE FROM move_keys WHERE created_at < :before"));
-static MARK_ABANDONED: LazyLock<Statement> = LazyLock::new(|| {
+/// Games not over, not yet abandoned, unchanged since `:before`: the
+/// sweep marks each through the games service.
+static IDLE: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "UPDATE games SET abandoned_at = :now WHERE status IN ('opening', 'playing') \
-         AND abandoned_at IS NULL AND updated_at < :before",
+        "SELECT id FROM games WHERE status IN ('opening', 'playing') \
+         AND abandoned_at IS NULL AND updated_at < :before ORDER BY updated_at LIMIT :limit",
     )
 });
 
@@ -123,26 +124,36 @@ impl Store {
         .await
     }
 
-    /// Removes idempotency records older than `keys_before` and marks the
-    /// games with no move since `idle_before` (and not over) abandoned, at
-    /// `now` (all Unix milliseconds).
+    /// Removes idempotency records older than `before` (Unix
+    /// milliseconds): how many.
     ///
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn sweep(&self, now: i64, keys_before: i64, idle_before: i64) -> Result<Swept, StoreError> {
+    pub async fn forget_keys(&self, before: i64) -> Result<u64, StoreError> {
         self.on_db(move |s| async move {
-            let keys = FORGET_KEYS
-                .query(&[("before", keys_before.into())])?
+            Ok(FORGET_KEYS
+                .query(&[("before", before.into())])?
                 .execute(&mut *s.write().await?)
                 .await?
-                .rows_affected();
-            let abandoned = MARK_ABANDONED
-                .query(&[("now", now.into()), ("before", idle_before.into())])?
-                .execute(&mut *s.write().await?)
-                .await?
-                .rows_affected();
-            Ok(Swept { keys, abandoned })
+                .rows_affected())
+        })
+        .await
+    }
+
+    /// Up to `limit` games, not over and not abandoned, unchanged since
+    /// `before` (Unix milliseconds), the longest idle first.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn idle_games(&self, before: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        self.on_db(move |s| async move {
+            let rows = IDLE
+                .query(&[("before", before.into()), ("limit", limit.into())])?
+                .fetch_all(&mut *s.read().await?)
+                .await?;
+            Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
         })
         .await
     }

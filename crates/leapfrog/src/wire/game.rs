@@ -368,7 +368,7 @@ impl GameView {
 
     /// The view of a new game with its people's seats' tokens and its
     /// private seats' invitations.
-    pub fn created(game: &Game, created: &crate::games::Created) -> GameView {
+    pub fn created(game: &Game, created: &game::Created) -> GameView {
         let seats = created.tokens.iter().filter_map(|(player, t)| SeatView::of(game, *player, t)).collect();
         let invitations = created
             .invitations
@@ -444,6 +444,57 @@ impl MoveRecord {
     }
 }
 
+/// The data of a `move` event: the move (the fields of a `MoveRecord`)
+/// and the game just after it, so that a follower draws the game from the
+/// event alone.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoveEvent {
+    /// The move.
+    #[serde(flatten)]
+    pub record: MoveRecord,
+    /// The game just after the move. Absent only from the moves of games
+    /// stored before the event log, whose events were made from their rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<AfterMove>,
+}
+
+/// What a move changed in its game, besides the history.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AfterMove {
+    /// The game's version after the move (for `If-Match`).
+    pub version: i64,
+    /// The position after the move.
+    pub position: PositionView,
+    /// The game's state after the move.
+    pub status: GameStatusView,
+    /// The result, once over.
+    #[schema(required = true)]
+    pub result: Option<Outcome>,
+    /// When the move was stored (RFC 3339).
+    pub updated_at: String,
+    /// When the next seat to move runs out of time (RFC 3339), under a
+    /// move time limit.
+    #[schema(required = true)]
+    pub turn_ends_at: Option<String>,
+}
+
+impl MoveEvent {
+    /// The event of move `m`; `after` is the game just after it, if known.
+    pub fn of(m: &HistoryMove, after: Option<&Game>) -> MoveEvent {
+        MoveEvent {
+            record: MoveRecord::of(m),
+            game: after.map(|g| AfterMove {
+                version: g.version(),
+                position: PositionView::of(g.position()),
+                status: GameStatusView::of(g),
+                result: g.result().as_ref().map(Outcome::of_game),
+                updated_at: rfc3339(g.updated_at()),
+                turn_ends_at: g.turn_ends_at().map(rfc3339),
+            }),
+        }
+    }
+}
+
 /// A game's history.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct History {
@@ -452,12 +503,12 @@ pub struct History {
 }
 
 /// The data of a stream's seat events (`joined`, `left`, `started`,
-/// `resigned`, `timed_out`): the seat concerned and the game after the
-/// change.
+/// `resigned`, `timed_out`, `abandoned`): the seat concerned and the game
+/// after the change.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GameChange {
     /// The seat that joined, left, resigned or ran out of time; null for
-    /// `started`.
+    /// `started` and `abandoned`.
     #[schema(required = true)]
     pub player: Option<usize>,
     /// The game after the change.
@@ -471,7 +522,8 @@ pub struct RematchEvent {
     pub id: String,
 }
 
-/// The data of the `over` event that ends a game's stream.
+/// The data of the `over` event: the end of play (only a `rematch` may
+/// follow it).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GameOverEvent {
     /// Always `over`.

@@ -21,13 +21,15 @@ export async function showGame(id, invite) {
     }
     const render = () => renderGame(view, invite, render);
     // Live: the stream says every change, and the page draws from what each
-    // event carries. EventSource reconnects by itself after a lost
-    // connection and sends Last-Event-ID, so nothing is missed; a refused
-    // one (a full server answers 503) it gives up, so the page opens a new
-    // one a little later, which starts with the game as it stands.
+    // event carries: a move event carries the game just after it. EventSource
+    // reconnects by itself after a lost connection and sends Last-Event-ID,
+    // so it gets exactly the events it missed; a refused one (a full server
+    // answers 503) it gives up, so the page opens a new one a little later,
+    // which starts with the game as it stands.
     //
-    // A move event carries the move, not the game after it: the game alone
-    // is read then, one read at a time, and never replaces a newer one.
+    // The game is read only when the events cannot tell it: a history with a
+    // gap, or a move of a game stored before the event log (its events do not
+    // carry the game). One read at a time, never replacing a newer game.
     let reading = false;
     let readAgain = false;
     const readGame = async () => {
@@ -72,12 +74,20 @@ export async function showGame(id, invite) {
         render();
     };
     const onMove = (e) => {
-        const m = JSON.parse(e.data);
+        const { game: after, ...m } = JSON.parse(e.data);
         if (m.ply === view.history.length) {
             view.history.push(m);
             recount(view);
         }
-        void readGame();
+        if (!after || view.history.length < after.position.ply) {
+            void readGame();
+            return;
+        }
+        if (after.version >= view.game.version)
+            view.game = { ...view.game, ...after };
+        if (view.chosen && !myTurn(view))
+            view.chosen = null;
+        render();
     };
     const onGame = (e) => newer(JSON.parse(e.data));
     const onChange = (e) => newer(JSON.parse(e.data).game);

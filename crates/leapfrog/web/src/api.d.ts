@@ -289,19 +289,23 @@ export interface paths {
         };
         /**
          * Follow a game live
-         * @description Server-sent events. First a `game` event: the game as it stands (data:
-         *     `Game`; its `id` the last ply it includes). On a reconnect with
-         *     `Last-Event-ID`, the moves after that ply come before it, so nothing
-         *     is missed. Then, as they happen: a `move` event per move (its `id` the
-         *     ply, its data a `MoveRecord`); `joined`, `left`, `started`,
-         *     `resigned` and `timed_out` when the seats change (data: `GameChange`,
-         *     with the game after the change); a comment line every second while
-         *     nothing happens; and a last `over` event (data: `GameOverEvent`) when
-         *     the game ends; the stream then stays open for up to ten minutes for a
-         *     last `rematch` event (data: `RematchEvent`) when a seat asks to play
-         *     again. Changes made through other server processes sharing the
-         *     PostgreSQL database arrive too. Streams are limited per game and per
-         *     server (503 with `Retry-After` past either) and per client (429).
+         * @description Server-sent events, each with an `id`: its number in the game's event
+         *     log, which holds every change of the game in order. A fresh stream
+         *     starts with a `game` event: the game as it stands (data: `Game`; its
+         *     `id` the number of the last event it includes). A client that
+         *     reconnects with `Last-Event-ID` gets exactly the events after that
+         *     one, in order, and no `game` event: what it assembles is what an
+         *     uninterrupted stream sent, byte for byte. Then, as they happen: a
+         *     `move` event per move (data: `MoveEvent`, the move and the game just
+         *     after it); `joined`, `left`, `started`, `resigned`, `timed_out` and
+         *     `abandoned` when the seats or the game's state change (data:
+         *     `GameChange`, with the game after the change); an `over` event at the
+         *     end of play (data: `GameOverEvent`); a comment line every second while
+         *     nothing happens. After the end the stream stays open for up to ten
+         *     minutes for a last `rematch` event (data: `RematchEvent`), after which
+         *     nothing follows. Changes made through other server processes sharing
+         *     the PostgreSQL database arrive too. Streams are limited per game and
+         *     per server (503 with `Retry-After` past either) and per client (429).
          */
         get: operations["followGame"];
         put?: never;
@@ -726,6 +730,26 @@ export interface components {
                 [key: string]: components["schemas"]["PoolRating"];
             };
         };
+        /** @description What a move changed in its game, besides the history. */
+        AfterMove: {
+            /**
+             * Format: int64
+             * @description The game's version after the move (for `If-Match`).
+             */
+            version: number;
+            /** @description The position after the move. */
+            position: components["schemas"]["PositionView"];
+            /** @description The game's state after the move. */
+            status: components["schemas"]["GameStatusView"];
+            result: components["schemas"]["Outcome"] | null;
+            /** @description When the move was stored (RFC 3339). */
+            updated_at: string;
+            /**
+             * @description When the next seat to move runs out of time (RFC 3339), under a
+             *     move time limit.
+             */
+            turn_ends_at: string | null;
+        };
         /**
          * @description A request to analyse a position.
          * @example {
@@ -1016,13 +1040,13 @@ export interface components {
         };
         /**
          * @description The data of a stream's seat events (`joined`, `left`, `started`,
-         *     `resigned`, `timed_out`): the seat concerned and the game after the
-         *     change.
+         *     `resigned`, `timed_out`, `abandoned`): the seat concerned and the game
+         *     after the change.
          */
         GameChange: {
             /**
              * @description The seat that joined, left, resigned or ran out of time; null for
-             *     `started`.
+             *     `started` and `abandoned`.
              */
             player: number | null;
             /** @description The game after the change. */
@@ -1035,7 +1059,10 @@ export interface components {
             /** @description The cursor of the next page; null on the last. */
             next_cursor: string | null;
         };
-        /** @description The data of the `over` event that ends a game's stream. */
+        /**
+         * @description The data of the `over` event: the end of play (only a `rematch` may
+         *     follow it).
+         */
         GameOverEvent: {
             /** @description Always `over`. */
             status: components["schemas"]["GameStatusView"];
@@ -1187,6 +1214,14 @@ export interface components {
             next_cursor: string | null;
             /** @description With `from`: the jumps from that cell as a tree. */
             tree?: components["schemas"]["JumpTree"];
+        };
+        /**
+         * @description The data of a `move` event: the move (the fields of a `MoveRecord`)
+         *     and the game just after it, so that a follower draws the game from the
+         *     event alone.
+         */
+        MoveEvent: components["schemas"]["MoveRecord"] & {
+            game?: components["schemas"]["AfterMove"] | null;
         };
         /**
          * @description A move in a request: its path of cells. A removal is one cell.
@@ -2678,7 +2713,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The last event id received (a ply); the moves after it come first */
+                /** @description The id of the last event received: exactly the events after it come, and no `game` event */
                 "Last-Event-ID"?: string;
             };
             path: {
@@ -2689,7 +2724,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An event stream: a `game` event (data: `Game`), then `move` events (data: `MoveRecord`) and seat events (data: `GameChange`), then an `over` event (data: `GameOverEvent`) and maybe a `rematch` event (data: `RematchEvent`) */
+            /** @description An event stream: a `game` event (data: `Game`) unless resuming, then `move` events (data: `MoveEvent`), seat events (data: `GameChange`), an `over` event (data: `GameOverEvent`) and maybe a `rematch` event (data: `RematchEvent`) */
             200: {
                 headers: {
                     [name: string]: unknown;
