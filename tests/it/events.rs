@@ -203,3 +203,165 @@ fn a_client_reconnecting_after_every_event_sees_what_an_uninterrupted_one_saw_ac
         s.spawn(|| a_time_out(&a.app, &b.app, apps()));
     });
 }
+
+/// Old `old` 3×3 games, seed 1, as the service stored them: the rule set,
+/// the moves (with their positions after each) and a finished game's
+/// result, as written before the event log.
+const RULES: &str = r#"{"preset":"old","name":"old","rows":3,"cols":3,"mask":[],"holes":[],"directions":"orthogonal","kinds":[{"letter":"O","name":"piece","value":1,"owner":null}],"fill":{"type":"random","weights":[1]},"capture":"shared","chain":"free","opening":{"type":"each_player_removes","kinds":null},"removals_score":true,"end":"highest_score","min_players":1,"max_players":64}"#;
+/// Each move: notation, captured cells, and the position after it.
+const MOVES: [(&str, &str, &str); 5] = [
+    ("a1", r#"["a1"]"#, "OOO/OOO/1OO 1 1,0"),
+    ("a2", r#"["a2"]"#, "OOO/1OO/1OO 2 1,1"),
+    ("c1xa1", r#"["b1"]"#, "OOO/1OO/O2 3 2,1"),
+    ("b3xb1", r#"["b2"]"#, "O1O/2O/O1O 4 2,2"),
+    ("a1xc1", r#"["b1"]"#, "O1O/2O/2O 5 3,2"),
+];
+/// The result of the finished game, as stored before results said how
+/// the game ended.
+const RESULT: &str = r#"{"winners":[0],"shared":false,"standings":[{"player":0,"score":3,"rank":1,"resigned":false},{"player":1,"score":2,"rank":2,"resigned":false}]}"#;
+
+/// Stores game `id` as the migrations up to `applied` (their number)
+/// had it: in progress after three moves, or finished after five (with a
+/// rematch, once games had one), each column a later migration added
+/// written as the service of that time wrote it.
+async fn store_old_game(pool: &sqlx::AnyPool, applied: usize, id: &str, finished: bool) {
+    let moves = if finished { 5 } else { 3 };
+    let (status, result) = if finished { ("over", Some(RESULT)) } else { ("playing", None) };
+    let exec = |sql: &'static str| sqlx::query(sql);
+    exec(
+        "INSERT INTO games (id, version, rules, seed, players, position, status, result, created_at, updated_at) \
+         VALUES ($1, $2, $3, '1', '[\"Ann\",\"Bob\"]', $4, $5, $6, 1000, $7)",
+    )
+    .bind(id)
+    .bind(1 + moves as i64)
+    .bind(RULES)
+    .bind(MOVES[moves - 1].2)
+    .bind(status)
+    .bind(result)
+    .bind(1000 + moves as i64)
+    .execute(pool)
+    .await
+    .unwrap();
+    for p in 0..2i64 {
+        exec("INSERT INTO seats (game_id, player, name, token_hash) VALUES ($1, $2, $3, $4)")
+            .bind(id)
+            .bind(p)
+            .bind(["Ann", "Bob"][p as usize])
+            .bind(token(id, p).hash().as_str().to_string())
+            .execute(pool)
+            .await
+            .unwrap();
+    }
+    for (ply, (notation, captures, _)) in MOVES[..moves].iter().enumerate() {
+        exec("INSERT INTO moves (game_id, ply, player, notation, captures, gain, at) VALUES ($1, $2, $3, $4, $5, 1, $6)")
+            .bind(id)
+            .bind(ply as i64)
+            .bind(ply as i64 % 2)
+            .bind(*notation)
+            .bind(*captures)
+            .bind(1001 + ply as i64)
+            .execute(pool)
+            .await
+            .unwrap();
+    }
+    // What later migrations added, as the service then wrote it.
+    let later: [(usize, &str); 5] = [
+        (2, "UPDATE games SET client = '192.0.2.7' WHERE id = $1"),
+        (4, "UPDATE games SET turn_at = updated_at WHERE id = $1"),
+        (5, "UPDATE games SET rematch = 'the-rematch' WHERE id = $1 AND status = 'over'"),
+        (6, "UPDATE moves SET kinds = 'O' WHERE game_id = $1"),
+        (8, "UPDATE games SET rated = 0 WHERE id = $1"),
+    ];
+    for (migration, sql) in later {
+        if applied >= migration {
+            exec(sql).bind(id).execute(pool).await.unwrap();
+        }
+    }
+}
+
+/// Games stored under every earlier schema, each in progress and finished,
+/// read back through the games service with their events made from their
+/// rows: moves in order (kinds replayed where none were stored), the end,
+/// the rematch; and their logs go on from there.
+async fn old_games_read_back_with_their_events(url: &str) {
+    use leapfrog::events::{Hub, StreamLimits};
+    use leapfrog::games::Games;
+    sqlx::any::install_default_drivers();
+    let migrator = sqlx::migrate!("./migrations");
+    let versions: Vec<i64> = migrator.iter().map(|m| m.version).collect();
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    let mut games = Vec::new();
+    // Every migration but the log's own.
+    for (i, version) in versions[..versions.len() - 1].iter().enumerate() {
+        migrator.run_to(*version, &pool).await.unwrap();
+        for finished in [false, true] {
+            let id = format!("old-{i}-{}", if finished { "over" } else { "playing" });
+            store_old_game(&pool, i + 1, &id, finished).await;
+            games.push((i + 1, id, finished));
+        }
+    }
+    pool.close().await;
+    let store = leapfrog::store::Store::open(url, leapfrog::store::Durability::Fast).await.unwrap();
+    let hub = Hub::new(store.clone(), StreamLimits { total: 1, per_game: 1, per_client: 0 });
+    let (service, _wakes) = Games::new(store.clone(), hub);
+    for (applied, id, finished) in &games {
+        let game = service.load(id).await.unwrap();
+        let log = store.events(id, 0, 100).await.unwrap();
+        assert_eq!(game.events(), Some(log.len() as u64), "{id}");
+        let kinds: Vec<&str> = log.iter().map(|e| e.kind.as_str()).collect();
+        let moves = if *finished { 5 } else { 3 };
+        let mut expected = vec!["move"; moves];
+        if *finished {
+            expected.push("over");
+            if *applied >= 5 {
+                expected.push("rematch");
+            }
+        }
+        assert_eq!(kinds, expected, "{id}");
+        for (ply, e) in log.iter().take(moves).enumerate() {
+            let m: Value = serde_json::from_str(&e.data).unwrap();
+            assert_eq!(
+                (m["ply"].as_u64(), m["notation"].as_str()),
+                (Some(ply as u64), Some(MOVES[ply].0)),
+                "{id}"
+            );
+            assert_eq!(m["kinds"], json!(["O"]), "{id}: kinds stored or replayed");
+            assert!(m.get("game").is_none(), "{id}: the game after an old move was not stored");
+            assert_eq!((e.seq, e.at), (ply as i64, 1001 + ply as i64));
+        }
+        if let Some(rematch) = log.iter().find(|e| e.kind == "rematch") {
+            assert_eq!(rematch.data, r#"{"id":"the-rematch"}"#);
+        }
+        // Made once: read again, the same log.
+        service.load(id).await.unwrap();
+        assert_eq!(store.events(id, 0, 100).await.unwrap(), log);
+    }
+    // An old game in progress goes on: its next change is numbered after
+    // the log made for it.
+    let (_, id, _) = &games[0];
+    let resigned = service.resign(id, &leapfrog::game::Credential::Seat(token(id, 1))).await;
+    assert!(resigned.is_ok(), "{resigned:?}");
+    let log = store.events(id, 3, 10).await.unwrap();
+    let kinds: Vec<(i64, &str)> = log.iter().map(|e| (e.seq, e.kind.as_str())).collect();
+    assert_eq!(kinds, [(3, "resigned"), (4, "over")]);
+    store.close().await;
+}
+
+/// The token of seat `player` of old game `id`.
+fn token(id: &str, player: i64) -> leapfrog::game::SeatToken {
+    leapfrog::game::SeatToken::parse(&format!("{id}-seat-{player}")).unwrap()
+}
+
+#[test]
+fn games_stored_under_every_earlier_schema_read_back_with_their_events_sqlite() {
+    let db = crate::common::temp_db();
+    let _files = crate::common::TempFiles::of_url(&format!("sqlite://{}", db.display()));
+    let url = format!("sqlite://{}?mode=rwc", db.display());
+    actix_web::rt::System::new().block_on(old_games_read_back_with_their_events(&url));
+}
+
+#[test]
+fn games_stored_under_every_earlier_schema_read_back_with_their_events_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    actix_web::rt::System::new().block_on(old_games_read_back_with_their_events(&url));
+}
