@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::{EventStream, Response, ServerProcess, TestApp, pg, spawn_app, spawn_with};
 use crate::games::{GameRef, create, play, play_first};
-use leapfrog::config::ServeConfig;
+use leapfrog::server::config::ServeConfig;
 use serde_json::{Value, json};
 
 /// Sends `n` requests at once (threads released together by a barrier)
@@ -129,9 +129,9 @@ fn assert_429(r: &Response) {
 #[test]
 fn floods_from_one_client_get_429_with_retry_after_and_others_are_untouched() {
     let mut config = ServeConfig::for_tests();
-    config.limits.create_rate = leapfrog::limits::Rate { burst: 3.0, per_second: 0.01 };
-    config.limits.move_rate = leapfrog::limits::Rate { burst: 4.0, per_second: 0.01 };
-    config.limits.stream_rate = leapfrog::limits::Rate { burst: 2.0, per_second: 0.01 };
+    config.limits.create_rate = leapfrog::api::limits::Rate { burst: 3.0, per_second: 0.01 };
+    config.limits.move_rate = leapfrog::api::limits::Rate { burst: 4.0, per_second: 0.01 };
+    config.limits.stream_rate = leapfrog::api::limits::Rate { burst: 2.0, per_second: 0.01 };
     config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
     let app = spawn_with(config);
     let new_game =
@@ -269,5 +269,5 @@ fn the_server_raises_its_open_file_limit_and_keeps_a_reserve_from_streams() {
     let server = ServerProcess::start_under(&["prlimit", "--nofile=512:1024", "--"], &[], &[]);
     let ready = server.app.get("/readyz").json();
     // Raised from 512 to the hard limit, 1024; 256 kept back.
-    assert_eq!(ready["streams_limit"], 1024 - leapfrog::startup::RESERVED_FILES, "{ready}");
+    assert_eq!(ready["streams_limit"], 1024 - leapfrog::server::startup::RESERVED_FILES, "{ready}");
 }

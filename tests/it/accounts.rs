@@ -69,7 +69,7 @@ fn an_account_signs_up_makes_tokens_lists_revokes_and_is_deleted() {
 #[test]
 fn a_wrong_name_and_a_wrong_password_get_the_same_answer_and_no_password_is_stored_in_clear() {
     let db = crate::common::temp_db();
-    let mut config = leapfrog::config::ServeConfig::for_tests();
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
     config.database.url = format!("sqlite://{}", db.display());
     let app = spawn_with(config);
     assert_eq!(sign_up(&app, "Ann").status, 201);
@@ -128,7 +128,7 @@ fn bad_names_and_passwords_are_refused_with_the_reason() {
 /// A server behind a trusted proxy on loopback: each request says its
 /// client in `X-Forwarded-For`.
 fn behind_a_proxy() -> TestApp {
-    let mut config = leapfrog::config::ServeConfig::for_tests();
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
     config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
     spawn_with(config)
 }
@@ -157,11 +157,11 @@ fn of_concurrent_sign_ups_of_one_name_exactly_one_wins() {
 
 #[test]
 fn a_sign_in_flood_from_one_client_is_refused_without_locking_anyone_out() {
-    let mut config = leapfrog::config::ServeConfig::for_tests();
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
     config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
     // The default burst, and no refill while the flood lasts, however slow
     // the checks run on a busy machine.
-    config.limits.sign_in_rate = leapfrog::limits::Rate { burst: 10.0, per_second: 0.001 };
+    config.limits.sign_in_rate = leapfrog::api::limits::Rate { burst: 10.0, per_second: 0.001 };
     let app = spawn_with(config);
     assert_eq!(
         post_as(&app, "192.0.2.1", "/v1/accounts", &json!({"name": "Ann", "password": PASSWORD})).status,
@@ -179,7 +179,7 @@ fn a_sign_in_flood_from_one_client_is_refused_without_locking_anyone_out() {
 
 #[test]
 fn sign_ins_past_the_password_threads_share_wait_then_get_503_and_play_goes_on() {
-    let mut config = leapfrog::config::ServeConfig::for_tests();
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
     config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
     // 1%: after a check of some 35 ms, the thread rests about 3.5 s.
     config.limits.password_share = 1;

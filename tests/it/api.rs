@@ -356,9 +356,9 @@ fn cors_preflight_allows_other_origins() {
     assert_eq!(r.status, 200, "{r:?}");
     assert_eq!(r.header("access-control-allow-origin"), Some("http://frontend.example"));
     assert!(r.header("access-control-allow-methods").unwrap().contains("POST"));
-    let restricted = crate::common::spawn_with(leapfrog::config::ServeConfig {
+    let restricted = crate::common::spawn_with(leapfrog::server::config::ServeConfig {
         cors_origins: vec!["http://allowed.example".into()],
-        ..leapfrog::config::ServeConfig::for_tests()
+        ..leapfrog::server::config::ServeConfig::for_tests()
     });
     let r = restricted.request(
         "OPTIONS",
@@ -376,7 +376,7 @@ fn cors_preflight_allows_other_origins() {
 fn the_committed_spec_is_what_the_code_produces_and_what_is_served() {
     let committed =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json")).unwrap();
-    let generated = leapfrog::cli::openapi_json();
+    let generated = leapfrog::server::cli::openapi_json();
     assert!(
         committed == generated,
         "openapi/openapi.json is stale: run `cargo run -p leapfrog -- openapi --output openapi/openapi.json`"

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::common::{EventStream, Response, TestApp, spawn_app, spawn_with};
 use crate::games::{GameRef, create, play};
-use leapfrog::config::ServeConfig;
+use leapfrog::server::config::ServeConfig;
 use serde_json::{Value, json};
 
 /// Leap Frog `old` on `ranks × files`, full but for the cells on even files
@@ -193,7 +193,7 @@ fn with_token(app: &TestApp, path: &str, token: &str) -> Response {
 #[test]
 fn a_rematch_is_charged_as_a_creation() {
     let mut config = ServeConfig::for_tests();
-    config.limits.create_rate = leapfrog::limits::Rate { burst: 3.0, per_second: 0.01 };
+    config.limits.create_rate = leapfrog::api::limits::Rate { burst: 3.0, per_second: 0.01 };
     let app = spawn_with(config);
     let game = create(&app, json!({"preset": "old", "rows": 6, "cols": 6}), 2, 1);
     // Resign and play again, over and over: the creation rate says no on

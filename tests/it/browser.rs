@@ -36,9 +36,7 @@ fn tools_ready(test: &str, browser: bool) -> bool {
 }
 
 fn npm_ready() {
-    if !web().join("node_modules").exists() {
-        run("npm ci", Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(web()));
-    }
+    crate::common::npm_installed(&web());
 }
 
 #[test]
@@ -62,7 +60,8 @@ fn the_page_and_its_files_are_served_from_the_binary_and_allow_this_server_only(
     }
     // No address of another host in what the browser runs (the SVG
     // namespace is a name, never fetched).
-    let modules: String = leapfrog::page::SCRIPTS.iter().map(|(path, _)| app.get(path).body).collect();
+    let modules: String =
+        leapfrog::server::page::SCRIPTS.iter().map(|(path, _)| app.get(path).body).collect();
     let script = (modules + &app.get("/").body + &app.get("/style.css").body)
         .replace("http://www.w3.org/2000/svg", "");
     assert!(
@@ -117,7 +116,8 @@ fn the_committed_script_is_the_strict_compile_of_the_typescript_typed_by_the_com
         compiled == committed,
         "crates/leapfrog/web/dist/ is stale: run `npm run build` in crates/leapfrog/web"
     );
-    let served: Vec<String> = leapfrog::page::SCRIPTS.iter().map(|(path, _)| path[1..].to_string()).collect();
+    let served: Vec<String> =
+        leapfrog::server::page::SCRIPTS.iter().map(|(path, _)| path[1..].to_string()).collect();
     let names: Vec<String> = compiled.into_iter().map(|(name, _)| name).collect();
     assert_eq!(served, names, "page.rs serves every module");
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::common::{EventStream, ServerProcess, TestApp, pg, spawn_unlimited, spawn_with};
-use leapfrog::config::ServeConfig;
+use leapfrog::server::config::ServeConfig;
 use serde_json::{Value, json};
 
 /// The position of the crate's tactics test: c3xe3 takes a green but hands

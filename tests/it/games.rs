@@ -126,13 +126,13 @@ fn if_match_compares_versions_strongly_and_refuses_what_is_not_an_etag() {
 fn seats_need_their_token_and_their_turn_and_no_plain_token_is_stored() {
     let db = crate::common::temp_db();
     let _files = crate::common::TempFiles::of_url(&format!("sqlite://{}", db.display()));
-    let config = leapfrog::config::ServeConfig {
-        database: leapfrog::config::DatabaseArgs {
+    let config = leapfrog::server::config::ServeConfig {
+        database: leapfrog::server::config::DatabaseArgs {
             url: format!("sqlite://{}", db.display()),
             durability: leapfrog::store::Durability::Full,
             pool_size: leapfrog::store::DEFAULT_POOL_SIZE,
         },
-        ..leapfrog::config::ServeConfig::for_tests()
+        ..leapfrog::server::config::ServeConfig::for_tests()
     };
     let app = crate::common::spawn_with(config);
     let game = create(&app, json!({"preset": "old", "rows": 4, "cols": 4}), 2, 1);

@@ -20,6 +20,7 @@
 mod abuse;
 mod accounts;
 mod api;
+mod architecture;
 mod backup;
 mod bad_input;
 mod bounded;

@@ -138,7 +138,7 @@ fn a_time_out_racing_on_two_processes_rates_a_game_once() {
 #[test]
 fn a_leaderboard_ranks_settled_players_best_first_a_page_at_a_time() {
     let db = crate::common::temp_db();
-    let mut config = leapfrog::config::ServeConfig::for_tests();
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
     config.database.url = format!("sqlite://{}", db.display());
     let app = spawn_with(config);
     for name in ["Ann", "Bob", "Cy", "Dee"] {

@@ -1,49 +1,39 @@
 //! Leap Frog and kindred jump-capture games: the `leapfrog` command line
-//! and REST service.
+//! and REST service. `docs/architecture.md` walks through it.
 //!
 //! The rules live in the `jump-capture` crate. This crate has, from the
-//! outside in:
+//! outside in (each layer uses only those below it):
 //!
-//! - `cli`: the command line; `config`: the server's settings;
-//!   `startup`: building and running the server; `telemetry`: logs.
-//! - `api`: the HTTP API — handlers that translate requests and answers;
-//!   `page`: the web page at `/` (sources in `web/`).
-//! - `wire`: the JSON forms of rules, positions, moves, games and results.
-//! - `game`: the game core — a game, its seats and the rules of §11 as pure
-//!   functions (`Game::apply` of a command at a given time) — with no
-//!   store, clock, HTTP or JSON.
-//! - `games`: the games service, the one place a game changes: load, apply,
-//!   commit against the version read, tell the hub and the computer;
-//!   `reading`: the reads of games it shares with the hub.
-//! - `store`: the database (SQLite or PostgreSQL) in its own stored forms;
-//!   `events`: the fan-out of each game's changes to its live streams;
-//!   `limits`: per-client rate limits.
-//! - `accounts`: accounts and personal access tokens; `rating`: Glicko-2;
+//! - `server`: the command line, settings, startup and stopping, logs,
+//!   request logs and the page at `/`.
+//! - `api`: the HTTP API — handlers that translate requests and answers —
+//!   and its per-client rate limits.
+//! - `games`: the games service, the one place a game changes (load,
+//!   apply, commit with its events, tell), its reads, and what drives it:
+//!   the move clock and the computer's seats. `accounts`: accounts, tokens
+//!   and Glicko-2 ratings.
+//! - `events`: each game's event log — the core's changes encoded once,
+//!   the hub that hands new events to the streams of this process, one
+//!   follower's stream.
+//! - `wire`: the JSON forms of rules, positions, moves, games and events;
 //!   `record`: game records (§14).
-//! - `thinking`: the threads the computer thinks on; `computer`: the seats
-//!   it plays; `clock`: the move time limit.
+//! - `work`: the budgets of a request's work and the thread pools the
+//!   computer and the analyses think on.
+//! - `store`: the database (SQLite or PostgreSQL) in its own stored forms.
+//! - `process`: metrics and the stop signal, shared by every layer.
+//! - `game`: the game core — a game, its seats and the rules of §11 as
+//!   pure functions (`Game::apply` of a command at a given time); `names`:
+//!   the checks of names people and rule sets give.
 
 pub mod accounts;
 pub mod api;
-pub mod cli;
-pub mod clock;
-pub mod computer;
-pub mod config;
 pub mod events;
 pub mod game;
 pub mod games;
-pub mod limits;
-pub mod meter;
 pub mod names;
-pub mod page;
-pub mod rating;
-pub mod reading;
+pub mod process;
 pub mod record;
-pub mod request_log;
-pub mod startup;
-pub mod stopping;
+pub mod server;
 pub mod store;
-pub mod telemetry;
-pub mod thinking;
 pub mod wire;
 pub mod work;

@@ -3,5 +3,5 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    leapfrog::cli::main()
+    leapfrog::server::cli::main()
 }

@@ -8,8 +8,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use leapfrog::config::ServeConfig;
-use leapfrog::startup::Application;
+use leapfrog::server::config::ServeConfig;
+use leapfrog::server::startup::Application;
 
 /// A server running in the background for one test. Clones share it; when
 /// the last is dropped (the test ended, passed or failed), the server stops
@@ -528,4 +528,24 @@ pub fn run(what: &str, command: &mut std::process::Command) -> std::process::Out
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+/// Installs the npm packages of `dir` from its lock file, once per test
+/// run and finished before any test uses them: tests that need one folder
+/// wait for the one install (an existing `node_modules` may be another
+/// test's install half-way). An install that finished before this run
+/// (npm writes `node_modules/.package-lock.json` last) is kept.
+pub fn npm_installed(dir: &std::path::Path) {
+    static INSTALLED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let mut installed = INSTALLED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if installed.iter().any(|d| d == dir) {
+        return;
+    }
+    if !dir.join("node_modules/.package-lock.json").exists() {
+        run(
+            &format!("npm ci in {}", dir.display()),
+            std::process::Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(dir),
+        );
+    }
+    installed.push(dir.to_path_buf());
 }

@@ -12,7 +12,7 @@ use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::state::AppState;
 use crate::accounts::{AccessToken, AccountError, AccountName, Label, Password, Principal, Scope, Scopes};
-use crate::limits::Class;
+use crate::api::limits::Class;
 use std::collections::BTreeMap;
 
 use crate::store::{AccountRow, RatingRow, TokenRow};
@@ -32,11 +32,11 @@ impl From<AccountError> for ApiError {
             AccountError::Scope(_) | AccountError::NotYours => ApiError::Forbidden(detail),
             AccountError::NotFound(_) => ApiError::NotFound(detail),
             AccountError::TooMany(_) => {
-                crate::meter::refused("sign_ins_waiting");
+                crate::process::meter::refused("sign_ins_waiting");
                 ApiError::TooManyRequests { detail, retry_after: Some(BUSY_RETRY_AFTER) }
             }
             AccountError::Busy => {
-                crate::meter::refused("password_share");
+                crate::process::meter::refused("password_share");
                 ApiError::Unavailable { detail, retry_after: BUSY_RETRY_AFTER }
             }
             AccountError::Randomness(_) | AccountError::Hash(_) | AccountError::Store(_) => {
@@ -186,7 +186,7 @@ impl AccountView {
         let ratings = ratings
             .iter()
             .map(|r| {
-                let rating = crate::rating::Rating {
+                let rating = crate::accounts::rating::Rating {
                     rating: r.rating,
                     deviation: r.deviation,
                     volatility: r.volatility,
@@ -334,7 +334,7 @@ pub async fn create_token(
         Err(AccountError::TooMany(_) | AccountError::Busy) => "busy",
         Err(_) => "failed",
     };
-    metrics::counter!(crate::meter::SIGN_INS, "outcome" => outcome).increment(1);
+    metrics::counter!(crate::process::meter::SIGN_INS, "outcome" => outcome).increment(1);
     let account = signed_in?;
     let made = state.accounts.create_token(&account, &label, scopes).await?;
     let view = TokenView::of(&made.row);

@@ -10,9 +10,9 @@ use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::state::AppState;
 use super::stateless::{BodyErrors, rules_and_position};
-use crate::limits::Class;
-use crate::thinking::{Busy, Lane};
+use crate::api::limits::Class;
 use crate::wire::{PositionInput, Refusal, Rules, SeedInput, seed_string};
+use crate::work::thinking::{Busy, Lane};
 
 /// Most iterations one analysis may ask for.
 pub const MAX_ITERATIONS: u64 = 200_000;
@@ -177,18 +177,18 @@ pub(super) async fn think<T: Send + 'static>(
         .submit(Lane::Background, &client, Some(state.analyses_per_client), job)
         .map_err(|busy| match busy {
             Busy::Full { .. } => {
-                crate::meter::refused("think_queue");
+                crate::process::meter::refused("think_queue");
                 ApiError::Unavailable { detail: busy.to_string(), retry_after: 1 }
             }
             Busy::Client { .. } => {
-                crate::meter::refused("analyses_per_client");
+                crate::process::meter::refused("analyses_per_client");
                 ApiError::TooManyRequests { detail: busy.to_string(), retry_after: Some(1) }
             }
         })?
         .await
         .map_err(|_| ApiError::Internal("a search ended without an answer".into()))?
         .map_err(|late| {
-            crate::meter::refused("think_wait");
+            crate::process::meter::refused("think_wait");
             ApiError::Unavailable { detail: format!("the computer is busy: {late}"), retry_after: 1 }
         })
 }

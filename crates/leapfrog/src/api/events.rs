@@ -7,8 +7,8 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use super::games::GameErrors;
 use super::problem::{ApiError, Problem};
 use super::state::AppState;
+use crate::api::limits::Class;
 use crate::events::{Full, Stream};
-use crate::limits::Class;
 
 /// Seconds a client is told to wait when the streams are at their limit.
 const FULL_RETRY_AFTER: u64 = 5;
@@ -71,11 +71,15 @@ pub async fn events(
         .and_then(|v| v.trim().parse::<u64>().ok());
     let follower = state.hub.follow(game.id(), &state.client_key(&req)).map_err(|e| match e {
         Full::Client(_) => {
-            crate::meter::refused("streams_per_client");
+            crate::process::meter::refused("streams_per_client");
             ApiError::TooManyRequests { detail: e.to_string(), retry_after: Some(FULL_RETRY_AFTER) }
         }
         Full::Server(_) | Full::Game(_) => {
-            crate::meter::refused(if matches!(e, Full::Game(_)) { "streams_per_game" } else { "streams" });
+            crate::process::meter::refused(if matches!(e, Full::Game(_)) {
+                "streams_per_game"
+            } else {
+                "streams"
+            });
             ApiError::Unavailable { detail: e.to_string(), retry_after: FULL_RETRY_AFTER }
         }
     })?;

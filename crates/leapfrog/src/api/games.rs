@@ -11,8 +11,8 @@ use super::query::QueryParams;
 use super::state::AppState;
 use super::stateless::BodyErrors;
 use crate::accounts::{AccountError, Principal};
+use crate::api::limits::Class;
 use crate::game::{GameCursor, MAX_SEATS, NewSeat, PlayerName};
-use crate::limits::Class;
 use crate::wire::Refusal;
 use crate::wire::game::{CreateGameRequest, GameList, GameStatusView, GameView};
 
@@ -37,12 +37,16 @@ pub fn etag(version: i64) -> String {
 /// and `invitations`). A game with open seats waits, nothing played, until
 /// every seat is held. A seat given as `{"account": NAME}` is held by
 /// that account, whose personal access token (with the `play` scope) the
-/// request carries.
+/// request carries as `Authorization: Bearer lfpat_…`.
+///
+/// A token is optional: this operation names no security requirement, so
+/// that generated clients type it as callable without one; send the
+/// account's token in the `Authorization` header when a seat is the
+/// account's.
 #[utoipa::path(
     tag = "games",
     operation_id = "createGame",
     request_body = CreateGameRequest,
-    security((), ("accountToken" = ["play"])),
     responses(
         (status = 401, description = "A seat held by an account, without a token of it (or with one unknown or revoked)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "A seat held by another account than the token's, or a token without the `play` scope", body = Problem, content_type = "application/problem+json"),

@@ -47,7 +47,7 @@ fn read_body(
     let mut payload = payload.take();
     async move {
         if declared.is_some_and(|n| n > limit) {
-            crate::meter::refused("body_size");
+            crate::process::meter::refused("body_size");
             return Err(ApiError::PayloadTooLarge { limit });
         }
         let mut body = web::BytesMut::with_capacity(declared.unwrap_or(0).min(limit));
@@ -57,7 +57,7 @@ fn read_body(
                 field: None,
             })?;
             if body.len() + chunk.len() > limit {
-                crate::meter::refused("body_size");
+                crate::process::meter::refused("body_size");
                 return Err(ApiError::PayloadTooLarge { limit });
             }
             body.extend_from_slice(&chunk);

@@ -44,7 +44,7 @@ pub async fn metrics(
     state: actix_web::web::Data<super::state::AppState>,
     req: actix_web::HttpRequest,
 ) -> Result<HttpResponse, super::problem::ApiError> {
-    use crate::meter;
+    use crate::process::meter;
     if state.metrics_bind.is_some_and(|at| at != req.app_config().local_addr()) {
         return Err(super::problem::ApiError::NotFound("metrics are served on another address".into()));
     }

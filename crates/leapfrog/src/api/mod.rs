@@ -17,6 +17,7 @@ pub mod analysis;
 pub mod events;
 pub mod games;
 pub mod json;
+pub mod limits;
 pub mod meta;
 pub mod move_page;
 pub mod moves;

@@ -214,7 +214,7 @@ pub async fn legal_moves_page(
         .run(client, move || write_page(&pos, from.as_deref(), limit, cursor.as_deref()))
         .await
         .map_err(|e| {
-            crate::meter::refused("engine_queue");
+            crate::process::meter::refused("engine_queue");
             ApiError::Unavailable { detail: e.to_string(), retry_after: 1 }
         })?;
     Ok(page?)

@@ -12,8 +12,8 @@ use super::move_page::{LegalMovesResponse, legal_moves_page};
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
 use super::state::AppState;
+use crate::api::limits::Class;
 use crate::game::{Credential, Expected, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken, Unreadable};
-use crate::limits::Class;
 use crate::wire::game::{GameView, History, MoveRecord};
 use crate::wire::{MoveInput, PositionView};
 

@@ -133,11 +133,11 @@ impl From<GameError> for ApiError {
             GameError::Conflict | GameError::Moved { .. } => ApiError::Conflict(detail),
             GameError::KeyReused { .. } => ApiError::refuse(Refusal::KeyReused, detail, "Idempotency-Key"),
             GameError::TooManyGames { .. } => {
-                crate::meter::refused("unfinished_games");
+                crate::process::meter::refused("unfinished_games");
                 ApiError::TooManyRequests { detail, retry_after: None }
             }
             GameError::TooManyComputerGames { .. } => {
-                crate::meter::refused("computer_games");
+                crate::process::meter::refused("computer_games");
                 ApiError::TooManyRequests { detail, retry_after: None }
             }
             GameError::Over => ApiError::refuse(Refusal::GameOver, detail, "path"),
@@ -152,7 +152,7 @@ impl From<GameError> for ApiError {
             GameError::AlreadySeated { .. } => ApiError::Conflict(detail),
             GameError::NotRateable(_) => ApiError::refuse(Refusal::InvalidValue, detail, "rated"),
             GameError::MoveLimit(_) => ApiError::refuse(Refusal::InvalidValue, detail, "move_time_limit"),
-            GameError::TooManyMoves => ApiError::refuse(Refusal::OverBudget, detail, "rules"),
+            GameError::TooManyMoves { .. } => ApiError::refuse(Refusal::OverBudget, detail, "rules"),
             GameError::Invalid(unreadable) => {
                 ApiError::refuse(Refusal::InvalidNotation, unreadable.detail, &unreadable.field)
             }

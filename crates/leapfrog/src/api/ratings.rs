@@ -116,7 +116,7 @@ pub async fn list_ratings(
         .store()
         .leaderboard(
             &pool,
-            crate::rating::PROVISIONAL_ABOVE,
+            crate::accounts::rating::PROVISIONAL_ABOVE,
             limit as i64 + 1,
             after.as_ref().map(|(r, id)| (*r, id.as_str())),
         )
@@ -202,9 +202,14 @@ pub async fn list_account_games(
         rated: query.rated,
         after: None,
     };
-    let (games, next) =
-        crate::reading::account_games(state.games.store(), &account.id, filters, limit, after.as_ref())
-            .await?;
+    let (games, next) = crate::games::reading::account_games(
+        state.games.store(),
+        &account.id,
+        filters,
+        limit,
+        after.as_ref(),
+    )
+    .await?;
     let games = games.iter().map(GameView::of).collect();
     Ok(HttpResponse::Ok().json(GameList { games, next_cursor: next.map(|c| c.to_string()) }))
 }

@@ -202,9 +202,14 @@ impl Pages {
     async fn page(&mut self) -> Result<Option<String>, crate::game::GameError> {
         let filters = crate::store::AccountGames { status: Some("over"), ..Default::default() };
         let store = self.games.store();
-        let (games, next) =
-            crate::reading::account_games(store, &self.account, filters, EXPORT_PAGE, self.after.as_ref())
-                .await?;
+        let (games, next) = crate::games::reading::account_games(
+            store,
+            &self.account,
+            filters,
+            EXPORT_PAGE,
+            self.after.as_ref(),
+        )
+        .await?;
         if games.is_empty() {
             return Ok(None);
         }

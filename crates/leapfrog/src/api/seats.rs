@@ -10,9 +10,9 @@ use super::json::JsonBody;
 use super::moves::credential;
 use super::problem::{ApiError, Problem};
 use super::state::AppState;
+use crate::api::limits::Class;
 use crate::game::{PlayerName, SeatToken};
 use crate::games::SeatChoice;
-use crate::limits::Class;
 use crate::wire::Refusal;
 use crate::wire::game::{GameView, JoinRequest, Joined, SeatView};
 
@@ -38,10 +38,15 @@ pub enum HolderErrors {
 /// only here). A public seat is anyone's; a private one needs its
 /// invitation. Of concurrent joins for one seat exactly one wins; the
 /// others get 409. When the last open seat is taken, the game starts.
+///
+/// A token is optional: anyone may join a public seat under a name. An
+/// account joins as itself with its personal access token (scope `play`)
+/// as `Authorization: Bearer lfpat_…` — required for a rated game's seat.
+/// The operation names no security requirement, so that generated clients
+/// type it as callable without one.
 #[utoipa::path(
     tag = "games",
     operation_id = "joinGame",
-    security((), ("accountToken" = ["play"])),
     params(("id" = String, Path, description = "The game's id")),
     request_body = JoinRequest,
     responses(

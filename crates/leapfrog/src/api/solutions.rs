@@ -12,7 +12,7 @@ use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::state::AppState;
 use super::stateless::{BodyErrors, rules_and_position};
-use crate::limits::Class;
+use crate::api::limits::Class;
 use crate::wire::{PositionInput, Refusal, Rules};
 
 /// Positions one solve may visit: its table of failed positions stays

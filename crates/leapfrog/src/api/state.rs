@@ -6,9 +6,9 @@ use std::sync::Arc;
 use actix_web::HttpRequest;
 
 use super::problem::ApiError;
+use crate::api::limits::{Class, Limiter};
 use crate::events::Hub;
 use crate::games::{Creator, Games};
-use crate::limits::{Class, Limiter};
 
 /// What every handler needs: the games, the live-update hub, the limits.
 #[derive(Debug, Clone)]
@@ -26,7 +26,7 @@ pub struct AppState {
     /// Most unfinished games of computer seats alone per client (0: no cap).
     pub max_computer_games: u32,
     /// Where the computer thinks.
-    pub thinkers: crate::thinking::Thinkers,
+    pub thinkers: crate::work::thinking::Thinkers,
     /// Runs engine work too large for a request thread.
     pub engine: crate::work::Engine,
     /// Analyses one client may have running or waiting at once.
@@ -55,7 +55,7 @@ impl AppState {
     pub fn limit(&self, class: Class, req: &HttpRequest) -> Result<(), ApiError> {
         let Some(client) = self.client(req) else { return Ok(()) };
         self.limiter.take(class, client, std::time::Instant::now()).map_err(|e| {
-            crate::meter::refused(class.limit_name());
+            crate::process::meter::refused(class.limit_name());
             ApiError::TooManyRequests { detail: e.to_string(), retry_after: Some(e.retry_after) }
         })
     }

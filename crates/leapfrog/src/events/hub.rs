@@ -66,7 +66,7 @@ pub struct Hub {
     followers: Arc<Mutex<Followers>>,
     limits: StreamLimits,
     store: Store,
-    stopping: crate::stopping::Stopping,
+    stopping: crate::process::stopping::Stopping,
 }
 
 /// Why a stream cannot open.
@@ -126,11 +126,16 @@ impl Follower {
 impl Hub {
     /// A hub reading events from `store`, with these limits.
     pub fn new(store: Store, limits: StreamLimits) -> Hub {
-        Hub { followers: Arc::default(), limits, store, stopping: crate::stopping::Stopping::default() }
+        Hub {
+            followers: Arc::default(),
+            limits,
+            store,
+            stopping: crate::process::stopping::Stopping::default(),
+        }
     }
 
     /// Whether the process is stopping: streams end when it is.
-    pub fn stopping(&self) -> &crate::stopping::Stopping {
+    pub fn stopping(&self) -> &crate::process::stopping::Stopping {
         &self.stopping
     }
 

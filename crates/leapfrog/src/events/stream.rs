@@ -42,7 +42,7 @@ pub struct Stream {
     ended: bool,
     heartbeat: tokio::time::Interval,
     /// Resolves when the process stops: the stream ends then.
-    stopping: crate::stopping::Watch,
+    stopping: crate::process::stopping::Watch,
 }
 
 impl Stream {
@@ -157,7 +157,7 @@ impl Stream {
                 // last event sent, on another process.
                 () = self.stopping.stopped() => {
                     self.ended = true;
-                    return Some(crate::stopping::last_event());
+                    return Some(crate::process::stopping::last_event());
                 }
                 _ = self.heartbeat.tick() => {
                     if self.over_at.is_some_and(|at| at.elapsed() >= REMATCH_WAIT) {

@@ -9,28 +9,37 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 
 use super::*;
-use crate::game::{MoveRequest, NewSeat, PlayerName};
-use crate::games::{Creator, Games};
-use crate::store::{Durability, Store};
+use crate::game::{NewSeat, PlayerName};
+use crate::store::{Durability, EventRow, Store};
 
+/// A new game stored with one event in its log, as the games service
+/// would store a change.
 async fn game_with_a_move(store: &Store) -> String {
-    // A hub of its own: the test's hub hears only what the test tells.
-    let (games, _wakes) = Games::new(
-        store.clone(),
-        Hub::new(store.clone(), StreamLimits { total: 1, per_game: 1, per_client: 0 }),
-    );
-    let rules = std::sync::Arc::new(jump_capture::Preset::Old.rules());
-    let names = vec![
-        NewSeat::Person(PlayerName::parse("A").unwrap()),
-        NewSeat::Person(PlayerName::parse("B").unwrap()),
-    ];
-    let creator = Creator { client: String::new(), max_unfinished: 0, max_computer_games: 0 };
-    let (game, created) = games.create(rules, names, Some(1), None, false, &creator).await.unwrap();
-    let mv = Ok("h8".parse().unwrap());
-    let credential = crate::game::Credential::Seat(created.tokens[0].1.clone());
-    let request = MoveRequest { credential, expected: None, key: None, mv };
-    games.play(game.id(), request).await.unwrap();
-    game.id().to_string()
+    let id = uuid::Uuid::new_v4().to_string();
+    let game = crate::game::Game::new(new_game(&id), 1).unwrap();
+    let row = game.to_row().unwrap();
+    store.insert_game(&row, &[]).await.unwrap();
+    let moved = crate::store::GameRow { version: 2, events: Some(1), ..row };
+    let event = EventRow { seq: 0, kind: "move".into(), data: "{}".into(), at: 2 };
+    let commit = store.update_game(&moved, 1, None, &[event]).await.unwrap();
+    assert_eq!(commit, crate::store::Commit::Done);
+    id
+}
+
+fn new_game(id: &str) -> crate::game::NewGame {
+    crate::game::NewGame {
+        id: id.into(),
+        max_moves: jump_capture::PathBudget::new(1_000),
+        rules: std::sync::Arc::new(jump_capture::Preset::Old.rules()),
+        seats: vec![
+            NewSeat::Person(PlayerName::parse("A").unwrap()),
+            NewSeat::Person(PlayerName::parse("B").unwrap()),
+        ],
+        seed: 1,
+        move_limit: None,
+        client: String::new(),
+        rated: false,
+    }
 }
 
 async fn next(rx: &mut broadcast::Receiver<Event>) -> Event {
@@ -114,19 +123,7 @@ async fn a_client_past_its_streams_is_refused_and_others_are_not() {
 
 #[test]
 fn a_changes_events_are_numbered_on_from_the_log_in_the_order_they_happened() {
-    let rules = std::sync::Arc::new(jump_capture::Preset::Old.rules());
-    let new = crate::game::NewGame {
-        id: "g".into(),
-        rules,
-        seats: vec![
-            NewSeat::Person(PlayerName::parse("A").unwrap()),
-            NewSeat::Person(PlayerName::parse("B").unwrap()),
-        ],
-        seed: 1,
-        move_limit: None,
-        client: String::new(),
-        rated: false,
-    };
+    let new = new_game("g");
     let game = crate::game::Game::new(new, 5).unwrap();
     let (after, changes) = game.apply(crate::game::Command::Resign { player: 0 }, 9).unwrap();
     let rows = encode(&changes, &after, 7, 9).unwrap();

@@ -106,6 +106,9 @@ pub enum Change {
 pub struct NewGame {
     /// Its id.
     pub id: String,
+    /// Most legal moves its start may have: a game whose moves one
+    /// request could not list could not be served.
+    pub max_moves: jc::PathBudget,
     /// Its rule set.
     pub rules: Arc<jc::Rules>,
     /// Its seats in turn order.
@@ -184,6 +187,7 @@ impl Game {
             check_rateable(&new.rules, &seats)?;
         }
         let mut game = Game::deal(new.id, new.rules, seats, new.seed, new.move_limit, new.client, now)?;
+        game.check_moves(new.max_moves)?;
         game.rated = new.rated;
         Ok(game)
     }
@@ -196,7 +200,14 @@ impl Game {
     /// # Errors
     ///
     /// [`GameError::NotOver`] before the end.
-    pub fn rematch_game(&self, id: String, seed: u64, client: String, now: i64) -> Result<Game, GameError> {
+    pub fn rematch_game(
+        &self,
+        id: String,
+        seed: u64,
+        client: String,
+        now: i64,
+        max_moves: jc::PathBudget,
+    ) -> Result<Game, GameError> {
         if self.status() != GameStatus::Over {
             return Err(GameError::NotOver);
         }
@@ -219,6 +230,7 @@ impl Game {
             })
             .collect();
         let mut game = Game::deal(id, self.rules.clone(), seats, seed, self.move_limit, client, now)?;
+        game.check_moves(max_moves)?;
         game.rated = self.rated;
         Ok(game)
     }
@@ -233,9 +245,6 @@ impl Game {
         now: i64,
     ) -> Result<Game, GameError> {
         let (position, seed) = jc::Position::start(rules.clone(), seats.len(), Some(seed))?;
-        if position.count_moves(crate::work::MOVES).is_err() {
-            return Err(GameError::TooManyMoves);
-        }
         Ok(Game {
             id,
             version: 1,
@@ -256,6 +265,14 @@ impl Game {
             // A new game's log is empty.
             events: Some(0),
         })
+    }
+
+    /// Refuses a start with more legal moves than `most`.
+    fn check_moves(&self, most: jc::PathBudget) -> Result<(), GameError> {
+        match self.position.count_moves(most) {
+            Ok(_) => Ok(()),
+            Err(_) => Err(GameError::TooManyMoves { most: most.paths() }),
+        }
     }
 
     /// Applies `command` at `now` (Unix milliseconds): the game after it,

@@ -136,11 +136,13 @@ pub enum GameError {
     /// The starting position has more legal moves than one request may
     /// list: its game could not be served.
     #[error(
-        "this game's starting position has more than {} legal moves, the most one request lists; \
-         choose a smaller board or fewer holes",
-        crate::work::MOVES.paths()
+        "this game's starting position has more than {most} legal moves, the most one request lists; \
+         choose a smaller board or fewer holes"
     )]
-    TooManyMoves,
+    TooManyMoves {
+        /// The most there may be.
+        most: u64,
+    },
     /// The move does not read (a bad cell, an empty path).
     #[error("{0}")]
     Invalid(super::Unreadable),

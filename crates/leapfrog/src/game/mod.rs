@@ -3,7 +3,7 @@
 //! move time limits, as pure functions of the game and the time given.
 //! Nothing here reads a clock, touches the store or knows of HTTP or JSON:
 //! [`Game::apply`] takes a [`Command`] and the time and answers the new
-//! game and what changed; the games service (`crate::games`) loads, commits
+//! game and what changed; the games service (the `games` module) loads, commits
 //! and tells. `stored` translates a game to and from the store's rows.
 
 mod apply;

@@ -11,6 +11,8 @@ use jump_search::Level;
 use super::*;
 
 const T0: i64 = 1_000_000;
+/// The service's budget of a start's moves.
+const BUDGET: jc::PathBudget = jc::PathBudget::new(1_000_000);
 
 fn name(n: &str) -> PlayerName {
     PlayerName::parse(n).unwrap()
@@ -24,8 +26,16 @@ fn person(n: &str) -> NewSeat {
 /// owners), dealt at `T0`, with a move limit if given.
 fn game(seats: Vec<NewSeat>, move_limit: Option<u32>) -> Game {
     let rules = Arc::new(jc::Rules::new(jc::Preset::Old.spec().with_size(4, 4)).unwrap());
-    let new =
-        NewGame { id: "g".into(), rules, seats, seed: 5, move_limit, client: String::new(), rated: false };
+    let new = NewGame {
+        id: "g".into(),
+        max_moves: BUDGET,
+        rules,
+        seats,
+        seed: 5,
+        move_limit,
+        client: String::new(),
+        rated: false,
+    };
     Game::new(new, T0).unwrap()
 }
 
@@ -33,6 +43,7 @@ fn game(seats: Vec<NewSeat>, move_limit: Option<u32>) -> Game {
 fn rated(rules: jc::RulesSpec, seats: Vec<NewSeat>) -> Result<Game, GameError> {
     let rules = Arc::new(jc::Rules::new(rules).unwrap());
     let new = NewGame {
+        max_moves: BUDGET,
         id: "r".into(),
         rules,
         seats,
@@ -220,6 +231,7 @@ fn a_move_time_limit_is_five_seconds_to_seven_days() {
     let rules = Arc::new(jc::Preset::Old.rules());
     for (limit, ok) in [(4, false), (5, true), (7 * 24 * 3600, true), (7 * 24 * 3600 + 1, false)] {
         let new = NewGame {
+            max_moves: BUDGET,
             id: "g".into(),
             rules: rules.clone(),
             seats: vec![person("A"), person("B")],
@@ -254,10 +266,10 @@ fn only_the_seat_to_move_plays_and_only_legal_moves() {
 fn playing_again_rotates_the_seats_keeps_their_kinds_and_deals_anew() {
     let computer = NewSeat::Computer(Level::Greedy, name("Computer"));
     let g = game(vec![person("Ann"), computer, person("Bob")], Some(60));
-    assert!(matches!(g.rematch_game("r".into(), 9, String::new(), T0), Err(GameError::NotOver)));
+    assert!(matches!(g.rematch_game("r".into(), 9, String::new(), T0, BUDGET), Err(GameError::NotOver)));
     let (g, _) = g.apply(Command::Resign { player: 0 }, T0 + 1).unwrap();
     let (over, _) = g.apply(Command::Resign { player: 2 }, T0 + 2).unwrap();
-    let next = over.rematch_game("r".into(), 9, "client".into(), T0 + 3).unwrap();
+    let next = over.rematch_game("r".into(), 9, "client".into(), T0 + 3, BUDGET).unwrap();
     let seats: Vec<(&str, Holder)> = next.seats().iter().map(|s| (s.name.as_str(), s.holder)).collect();
     assert_eq!(
         seats,
@@ -280,6 +292,7 @@ fn a_start_with_more_moves_than_a_request_lists_is_not_dealt() {
     spec.opening = jc::Opening::None;
     let rules = Arc::new(jc::Rules::new(spec).unwrap());
     let new = NewGame {
+        max_moves: BUDGET,
         id: "g".into(),
         rules,
         seats: vec![person("A"), person("B")],
@@ -288,7 +301,7 @@ fn a_start_with_more_moves_than_a_request_lists_is_not_dealt() {
         client: String::new(),
         rated: false,
     };
-    assert!(matches!(Game::new(new, T0), Err(GameError::TooManyMoves)));
+    assert!(matches!(Game::new(new, T0), Err(GameError::TooManyMoves { .. })));
 }
 
 /// Rule book §13: a rated game has only seats held by accounts (or open
@@ -342,7 +355,7 @@ fn a_rated_games_open_seat_is_joined_by_an_account_that_holds_no_other_seat() {
     assert_eq!(started.status(), GameStatus::Started);
     // Its rematch is rated too, the accounts keeping their seats.
     let (over, _) = started.apply(Command::Resign { player: 0 }, T0 + 1).unwrap();
-    let next = over.rematch_game("n".into(), 1, String::new(), T0 + 2).unwrap();
+    let next = over.rematch_game("n".into(), 1, String::new(), T0 + 2, BUDGET).unwrap();
     assert!(next.rated());
     assert_eq!(next.seats()[0].account.as_deref(), Some("bob"));
 }

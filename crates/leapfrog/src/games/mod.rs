@@ -10,6 +10,9 @@
 //! same transaction (rule book §13). Handlers, the clock and the computer
 //! translate and call this; nothing else writes a game.
 
+pub mod clock;
+pub mod computer;
+pub mod reading;
 mod rematch;
 mod seats;
 
@@ -19,16 +22,16 @@ use jump_capture as jc;
 use rand::TryRng;
 use tokio::sync::mpsc;
 
-use crate::reading as read;
-pub use crate::reading::{history, list, load, position_at};
+use crate::games::reading as read;
+pub use crate::games::reading::{history, list, load, position_at};
 
+use crate::accounts::rating::Rating;
 use crate::events::Hub;
 pub use crate::game::Created;
 use crate::game::{
     Change, Command, Expected, Game, GameCursor, GameError, HistoryMove, Holder, MoveOutcome, MoveRequest,
     NewGame, NewSeat, RatingChange, SeatToken, Visibility,
 };
-use crate::rating::Rating;
 use crate::store::{Commit, EndWrite, KeyRecord, MoveRow, RatingRow, RatingWrite, SeatRow, Store};
 use crate::store::{EventRow, StoreError};
 
@@ -55,7 +58,7 @@ pub fn now_ms() -> i64 {
 }
 
 /// The ids of games the computer may be to move in, as the service tells
-/// them (see [`crate::computer::Computer::listen`]).
+/// them (see [`crate::games::computer::Computer::listen`]).
 pub type Wakes = mpsc::UnboundedReceiver<String>;
 
 /// The games service.
@@ -179,6 +182,7 @@ impl Games {
         let computer_only = seats.iter().all(|s| matches!(s, NewSeat::Computer(..)));
         let new = NewGame {
             id: uuid::Uuid::new_v4().to_string(),
+            max_moves: crate::work::MOVES,
             rules,
             seats,
             seed: seed.map_or_else(random_seed, Ok)?,
@@ -393,7 +397,7 @@ impl Games {
         };
         if let (Some(_), Some(m)) = (&committed, &moved) {
             let by = if m.computer == 1 { "computer" } else { "person" };
-            metrics::counter!(crate::meter::MOVES, "by" => by).increment(1);
+            metrics::counter!(crate::process::meter::MOVES, "by" => by).increment(1);
         }
         Ok(committed)
     }
@@ -440,7 +444,7 @@ impl Games {
                 })
                 .collect();
             let ranks: Vec<usize> = rated.iter().map(|&(p, _)| rank[p]).collect();
-            let after = crate::rating::after_game(&ratings, &ranks);
+            let after = crate::accounts::rating::after_game(&ratings, &ranks);
             let mut writes = Vec::with_capacity(rated.len());
             let mut rating_changes = Vec::with_capacity(rated.len());
             for (i, &(player, account)) in rated.iter().enumerate() {

@@ -6,7 +6,7 @@
 
 use super::{Creator, Games, Seated, no_token, now_ms, random_seed};
 use crate::game::{Credential, Game, GameError, GameStatus, Holder, SeatToken};
-use crate::reading as read;
+use crate::games::reading as read;
 use crate::store::{Commit, SeatRow, StoreError};
 
 impl Games {
@@ -66,6 +66,7 @@ impl Games {
             random_seed()?,
             creator.client.clone(),
             now_ms(),
+            crate::work::MOVES,
         )?;
         let old_hashes = self.store.token_hashes(old.id()).await?;
         let n = next.seats().len();

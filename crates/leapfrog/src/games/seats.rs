@@ -6,7 +6,7 @@
 
 use super::{Games, SeatChoice, Seated, TRIES, now_ms};
 use crate::game::{Change, Command, Credential, Game, GameError, Holder, PlayerName, SeatToken};
-use crate::reading as read;
+use crate::games::reading as read;
 use crate::store::SeatRow;
 
 impl Games {

@@ -315,7 +315,7 @@ impl Store {
 async fn timed_acquire(pool: &AnyPool) -> Result<PoolConnection<Any>, StoreError> {
     let asked = std::time::Instant::now();
     let conn = pool.acquire().await?;
-    metrics::histogram!(crate::meter::DB_WAIT).record(asked.elapsed().as_secs_f64());
+    metrics::histogram!(crate::process::meter::DB_WAIT).record(asked.elapsed().as_secs_f64());
     Ok(conn)
 }
 

@@ -30,8 +30,8 @@ pub enum Refusal {
     GameOver,
     /// An idempotency key sent again with a different request.
     KeyReused,
-    /// Answering would take more work than one request may do (see
-    /// [`crate::work`]).
+    /// Answering would take more work than one request may do (a budget
+    /// of the work module's).
     OverBudget,
     /// A game record that does not read or replay (§14).
     InvalidRecord,

@@ -250,7 +250,12 @@ export interface paths {
          *     and `invitations`). A game with open seats waits, nothing played, until
          *     every seat is held. A seat given as `{"account": NAME}` is held by
          *     that account, whose personal access token (with the `play` scope) the
-         *     request carries.
+         *     request carries as `Authorization: Bearer lfpat_…`.
+         *
+         *     A token is optional: this operation names no security requirement, so
+         *     that generated clients type it as callable without one; send the
+         *     account's token in the `Authorization` header when a seat is the
+         *     account's.
          */
         post: operations["createGame"];
         delete?: never;
@@ -331,6 +336,12 @@ export interface paths {
          *     only here). A public seat is anyone's; a private one needs its
          *     invitation. Of concurrent joins for one seat exactly one wins; the
          *     others get 409. When the last open seat is taken, the game starts.
+         *
+         *     A token is optional: anyone may join a public seat under a name. An
+         *     account joins as itself with its personal access token (scope `play`)
+         *     as `Authorization: Bearer lfpat_…` — required for a rated game's seat.
+         *     The operation names no security requirement, so that generated clients
+         *     type it as callable without one.
          */
         post: operations["joinGame"];
         delete?: never;

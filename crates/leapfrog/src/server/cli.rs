@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use jump_capture::{DirectionSet, Position, Preset, Rules, Setup};
 
-use crate::config::ServeConfig;
-use crate::startup::{Application, StartupError, redact};
+use crate::server::config::ServeConfig;
+use crate::server::startup::{Application, StartupError, redact};
 use crate::store::StoreError;
 
 /// Why a command failed: one line for stderr.
@@ -119,7 +119,7 @@ enum Command {
     /// Run the REST service (interactive docs at /docs, spec at /openapi.json).
     Serve(Box<ServeConfig>),
     /// Create or update the database schema (serve does this at start too).
-    Migrate(crate::config::DatabaseArgs),
+    Migrate(crate::server::config::DatabaseArgs),
     /// Copy a SQLite database, while the server runs, into a new file, and
     /// check the copy (PostgreSQL: use pg_dump).
     Backup(BackupArgs),
@@ -158,7 +158,7 @@ struct SolveArgs {
 #[derive(Debug, Args)]
 struct BackupArgs {
     #[command(flatten)]
-    database: crate::config::DatabaseArgs,
+    database: crate::server::config::DatabaseArgs,
     /// The new file to write (never overwritten).
     #[arg(long, value_name = "FILE")]
     output: std::path::PathBuf,
@@ -596,7 +596,7 @@ pub fn openapi_json() -> String {
 }
 
 fn serve(config: ServeConfig) -> Result<(), CliError> {
-    crate::telemetry::init(config.log_format);
+    crate::server::telemetry::init(config.log_format);
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(config.clone()).await?;
         tracing::info!(

@@ -7,23 +7,23 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 
-const INDEX: &str = include_str!("../web/index.html");
+const INDEX: &str = include_str!("../../web/index.html");
 /// Each module `tsc` writes to `web/dist/`, by the path it is served at.
 pub const SCRIPTS: [(&str, &str); 12] = [
-    ("/account.js", include_str!("../web/dist/account.js")),
-    ("/app.js", include_str!("../web/dist/app.js")),
-    ("/board.js", include_str!("../web/dist/board.js")),
-    ("/client.js", include_str!("../web/dist/client.js")),
-    ("/dom.js", include_str!("../web/dist/dom.js")),
-    ("/game.js", include_str!("../web/dist/game.js")),
-    ("/home.js", include_str!("../web/dist/home.js")),
-    ("/pieces.js", include_str!("../web/dist/pieces.js")),
-    ("/puzzle.js", include_str!("../web/dist/puzzle.js")),
-    ("/replay.js", include_str!("../web/dist/replay.js")),
-    ("/storage.js", include_str!("../web/dist/storage.js")),
-    ("/types.js", include_str!("../web/dist/types.js")),
+    ("/account.js", include_str!("../../web/dist/account.js")),
+    ("/app.js", include_str!("../../web/dist/app.js")),
+    ("/board.js", include_str!("../../web/dist/board.js")),
+    ("/client.js", include_str!("../../web/dist/client.js")),
+    ("/dom.js", include_str!("../../web/dist/dom.js")),
+    ("/game.js", include_str!("../../web/dist/game.js")),
+    ("/home.js", include_str!("../../web/dist/home.js")),
+    ("/pieces.js", include_str!("../../web/dist/pieces.js")),
+    ("/puzzle.js", include_str!("../../web/dist/puzzle.js")),
+    ("/replay.js", include_str!("../../web/dist/replay.js")),
+    ("/storage.js", include_str!("../../web/dist/storage.js")),
+    ("/types.js", include_str!("../../web/dist/types.js")),
 ];
-const STYLE: &str = include_str!("../web/style.css");
+const STYLE: &str = include_str!("../../web/style.css");
 
 /// This server only; `data:` for the empty favicon.
 const POLICY: &str = "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; \

@@ -10,16 +10,16 @@ use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{App, HttpMessage, HttpServer, web};
 use tracing_actix_web::TracingLogger;
 
-use crate::request_log::{LoggedId, Spans};
+use crate::server::request_log::{LoggedId, Spans};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::api::limits::Limiter;
 use crate::api::state::AppState;
 use crate::api::{self, ApiDoc, RouteTable, json::BodyLimit};
-use crate::config::{LimitArgs, ServeConfig};
 use crate::events::{Hub, StreamLimits};
-use crate::limits::Limiter;
+use crate::server::config::{LimitArgs, ServeConfig};
 use crate::store::{Backend, Store, StoreError};
 
 /// File descriptors kept back from event streams: the database's
@@ -165,7 +165,7 @@ pub struct Application {
     port: u16,
     metrics_port: Option<u16>,
     store: Store,
-    stopping: crate::stopping::Stopping,
+    stopping: crate::process::stopping::Stopping,
     background: Vec<actix_web::rt::task::JoinHandle<()>>,
 }
 
@@ -210,7 +210,7 @@ impl Application {
             None => None,
         };
         let metrics_bind = metrics_listener.as_ref().map(|(_, at)| *at);
-        crate::meter::handle();
+        crate::process::meter::handle();
         let store =
             Store::open_with(&config.database.url, config.database.durability, config.database.pool_size)
                 .await
@@ -229,7 +229,7 @@ impl Application {
         let stopping = hub.stopping().clone();
         let mut background = vec![
             actix_web::rt::spawn(give_back_memory(hub.clone())),
-            actix_web::rt::spawn(crate::meter::upkeep()),
+            actix_web::rt::spawn(crate::process::meter::upkeep()),
         ];
         if store.backend() == Backend::Postgres {
             background.push(actix_web::rt::spawn(crate::events::forward_postgres(
@@ -238,19 +238,19 @@ impl Application {
             )));
         }
         let limiter = Arc::new(Limiter::new(config.limits.rates(), config.limits.trusted_proxies.clone()));
-        let thinkers = crate::thinking::Thinkers::new(
+        let thinkers = crate::work::thinking::Thinkers::new(
             config.thinking.threads(),
             config.thinking.think_queue,
             config.thinking.think_wait,
         );
         let (games, wakes) = crate::games::Games::new(store.clone(), hub.clone());
-        let computer = crate::computer::Computer::new(games.clone(), thinkers.clone());
+        let computer = crate::games::computer::Computer::new(games.clone(), thinkers.clone());
         background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
         background.push(actix_web::rt::spawn(computer.scan()));
-        background.push(actix_web::rt::spawn(crate::clock::run(games.clone())));
+        background.push(actix_web::rt::spawn(crate::games::clock::run(games.clone())));
         background.push(actix_web::rt::spawn(sweep(games.clone(), config.limits.clone())));
         let hasher =
-            crate::accounts::Hasher::new(crate::thinking::Share::percent(config.limits.password_share))
+            crate::accounts::Hasher::new(crate::work::thinking::Share::percent(config.limits.password_share))
                 .map_err(|e| StartupError::Accounts(e.to_string()))?;
         let accounts = crate::accounts::Accounts::new(store.clone(), Arc::new(hasher));
         let state = AppState {
@@ -280,7 +280,7 @@ impl Application {
             api::add_links(&mut openapi);
             let routes = RouteTable::of(&openapi);
             app.app_data(web::Data::new(routes))
-                .configure(crate::page::configure)
+                .configure(crate::server::page::configure)
                 .service(web::resource("/docs").to(api::meta::docs_redirect))
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi))
                 .default_service(web::to(api::not_found))
@@ -449,13 +449,13 @@ impl Measured {
     fn of(req: &actix_web::dev::ServiceRequest) -> Measured {
         Measured {
             started: std::time::Instant::now(),
-            method: crate::meter::method_label(req.method()),
+            method: crate::process::meter::method_label(req.method()),
             route: req.match_pattern().unwrap_or_else(|| "unmatched".into()),
         }
     }
 
     fn record(self, status: actix_web::http::StatusCode) {
-        use crate::meter::{REQUEST_SECONDS, REQUESTS};
+        use crate::process::meter::{REQUEST_SECONDS, REQUESTS};
         let seconds = self.started.elapsed().as_secs_f64();
         let status = status.as_str().to_string();
         metrics::counter!(REQUESTS, "method" => self.method, "route" => self.route.clone(), "status" => status)

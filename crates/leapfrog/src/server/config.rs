@@ -5,7 +5,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::api::json::DEFAULT_BODY_LIMIT;
-use crate::limits::{Class, Network, Rate};
+use crate::api::limits::{Class, Network, Rate};
 use crate::store::Durability;
 
 /// How the server runs.
@@ -25,8 +25,8 @@ pub struct ServeConfig {
     pub cors_origins: Vec<String>,
     /// Log lines as `text` or `json` (one object a line, each with the
     /// request's `request_id` and `trace_id`).
-    #[arg(long, env = "LEAPFROG_LOG_FORMAT", value_enum, default_value_t = crate::telemetry::LogFormat::Text)]
-    pub log_format: crate::telemetry::LogFormat,
+    #[arg(long, env = "LEAPFROG_LOG_FORMAT", value_enum, default_value_t = crate::server::telemetry::LogFormat::Text)]
+    pub log_format: crate::server::telemetry::LogFormat,
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "LEAPFROG_BODY_LIMIT", default_value_t = DEFAULT_BODY_LIMIT)]
     pub body_limit: usize,

@@ -104,7 +104,7 @@ struct Shared {
 impl Shared {
     /// Tells the metrics how many jobs wait.
     fn count_queued(&self, queued: usize) {
-        metrics::gauge!(crate::meter::THINK_QUEUED, "pool" => self.name.clone()).set(queued as f64);
+        metrics::gauge!(crate::process::meter::THINK_QUEUED, "pool" => self.name.clone()).set(queued as f64);
     }
 }
 
@@ -204,7 +204,8 @@ impl Pool {
             let tx = tx;
             let release = release;
             let waited = submitted.elapsed();
-            metrics::histogram!(crate::meter::THINK_WAIT, "pool" => pool).record(waited.as_secs_f64());
+            metrics::histogram!(crate::process::meter::THINK_WAIT, "pool" => pool)
+                .record(waited.as_secs_f64());
             let answer = if tx.is_closed() {
                 // The asker has gone: nothing to do.
                 None

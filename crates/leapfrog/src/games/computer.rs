@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use crate::game::GameError;
 use crate::games::{Games, Wakes, now_ms};
-use crate::thinking::{Lane, Thinkers};
+use crate::work::thinking::{Lane, Thinkers};
 
 /// How often the scan for forgotten computer moves runs, and how long a
 /// game must have been still to be picked up by it.
@@ -129,7 +129,8 @@ impl Computer {
                 }
             };
             let Some(mv) = choice? else { return Ok(()) };
-            metrics::histogram!(crate::meter::COMPUTER_MOVE).record(thinking.elapsed().as_secs_f64());
+            metrics::histogram!(crate::process::meter::COMPUTER_MOVE)
+                .record(thinking.elapsed().as_secs_f64());
             match self.games.play_for_computer(&game, mv).await {
                 Ok(played) => {
                     tracing::debug!(game = %id, ply = played.position().ply(), %level, "the computer moved");

@@ -11,13 +11,18 @@
 //! less than handing it over); anything larger runs on the [`Engine`]'s
 //! own threads, with a [`DEADLINE`], so that the request threads always
 //! answer (`/healthz` among them). Nothing here knows HTTP.
+//!
+//! `thinking` has the other two pools: the threads the computer's seats
+//! and the analyses think on, and the password hasher's share.
+
+pub mod thinking;
 
 use std::time::Duration;
 
 use jump_capture::{Cell, PathBudget};
 
-use crate::thinking::{Pool, Priority, Share};
 use crate::wire::{Invalid, Refusal};
+use crate::work::thinking::{Pool, Priority, Share};
 
 /// The most legal moves one request counts or lists of a position.
 pub const MOVES: PathBudget = PathBudget::new(1_000_000);
@@ -98,10 +103,10 @@ impl Engine {
 pub enum Unavailable {
     /// Its queue is full.
     #[error("the engine is busy: {0}")]
-    Busy(crate::thinking::Busy),
+    Busy(crate::work::thinking::Busy),
     /// No thread was free within the deadline.
     #[error("the engine is busy: {0}")]
-    Late(crate::thinking::Late),
+    Late(crate::work::thinking::Late),
     /// The job ended without an answer.
     #[error("the engine's job ended without an answer; retry")]
     Lost,
