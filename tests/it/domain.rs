@@ -4,8 +4,9 @@
 
 use leapfrog::events::{Hub, StreamLimits};
 use leapfrog::game::{
-    Credential, Expected, GameError, Holder, IdempotencyKey, MoveOutcome, MoveRequest, NewSeat, PlayerName,
+    Credential, Expected, Holder, IdempotencyKey, MoveOutcome, MoveRequest, NewSeat, PlayerName, RuleError,
 };
+use leapfrog::games::GameError;
 use leapfrog::games::{Created, Creator, Games};
 use leapfrog::store::{Durability, Store};
 
@@ -50,7 +51,10 @@ fn a_game_is_played_refused_and_replayed_through_the_domain() {
 
         // The seat not to move is refused, and so is a stale version.
         let refused = games.play(&id, request(&tokens[1].1, &["a1"])).await.unwrap_err();
-        assert!(matches!(refused, GameError::NotYourTurn { to_move: 0, seat: 1 }), "{refused:?}");
+        assert!(
+            matches!(refused, GameError::Game(RuleError::NotYourTurn { to_move: 0, seat: 1 })),
+            "{refused:?}"
+        );
         let mut stale = request(&tokens[0].1, &["a1"]);
         stale.expected = Some(Expected::OneOf { versions: vec![7], sent: "\"7\"".into() });
         let refused = games.play(&id, stale).await.unwrap_err();
@@ -82,8 +86,8 @@ fn a_game_is_played_refused_and_replayed_through_the_domain() {
 
         // An illegal move and a token of no seat change nothing.
         let refused = games.play(&id, request(&tokens[1].1, &["a1"])).await.unwrap_err();
-        assert!(matches!(refused, GameError::Illegal(_)), "{refused:?}");
-        let stranger = leapfrog::game::SeatToken::generate().unwrap();
+        assert!(matches!(refused, GameError::Game(RuleError::Illegal(_))), "{refused:?}");
+        let stranger = leapfrog::game::SeatToken::of_bytes(&[7; 32]);
         let refused = games.play(&id, request(&stranger, &["b1"])).await.unwrap_err();
         assert!(matches!(refused, GameError::NotASeat), "{refused:?}");
         let loaded = games.load(&id).await.unwrap();
@@ -122,7 +126,7 @@ fn the_computer_moves_only_on_its_turn_and_each_of_its_moves_is_stored_once() {
         assert_eq!(game.seats()[1].holder, Holder::Computer(jump_search::Level::Greedy));
         assert_eq!(game.computer_to_move(), None, "Ann is to move");
         let refused = games.play_for_computer(&game, "a1".parse().unwrap()).await.unwrap_err();
-        assert!(matches!(refused, GameError::NotYourTurn { .. }), "{refused:?}");
+        assert!(matches!(refused, GameError::Game(RuleError::NotYourTurn { .. })), "{refused:?}");
 
         games.play(&id, request(&tokens[0].1, &["a1"])).await.unwrap();
         let game = games.load(&id).await.unwrap();

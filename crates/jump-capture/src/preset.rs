@@ -72,12 +72,13 @@ impl Preset {
         }
     }
 
-    /// A human title.
+    /// The game's name as people say it: what a page, a record's `Game`
+    /// tag and the API's preset list call it (the one place it is written).
     pub fn title(self) -> &'static str {
         match self {
-            Preset::Old => "Leap Frog (old version)",
-            Preset::Murray => "Leap Frog (Murray, 1898)",
-            Preset::Froglet => "Froglet (BrainKing)",
+            Preset::Old => "Leap Frog (old)",
+            Preset::Murray => "Leap Frog (Murray)",
+            Preset::Froglet => "Froglet",
             Preset::Konane => "Konane",
             Preset::Capture => "Capture (Chinese checkers)",
             Preset::English => "Peg solitaire (English)",

@@ -87,16 +87,11 @@ fn escaped(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// The name a game goes by in its record: its preset's, or its rule set's.
+/// The name a game goes by in its record: its preset's title, or its rule
+/// set's name.
 fn game_name(rules: &jc::Rules) -> String {
     match jc::Preset::ALL.into_iter().find(|p| p.id() == rules.name()) {
-        Some(jc::Preset::Old) => "Leap Frog (old)".into(),
-        Some(jc::Preset::Murray) => "Leap Frog (Murray)".into(),
-        Some(jc::Preset::Froglet) => "Froglet".into(),
-        Some(jc::Preset::Konane) => "Konane".into(),
-        Some(jc::Preset::Capture) => "Capture".into(),
-        Some(jc::Preset::English) => "Peg solitaire (English)".into(),
-        Some(jc::Preset::Triangle) => "Peg solitaire (triangle)".into(),
+        Some(preset) => preset.title().to_string(),
         None => rules.name().to_string(),
     }
 }
@@ -107,10 +102,10 @@ impl Record {
     /// # Errors
     ///
     /// A history that does not replay from the deal (a damaged game).
-    pub fn of_game(game: &Game, history: &[HistoryMove]) -> Result<Record, crate::game::GameError> {
+    pub fn of_game(game: &Game, history: &[HistoryMove]) -> Result<Record, crate::games::GameError> {
         let (start, _) = game.replay(&[])?;
         let rules = serde_json::to_string(&RuleSet::from_rules(game.rules()))
-            .map_err(|e| crate::game::GameError::corrupt(game.id(), "rules", e))?;
+            .map_err(|e| crate::games::GameError::corrupt(game.id(), "rules", e))?;
         let mut tags = vec![
             ("Game".to_string(), game_name(game.rules())),
             ("Rules".to_string(), rules),

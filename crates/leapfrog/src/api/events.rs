@@ -8,7 +8,8 @@ use super::games::GameErrors;
 use super::problem::{ApiError, Problem};
 use super::state::AppState;
 use crate::api::limits::Class;
-use crate::events::{Full, Stream};
+use crate::events::{Full, Stream, StreamError};
+use crate::games::GameError;
 
 /// Seconds a client is told to wait when the streams are at their limit.
 const FULL_RETRY_AFTER: u64 = 5;
@@ -83,7 +84,11 @@ pub async fn events(
             ApiError::Unavailable { detail: e.to_string(), retry_after: FULL_RETRY_AFTER }
         }
     })?;
-    let stream = Stream::start(follower, game.id(), last).await?;
+    let stream = Stream::start(follower, game.id(), last).await.map_err(|e| match e {
+        StreamError::NotFound(id) => GameError::NotFound(id),
+        StreamError::Damaged(e) => GameError::Game(e),
+        StreamError::Store(e) => GameError::Store(e),
+    })?;
     let body = futures_util::stream::unfold(stream, |mut s| async move {
         s.next_bytes().await.map(|bytes| (Ok::<_, actix_web::Error>(bytes), s))
     });

@@ -59,6 +59,7 @@ digits for runs of empty cells.",
         crate::wire::game::MoveRecord,
         crate::wire::game::MoveEvent,
         crate::wire::game::AfterMove,
+        crate::wire::game::PositionState,
         crate::wire::game::GameOverEvent,
         crate::wire::game::GameChange,
         crate::wire::game::RematchEvent

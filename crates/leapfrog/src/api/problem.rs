@@ -10,7 +10,8 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::game::{GameError, InputError};
+use crate::game::{InputError, RuleError};
+use crate::games::GameError;
 use crate::wire::{Invalid, Refusal};
 
 /// The media type of problem details.
@@ -128,7 +129,7 @@ impl From<GameError> for ApiError {
         match e {
             GameError::NotFound(_) | GameError::NoSuchPly { .. } => ApiError::NotFound(detail),
             GameError::NotASeat => ApiError::Unauthorized(detail),
-            GameError::NotYourTurn { .. } => ApiError::Forbidden(detail),
+            GameError::Game(RuleError::NotYourTurn { .. }) => ApiError::Forbidden(detail),
             GameError::StaleVersion { .. } => ApiError::PreconditionFailed(detail),
             GameError::Conflict | GameError::Moved { .. } => ApiError::Conflict(detail),
             GameError::KeyReused { .. } => ApiError::refuse(Refusal::KeyReused, detail, "Idempotency-Key"),
@@ -140,25 +141,35 @@ impl From<GameError> for ApiError {
                 crate::process::meter::refused("computer_games");
                 ApiError::TooManyRequests { detail, retry_after: None }
             }
-            GameError::Over => ApiError::refuse(Refusal::GameOver, detail, "path"),
-            GameError::Waiting
-            | GameError::NotWaiting
-            | GameError::SeatTaken { .. }
-            | GameError::NoOpenSeat
-            | GameError::NotOver
-            | GameError::AlreadyResigned { .. } => ApiError::Conflict(detail),
-            GameError::NoSuchSeat { .. } => ApiError::NotFound(detail),
-            GameError::Invitation | GameError::RatedNeedsAccount => ApiError::Forbidden(detail),
-            GameError::AlreadySeated { .. } => ApiError::Conflict(detail),
-            GameError::NotRateable(_) => ApiError::refuse(Refusal::InvalidValue, detail, "rated"),
-            GameError::MoveLimit(_) => ApiError::refuse(Refusal::InvalidValue, detail, "move_time_limit"),
-            GameError::TooManyMoves { .. } => ApiError::refuse(Refusal::OverBudget, detail, "rules"),
-            GameError::Invalid(unreadable) => {
+            GameError::Game(RuleError::Over) => ApiError::refuse(Refusal::GameOver, detail, "path"),
+            GameError::Game(RuleError::Waiting)
+            | GameError::Game(RuleError::NotWaiting)
+            | GameError::Game(RuleError::SeatTaken { .. })
+            | GameError::Game(RuleError::NoOpenSeat)
+            | GameError::Game(RuleError::NotOver)
+            | GameError::Game(RuleError::AlreadyResigned { .. }) => ApiError::Conflict(detail),
+            GameError::Game(RuleError::NoSuchSeat { .. }) => ApiError::NotFound(detail),
+            GameError::Game(RuleError::Invitation) | GameError::Game(RuleError::RatedNeedsAccount) => {
+                ApiError::Forbidden(detail)
+            }
+            GameError::Game(RuleError::AlreadySeated { .. }) => ApiError::Conflict(detail),
+            GameError::Game(RuleError::NotRateable(_)) => {
+                ApiError::refuse(Refusal::InvalidValue, detail, "rated")
+            }
+            GameError::Game(RuleError::MoveLimit(_)) => {
+                ApiError::refuse(Refusal::InvalidValue, detail, "move_time_limit")
+            }
+            GameError::Game(RuleError::TooManyMoves { .. }) => {
+                ApiError::refuse(Refusal::OverBudget, detail, "rules")
+            }
+            GameError::Game(RuleError::Invalid(unreadable)) => {
                 ApiError::refuse(Refusal::InvalidNotation, unreadable.detail, &unreadable.field)
             }
-            GameError::Illegal(_) => ApiError::refuse(Refusal::IllegalMove, detail, "path"),
-            GameError::Players(_) => ApiError::refuse(Refusal::InvalidValue, detail, "players"),
-            GameError::Corrupt { .. } | GameError::Randomness(_) | GameError::Store(_) => {
+            GameError::Game(RuleError::Illegal(_)) => ApiError::refuse(Refusal::IllegalMove, detail, "path"),
+            GameError::Game(RuleError::Players(_)) => {
+                ApiError::refuse(Refusal::InvalidValue, detail, "players")
+            }
+            GameError::Game(RuleError::Corrupt { .. }) | GameError::Randomness(_) | GameError::Store(_) => {
                 ApiError::Internal(detail)
             }
         }

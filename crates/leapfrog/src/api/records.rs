@@ -199,7 +199,7 @@ impl Pages {
         }
     }
 
-    async fn page(&mut self) -> Result<Option<String>, crate::game::GameError> {
+    async fn page(&mut self) -> Result<Option<String>, crate::games::GameError> {
         let filters = crate::store::AccountGames { status: Some("over"), ..Default::default() };
         let store = self.games.store();
         let (games, next) = crate::games::reading::account_games(

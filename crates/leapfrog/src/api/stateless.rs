@@ -40,7 +40,8 @@ pub enum BodyErrors {
 pub struct PresetInfo {
     /// Its identifier, for `rules.preset`.
     pub id: PresetId,
-    /// Its title.
+    /// The game's name as people say it (a page shows it; a record's
+    /// `Game` tag is it).
     pub name: String,
     /// How it plays.
     pub description: String,

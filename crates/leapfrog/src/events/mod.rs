@@ -26,7 +26,7 @@ use actix_web::web::Bytes;
 use serde::Serialize;
 
 pub use hub::{Follower, Full, Hub, StreamLimits, forward_postgres};
-pub use stream::{HEARTBEAT, REMATCH_WAIT, Stream};
+pub use stream::{HEARTBEAT, REMATCH_WAIT, Stream, StreamError};
 
 use crate::game::{Change, Game, HistoryMove, Resignation};
 use crate::store::EventRow;

@@ -11,7 +11,23 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::hub::BATCH;
 use super::{Event, Follower, Kind};
-use crate::game::{Game, GameError, GameStatus};
+use crate::game::{Game, GameStatus, RuleError};
+use crate::store::StoreError;
+
+/// Why a stream could not start or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    /// The game is not there.
+    #[error("there is no game {0}")]
+    NotFound(String),
+    /// The stored game does not read back, or has no log yet (read it
+    /// through the games service first: that makes it).
+    #[error(transparent)]
+    Damaged(#[from] RuleError),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
 
 /// How often a stream gets a comment line when nothing happens. Writing is
 /// the only way to notice a client that has gone (actix-web drops a
@@ -53,15 +69,15 @@ impl Stream {
     ///
     /// # Errors
     ///
-    /// [`GameError::NotFound`]; a game whose log is not made yet (read it
+    /// [`StreamError::NotFound`]; a game whose log is not made yet (read it
     /// through the games service first); store failures.
-    pub async fn start(follower: Follower, id: &str, last: Option<u64>) -> Result<Stream, GameError> {
+    pub async fn start(follower: Follower, id: &str, last: Option<u64>) -> Result<Stream, StreamError> {
         let hub = follower.hub().clone();
         // Read after following: every event the log lacks now reaches
         // the follower through the hub.
-        let row = hub.store().game(id).await?.ok_or_else(|| GameError::NotFound(id.to_string()))?;
+        let row = hub.store().game(id).await?.ok_or_else(|| StreamError::NotFound(id.to_string()))?;
         let game = Game::from_row(row)?;
-        let logged = game.events().ok_or_else(|| GameError::corrupt(id, "events", "no log"))?;
+        let logged = game.events().ok_or_else(|| RuleError::corrupt(id, "events", "no log"))?;
         let start = tokio::time::Instant::now() + HEARTBEAT;
         let mut heartbeat = tokio::time::interval_at(start, HEARTBEAT);
         heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -102,7 +118,7 @@ impl Stream {
     }
 
     /// Queues the log's events from `next` on, a batch of them.
-    async fn read_log(&mut self) -> Result<(), GameError> {
+    async fn read_log(&mut self) -> Result<(), StoreError> {
         let from = self.pending.back().map_or(self.next, |e| e.seq + 1);
         let rows = self.follower.hub().store().events(&self.id, from as i64, BATCH).await?;
         self.behind = rows.len() as i64 == BATCH;

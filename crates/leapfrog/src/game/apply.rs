@@ -9,8 +9,8 @@ use std::sync::Arc;
 use jump_capture as jc;
 
 use super::{
-    Game, GameError, GameStatus, HistoryMove, Holder, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, NewSeat, PlayerName,
-    Resignation, Seat, Unreadable, Visibility,
+    Game, GameStatus, HistoryMove, Holder, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, NewSeat, PlayerName, Resignation,
+    RuleError, Seat, Unreadable, Visibility,
 };
 
 /// What can be done to a game that exists. Who asks has been told apart
@@ -126,9 +126,9 @@ pub struct NewGame {
 /// Refuses a rated game §13 does not allow: a preset's rules (any size,
 /// any direction set), only seats held by accounts or open for one, no
 /// account in two seats.
-fn check_rateable(rules: &jc::Rules, seats: &[Seat]) -> Result<(), GameError> {
+fn check_rateable(rules: &jc::Rules, seats: &[Seat]) -> Result<(), RuleError> {
     if super::preset_pool(rules).is_none() {
-        return Err(GameError::NotRateable(
+        return Err(RuleError::NotRateable(
             "a rated game has a preset's rules (any size, any direction set), nothing else changed".into(),
         ));
     }
@@ -137,7 +137,7 @@ fn check_rateable(rules: &jc::Rules, seats: &[Seat]) -> Result<(), GameError> {
             (Some(account), _) => {
                 if seats.iter().filter(|s| s.account.as_ref() == Some(account)).count() > 1 {
                     let detail = format!("seat {}: an account holds one seat of a rated game", seat.player);
-                    return Err(GameError::NotRateable(detail));
+                    return Err(RuleError::NotRateable(detail));
                 }
             }
             (None, Holder::Open(_)) => {}
@@ -146,7 +146,7 @@ fn check_rateable(rules: &jc::Rules, seats: &[Seat]) -> Result<(), GameError> {
                     "seat {}: a rated game has only seats held by accounts or open for one (no computer, no anonymous seat)",
                     seat.player
                 );
-                return Err(GameError::NotRateable(detail));
+                return Err(RuleError::NotRateable(detail));
             }
         }
     }
@@ -163,15 +163,15 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`GameError::MoveLimit`] for a limit out of bounds;
-    /// [`GameError::Players`] for a number of players the rules refuse;
-    /// [`GameError::TooManyMoves`] for a start with more moves than a
+    /// [`RuleError::MoveLimit`] for a limit out of bounds;
+    /// [`RuleError::Players`] for a number of players the rules refuse;
+    /// [`RuleError::TooManyMoves`] for a start with more moves than a
     /// request may list (such a game could not be served).
-    pub fn new(new: NewGame, now: i64) -> Result<Game, GameError> {
+    pub fn new(new: NewGame, now: i64) -> Result<Game, RuleError> {
         if let Some(limit) = new.move_limit
             && !(MIN_MOVE_LIMIT..=MAX_MOVE_LIMIT).contains(&limit)
         {
-            return Err(GameError::MoveLimit(limit));
+            return Err(RuleError::MoveLimit(limit));
         }
         let seats = new.seats.into_iter().enumerate().map(|(player, seat)| {
             let (name, holder, account) = match seat {
@@ -199,7 +199,7 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`GameError::NotOver`] before the end.
+    /// [`RuleError::NotOver`] before the end.
     pub fn rematch_game(
         &self,
         id: String,
@@ -207,9 +207,9 @@ impl Game {
         client: String,
         now: i64,
         max_moves: jc::PathBudget,
-    ) -> Result<Game, GameError> {
+    ) -> Result<Game, RuleError> {
         if self.status() != GameStatus::Over {
-            return Err(GameError::NotOver);
+            return Err(RuleError::NotOver);
         }
         let n = self.seats.len();
         // New seat q is old seat q + 1: the second player moves first.
@@ -243,7 +243,7 @@ impl Game {
         move_limit: Option<u32>,
         client: String,
         now: i64,
-    ) -> Result<Game, GameError> {
+    ) -> Result<Game, RuleError> {
         let (position, seed) = jc::Position::start(rules.clone(), seats.len(), Some(seed))?;
         Ok(Game {
             id,
@@ -268,10 +268,10 @@ impl Game {
     }
 
     /// Refuses a start with more legal moves than `most`.
-    fn check_moves(&self, most: jc::PathBudget) -> Result<(), GameError> {
+    fn check_moves(&self, most: jc::PathBudget) -> Result<(), RuleError> {
         match self.position.count_moves(most) {
             Ok(_) => Ok(()),
-            Err(_) => Err(GameError::TooManyMoves { most: most.paths() }),
+            Err(_) => Err(RuleError::TooManyMoves { most: most.paths() }),
         }
     }
 
@@ -282,13 +282,13 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// The rule that refuses the command: [`GameError::Waiting`],
-    /// [`GameError::Over`], [`GameError::NotYourTurn`] or an illegal move
-    /// for a move; [`GameError::NotWaiting`], [`GameError::NoSuchSeat`],
-    /// [`GameError::SeatTaken`], [`GameError::Invitation`] or
-    /// [`GameError::NoOpenSeat`] for a join or a leave;
-    /// [`GameError::AlreadyResigned`] for a resignation.
-    pub fn apply(&self, command: Command, now: i64) -> Result<(Game, Vec<Change>), GameError> {
+    /// The rule that refuses the command: [`RuleError::Waiting`],
+    /// [`RuleError::Over`], [`RuleError::NotYourTurn`] or an illegal move
+    /// for a move; [`RuleError::NotWaiting`], [`RuleError::NoSuchSeat`],
+    /// [`RuleError::SeatTaken`], [`RuleError::Invitation`] or
+    /// [`RuleError::NoOpenSeat`] for a join or a leave;
+    /// [`RuleError::AlreadyResigned`] for a resignation.
+    pub fn apply(&self, command: Command, now: i64) -> Result<(Game, Vec<Change>), RuleError> {
         let mut next = self.clone();
         let mut changes = Vec::new();
         match command {
@@ -296,32 +296,32 @@ impl Game {
                 self.check_playable()?;
                 let to_move = self.position.to_move();
                 if player != to_move {
-                    return Err(GameError::NotYourTurn { to_move, seat: player });
+                    return Err(RuleError::NotYourTurn { to_move, seat: player });
                 }
                 // The computer plays a resigned seat from then on.
                 if self.seats[player].resigned.is_some() {
-                    return Err(GameError::AlreadyResigned { player });
+                    return Err(RuleError::AlreadyResigned { player });
                 }
-                let mv = mv.map_err(GameError::Invalid)?;
+                let mv = mv.map_err(RuleError::Invalid)?;
                 changes.push(next.play(&mv, now, false)?);
             }
             Command::PlayForComputer { mv } => {
                 self.check_playable()?;
                 if self.computer_to_move().is_none() {
                     let to_move = self.position.to_move();
-                    return Err(GameError::NotYourTurn { to_move, seat: to_move });
+                    return Err(RuleError::NotYourTurn { to_move, seat: to_move });
                 }
                 changes.push(next.play(&mv, now, true)?);
             }
             Command::Join { name, seat, with_invitation, invited, account } => {
                 if self.status() != GameStatus::Waiting {
-                    return Err(GameError::NotWaiting);
+                    return Err(RuleError::NotWaiting);
                 }
                 let player = self.seat_to_join(seat, with_invitation, &invited)?;
                 if self.rated {
-                    let Some(id) = &account else { return Err(GameError::RatedNeedsAccount) };
+                    let Some(id) = &account else { return Err(RuleError::RatedNeedsAccount) };
                     if let Some(held) = self.seats.iter().find(|s| s.account.as_ref() == Some(id)) {
-                        return Err(GameError::AlreadySeated { player: held.player });
+                        return Err(RuleError::AlreadySeated { player: held.player });
                     }
                 }
                 next.seats[player] = Seat { player, name, holder: Holder::Person, resigned: None, account };
@@ -329,7 +329,7 @@ impl Game {
             }
             Command::Leave { player, private } => {
                 if self.status() != GameStatus::Waiting {
-                    return Err(GameError::NotWaiting);
+                    return Err(RuleError::NotWaiting);
                 }
                 let visibility = if private { Visibility::Private } else { Visibility::Public };
                 next.seats[player] = Seat {
@@ -344,7 +344,7 @@ impl Game {
             Command::Resign { player } => {
                 self.check_playable()?;
                 if self.seats[player].resigned.is_some() {
-                    return Err(GameError::AlreadyResigned { player });
+                    return Err(RuleError::AlreadyResigned { player });
                 }
                 next.seats[player].resigned = Some(Resignation::Resigned);
                 changes.push(Change::Resigned { player });
@@ -383,7 +383,7 @@ impl Game {
     }
 
     /// Plays `mv` for the seat to move: its turn starts the next seat's.
-    fn play(&mut self, mv: &jc::Move, now: i64, computer: bool) -> Result<Change, GameError> {
+    fn play(&mut self, mv: &jc::Move, now: i64, computer: bool) -> Result<Change, RuleError> {
         let ply = self.position.ply();
         let played = self.position.play(mv)?;
         self.stuck = self.position.is_over();
@@ -399,25 +399,25 @@ impl Game {
         asked: Option<usize>,
         with_invitation: bool,
         invited: &[usize],
-    ) -> Result<usize, GameError> {
+    ) -> Result<usize, RuleError> {
         let open = |visibility| {
             self.seats.iter().filter(move |s| s.holder == Holder::Open(visibility)).map(|s| s.player)
         };
         match asked {
             Some(p) => {
                 let seat =
-                    self.seats.get(p).ok_or(GameError::NoSuchSeat { player: p, seats: self.seats.len() })?;
+                    self.seats.get(p).ok_or(RuleError::NoSuchSeat { player: p, seats: self.seats.len() })?;
                 match seat.holder {
                     Holder::Open(Visibility::Public) => Ok(p),
                     Holder::Open(Visibility::Private) if invited.contains(&p) => Ok(p),
-                    Holder::Open(Visibility::Private) => Err(GameError::Invitation),
-                    Holder::Person | Holder::Computer(_) => Err(GameError::SeatTaken { player: p }),
+                    Holder::Open(Visibility::Private) => Err(RuleError::Invitation),
+                    Holder::Person | Holder::Computer(_) => Err(RuleError::SeatTaken { player: p }),
                 }
             }
             None if with_invitation => {
-                open(Visibility::Private).find(|p| invited.contains(p)).ok_or(GameError::Invitation)
+                open(Visibility::Private).find(|p| invited.contains(p)).ok_or(RuleError::Invitation)
             }
-            None => open(Visibility::Public).next().ok_or(GameError::NoOpenSeat),
+            None => open(Visibility::Public).next().ok_or(RuleError::NoOpenSeat),
         }
     }
 }

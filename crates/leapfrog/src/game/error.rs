@@ -1,19 +1,11 @@
-//! Why an action on a persisted game was refused or failed.
+//! What the rules refuse: the game core's errors.
 
 use jump_capture as jc;
 
-use crate::store::StoreError;
-
-/// Why an action on a game was refused (a client's doing) or failed (the
-/// server's).
+/// Why the rules (rule book §11 and the engine) refuse an action on a
+/// game, or why a stored game does not replay.
 #[derive(Debug, thiserror::Error)]
-pub enum GameError {
-    /// No game has this id.
-    #[error("there is no game {0}")]
-    NotFound(String),
-    /// The token holds no seat of this game.
-    #[error("this token is not a seat of this game")]
-    NotASeat,
+pub enum RuleError {
     /// A seat of the game that is not to move.
     #[error("it is player {to_move}'s turn, not player {seat}'s")]
     NotYourTurn {
@@ -22,58 +14,6 @@ pub enum GameError {
         /// The seat that asked.
         seat: usize,
     },
-    /// The seat is no longer to move because its own move at `ply` was
-    /// just played: a request without an expected version that crossed
-    /// that move (a lost race, not a turn out of order).
-    #[error(
-        "the game moved on while this request was on its way: player {player}'s move at ply {ply} was \
-         played first, and it is now player {to_move}'s turn; read the game again"
-    )]
-    Moved {
-        /// The ply of the move it crossed.
-        ply: u32,
-        /// The seat that asked (and made that move).
-        player: usize,
-        /// The player to move now.
-        to_move: usize,
-    },
-    /// An idempotency key that made another move.
-    #[error("the Idempotency-Key '{key}' was used for the move {first}; a different request needs a new key")]
-    KeyReused {
-        /// The key.
-        key: String,
-        /// The move it made, in notation.
-        first: String,
-    },
-    /// The creator has as many unfinished games as they may.
-    #[error(
-        "this client has {limit} games that are neither over nor abandoned, the most it may have; \
-         finish some first"
-    )]
-    TooManyGames {
-        /// The cap.
-        limit: u32,
-    },
-    /// The creator has their most unfinished games of computer seats alone.
-    #[error(
-        "this client has {limit} unfinished games where the computer holds every seat, its most; \
-         let one end first"
-    )]
-    TooManyComputerGames {
-        /// The cap.
-        limit: u32,
-    },
-    /// The client's expected version is not the game's.
-    #[error("the game is at version {version}, not {expected}; read it again")]
-    StaleVersion {
-        /// The game's version.
-        version: i64,
-        /// What the client expected, as it sent it.
-        expected: String,
-    },
-    /// Another move was committed between reading the game and writing.
-    #[error("another move was made first; read the game again and retry")]
-    Conflict,
     /// The game is over.
     #[error("the game is over")]
     Over,
@@ -152,16 +92,6 @@ pub enum GameError {
     /// A game cannot start with these players.
     #[error("{0}")]
     Players(#[from] jc::PositionError),
-    /// A ply the game has not reached.
-    #[error("game {id} is at ply {ply}; there is no ply {asked} yet")]
-    NoSuchPly {
-        /// The game.
-        id: String,
-        /// Its ply.
-        ply: u32,
-        /// The ply asked for.
-        asked: u32,
-    },
     /// A stored game or move that does not read back: a damaged row or a
     /// bug.
     #[error("stored {what} of game {id}: {detail}")]
@@ -173,17 +103,11 @@ pub enum GameError {
         /// Why.
         detail: String,
     },
-    /// The system has no randomness for a token.
-    #[error("no randomness for a seat token: {0}")]
-    Randomness(#[from] rand::rngs::SysError),
-    /// The database failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
 }
 
-impl GameError {
-    /// A [`GameError::Corrupt`] of game `id`.
-    pub fn corrupt(id: &str, what: &'static str, detail: impl ToString) -> GameError {
-        GameError::Corrupt { id: id.to_string(), what, detail: detail.to_string() }
+impl RuleError {
+    /// A [`RuleError::Corrupt`] of game `id`.
+    pub fn corrupt(id: &str, what: &'static str, detail: impl ToString) -> RuleError {
+        RuleError::Corrupt { id: id.to_string(), what, detail: detail.to_string() }
     }
 }

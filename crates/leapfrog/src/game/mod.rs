@@ -1,16 +1,17 @@
 //! The game core: a persisted game — its rules, seats and position — and
 //! the rules of rule book §11 (`docs/rules.md`) on seats, resigning and
 //! move time limits, as pure functions of the game and the time given.
-//! Nothing here reads a clock, touches the store or knows of HTTP or JSON:
-//! [`Game::apply`] takes a [`Command`] and the time and answers the new
-//! game and what changed; the games service (the `games` module) loads, commits
-//! and tells. `stored` translates a game to and from the store's rows.
+//! Nothing here reads a clock or the system's randomness, touches the
+//! store or knows of HTTP or JSON: [`Game::apply`] takes a [`Command`] and
+//! the time and answers the new game and what changed, or the
+//! [`RuleError`] that refuses it; the games service (the `games` module)
+//! loads, commits and tells. The store keeps a game in its own forms and
+//! makes it live again with [`Game::restore`].
 
 mod apply;
 mod error;
 mod input;
 mod seating;
-mod stored;
 #[cfg(test)]
 mod tests;
 
@@ -20,7 +21,7 @@ use jump_capture as jc;
 use jump_search::Level;
 
 pub use apply::{Change, Command, NewGame};
-pub use error::GameError;
+pub use error::RuleError;
 pub use input::{
     Credential, GameCursor, IdempotencyKey, InputError, MAX_KEY, MAX_NAME, PlayerName, SeatToken, TokenHash,
     Unreadable,
@@ -122,6 +123,47 @@ pub struct Game {
     events: Option<u64>,
 }
 
+/// A game's parts as a store kept them, to make it live again
+/// ([`Game::restore`]): the store reads and checks each column; nothing
+/// here is worked out again.
+#[derive(Debug, Clone)]
+pub struct StoredGame {
+    /// Its id.
+    pub id: String,
+    /// Its version.
+    pub version: i64,
+    /// Its rule set.
+    pub rules: Arc<jc::Rules>,
+    /// The seed of its deal.
+    pub seed: u64,
+    /// Its seats, in turn order.
+    pub seats: Vec<Seat>,
+    /// Its position now.
+    pub position: jc::Position,
+    /// Whether the player to move has no move (over by play).
+    pub stuck: bool,
+    /// When it was created, in Unix milliseconds.
+    pub created_at: i64,
+    /// When it last changed.
+    pub updated_at: i64,
+    /// Who created it.
+    pub client: String,
+    /// When it was found abandoned.
+    pub abandoned_at: Option<i64>,
+    /// Seconds a person's seat has for a move.
+    pub move_limit: Option<u32>,
+    /// When the seat to move got its turn.
+    pub turn_at: i64,
+    /// The game that replays it.
+    pub rematch: Option<String>,
+    /// Whether it is rated.
+    pub rated: bool,
+    /// A rated game's rating changes, once it has ended.
+    pub rating_changes: Option<Vec<RatingChange>>,
+    /// How many events its log holds (`None`: not made yet).
+    pub events: Option<u64>,
+}
+
 /// The versions a move may be played at (from `If-Match`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expected {
@@ -218,14 +260,37 @@ impl HistoryMove {
 }
 
 impl Game {
+    /// A stored game made live again from its parts.
+    pub fn restore(p: StoredGame) -> Game {
+        Game {
+            id: p.id,
+            version: p.version,
+            rules: p.rules,
+            seed: p.seed,
+            seats: p.seats,
+            position: p.position,
+            stuck: p.stuck,
+            created_at: p.created_at,
+            updated_at: p.updated_at,
+            client: p.client,
+            abandoned_at: p.abandoned_at,
+            move_limit: p.move_limit,
+            turn_at: p.turn_at,
+            rematch: p.rematch,
+            rated: p.rated,
+            rating_changes: p.rating_changes,
+            events: p.events,
+        }
+    }
+
     /// The deal with `moves` played on it, each checked against the rules;
     /// also gives the pieces each move took.
     ///
     /// # Errors
     ///
     /// A history that does not replay (a damaged row).
-    pub fn replay(&self, moves: &[HistoryMove]) -> Result<(jc::Position, Vec<jc::Played>), GameError> {
-        let replay = |e: &dyn std::fmt::Display| GameError::corrupt(&self.id, "history", e);
+    pub fn replay(&self, moves: &[HistoryMove]) -> Result<(jc::Position, Vec<jc::Played>), RuleError> {
+        let replay = |e: &dyn std::fmt::Display| RuleError::corrupt(&self.id, "history", e);
         let (mut pos, _) = jc::Position::start(self.rules.clone(), self.seats.len(), Some(self.seed))
             .map_err(|e| replay(&e))?;
         let mut played = Vec::with_capacity(moves.len());
@@ -241,7 +306,7 @@ impl Game {
     /// # Errors
     ///
     /// A history that does not replay.
-    pub fn as_after(&self, history: &[HistoryMove], version: i64) -> Result<Game, GameError> {
+    pub fn as_after(&self, history: &[HistoryMove], version: i64) -> Result<Game, RuleError> {
         let (position, _) = self.replay(history)?;
         Ok(Game {
             version,
@@ -276,12 +341,12 @@ impl Game {
         level: Level,
         seed: u64,
         history: &[HistoryMove],
-    ) -> Result<Option<jc::Move>, GameError> {
+    ) -> Result<Option<jc::Move>, RuleError> {
         let mut player = level.player(seed);
         let (mut pos, _) = self.replay(&[])?;
         for m in history.iter().take(self.position.ply() as usize) {
             player.observe(&pos, &m.mv);
-            pos.play(&m.mv).map_err(|e| GameError::corrupt(&self.id, "history", &e))?;
+            pos.play(&m.mv).map_err(|e| RuleError::corrupt(&self.id, "history", &e))?;
         }
         Ok(player.choose(&self.position))
     }

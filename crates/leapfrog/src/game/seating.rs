@@ -4,7 +4,7 @@
 use jump_capture as jc;
 use jump_search::Level;
 
-use super::{Game, GameError, Holder};
+use super::{Game, Holder, RuleError};
 
 /// The fewest seconds a move time limit may give.
 pub const MIN_MOVE_LIMIT: u32 = 5;
@@ -123,10 +123,10 @@ impl Game {
     }
 
     /// Refuses a move while the game waits for players or is over.
-    pub(crate) fn check_playable(&self) -> Result<(), GameError> {
+    pub(crate) fn check_playable(&self) -> Result<(), RuleError> {
         match self.status() {
-            GameStatus::Waiting => Err(GameError::Waiting),
-            GameStatus::Over => Err(GameError::Over),
+            GameStatus::Waiting => Err(RuleError::Waiting),
+            GameStatus::Over => Err(RuleError::Over),
             GameStatus::Started => Ok(()),
         }
     }

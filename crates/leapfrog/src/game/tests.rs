@@ -40,7 +40,7 @@ fn game(seats: Vec<NewSeat>, move_limit: Option<u32>) -> Game {
 }
 
 /// A rated game of `seats` on `rules`, or why it is refused.
-fn rated(rules: jc::RulesSpec, seats: Vec<NewSeat>) -> Result<Game, GameError> {
+fn rated(rules: jc::RulesSpec, seats: Vec<NewSeat>) -> Result<Game, RuleError> {
     let rules = Arc::new(jc::Rules::new(rules).unwrap());
     let new = NewGame {
         max_moves: BUDGET,
@@ -65,7 +65,7 @@ fn join(
     seat: Option<usize>,
     invited: &[usize],
     with_invitation: bool,
-) -> Result<(Game, Vec<Change>), GameError> {
+) -> Result<(Game, Vec<Change>), RuleError> {
     let command =
         Command::Join { name: name(who), seat, with_invitation, invited: invited.to_vec(), account: None };
     game.apply(command, T0 + 10)
@@ -87,7 +87,7 @@ fn a_game_with_an_open_seat_waits_and_nothing_is_played_not_even_a_removal() {
     assert_eq!(g.status(), GameStatus::Waiting);
     assert!(g.position().is_opening(), "the opening removal is not played either");
     let refused = g.apply(Command::Play { player: 0, mv: Ok(first_move(&g)) }, T0).unwrap_err();
-    assert!(matches!(refused, GameError::Waiting), "{refused:?}");
+    assert!(matches!(refused, RuleError::Waiting), "{refused:?}");
 }
 
 #[test]
@@ -102,9 +102,9 @@ fn taking_the_last_open_seat_starts_the_game_and_its_first_turn() {
 #[test]
 fn a_private_seat_is_taken_only_with_its_invitation() {
     let g = game(vec![person("Ann"), NewSeat::Open(Visibility::Private)], None);
-    assert!(matches!(join(&g, "Bob", Some(1), &[], false), Err(GameError::Invitation)));
-    assert!(matches!(join(&g, "Bob", None, &[], false), Err(GameError::NoOpenSeat)));
-    assert!(matches!(join(&g, "Bob", None, &[], true), Err(GameError::Invitation)), "a wrong invitation");
+    assert!(matches!(join(&g, "Bob", Some(1), &[], false), Err(RuleError::Invitation)));
+    assert!(matches!(join(&g, "Bob", None, &[], false), Err(RuleError::NoOpenSeat)));
+    assert!(matches!(join(&g, "Bob", None, &[], true), Err(RuleError::Invitation)), "a wrong invitation");
     let (g, _) = join(&g, "Bob", None, &[1], true).unwrap();
     assert_eq!(g.seats()[1].holder, Holder::Person);
 }
@@ -112,13 +112,13 @@ fn a_private_seat_is_taken_only_with_its_invitation() {
 #[test]
 fn a_held_seat_cannot_be_joined_and_a_missing_one_is_named() {
     let g = game(vec![person("Ann"), NewSeat::Open(Visibility::Public)], None);
-    assert!(matches!(join(&g, "Bob", Some(0), &[], false), Err(GameError::SeatTaken { player: 0 })));
+    assert!(matches!(join(&g, "Bob", Some(0), &[], false), Err(RuleError::SeatTaken { player: 0 })));
     assert!(matches!(
         join(&g, "Bob", Some(5), &[], false),
-        Err(GameError::NoSuchSeat { player: 5, seats: 2 })
+        Err(RuleError::NoSuchSeat { player: 5, seats: 2 })
     ));
     let (started, _) = join(&g, "Bob", None, &[], false).unwrap();
-    assert!(matches!(join(&started, "Cy", None, &[], false), Err(GameError::NotWaiting)));
+    assert!(matches!(join(&started, "Cy", None, &[], false), Err(RuleError::NotWaiting)));
 }
 
 #[test]
@@ -139,10 +139,10 @@ fn a_seat_left_while_waiting_opens_again_to_whom_it_was_open_before() {
 #[test]
 fn once_every_seat_is_held_seats_are_resigned_not_left_and_a_waiting_game_is_not_resigned() {
     let waiting = game(vec![person("Ann"), NewSeat::Open(Visibility::Public)], None);
-    assert!(matches!(waiting.apply(Command::Resign { player: 0 }, T0), Err(GameError::Waiting)));
+    assert!(matches!(waiting.apply(Command::Resign { player: 0 }, T0), Err(RuleError::Waiting)));
     let started = game(vec![person("Ann"), person("Bob")], None);
     let refused = started.apply(Command::Leave { player: 0, private: false }, T0).unwrap_err();
-    assert!(matches!(refused, GameError::NotWaiting), "{refused:?}");
+    assert!(matches!(refused, RuleError::NotWaiting), "{refused:?}");
 }
 
 #[test]
@@ -155,7 +155,7 @@ fn with_two_players_a_resignation_ends_the_game_at_once_on_any_turn_and_the_othe
     let result = over.result().unwrap();
     assert_eq!(result.outcome.winners, [1], "whatever the scores");
     assert!(result.by_resignation);
-    assert!(matches!(over.apply(Command::Resign { player: 1 }, T0 + 3), Err(GameError::Over)));
+    assert!(matches!(over.apply(Command::Resign { player: 1 }, T0 + 3), Err(RuleError::Over)));
 }
 
 #[test]
@@ -165,14 +165,14 @@ fn with_three_players_the_computer_plays_a_resigned_seat_which_ranks_last() {
     assert_eq!(changes, [Change::Resigned { player: 1 }], "the game goes on");
     assert!(matches!(
         g.apply(Command::Resign { player: 1 }, T0 + 2),
-        Err(GameError::AlreadyResigned { player: 1 })
+        Err(RuleError::AlreadyResigned { player: 1 })
     ));
     // Ann moves; then it is the resigned seat's turn, the computer's.
     let (g, _) = play(&g, T0 + 3);
     assert_eq!(g.computer_to_move(), Some(RESIGNED_LEVEL));
     let refused = g.apply(Command::Play { player: 1, mv: Ok(first_move(&g)) }, T0 + 4).unwrap_err();
     assert!(
-        matches!(refused, GameError::AlreadyResigned { player: 1 }),
+        matches!(refused, RuleError::AlreadyResigned { player: 1 }),
         "its holder no longer plays it: {refused:?}"
     );
     let (g, changes) = g.apply(Command::PlayForComputer { mv: first_move(&g) }, T0 + 4).unwrap();
@@ -248,13 +248,13 @@ fn a_move_time_limit_is_five_seconds_to_seven_days() {
 fn only_the_seat_to_move_plays_and_only_legal_moves() {
     let g = game(vec![person("Ann"), person("Bob")], None);
     let refused = g.apply(Command::Play { player: 1, mv: Ok(first_move(&g)) }, T0).unwrap_err();
-    assert!(matches!(refused, GameError::NotYourTurn { to_move: 0, seat: 1 }));
+    assert!(matches!(refused, RuleError::NotYourTurn { to_move: 0, seat: 1 }));
     let jump: jc::Move = "a1xa3".parse().unwrap();
-    assert!(matches!(g.apply(Command::Play { player: 0, mv: Ok(jump) }, T0), Err(GameError::Illegal(_))));
+    assert!(matches!(g.apply(Command::Play { player: 0, mv: Ok(jump) }, T0), Err(RuleError::Illegal(_))));
     let unread = Unreadable { detail: "no".into(), field: "path".into() };
-    assert!(matches!(g.apply(Command::Play { player: 0, mv: Err(unread) }, T0), Err(GameError::Invalid(_))));
+    assert!(matches!(g.apply(Command::Play { player: 0, mv: Err(unread) }, T0), Err(RuleError::Invalid(_))));
     let refused = g.apply(Command::PlayForComputer { mv: first_move(&g) }, T0).unwrap_err();
-    assert!(matches!(refused, GameError::NotYourTurn { .. }), "the computer holds no seat to move");
+    assert!(matches!(refused, RuleError::NotYourTurn { .. }), "the computer holds no seat to move");
     let (next, changes) = play(&g, T0 + 5);
     assert_eq!((next.version(), next.position().ply(), next.turn_at()), (2, 1, T0 + 5));
     assert!(
@@ -266,7 +266,7 @@ fn only_the_seat_to_move_plays_and_only_legal_moves() {
 fn playing_again_rotates_the_seats_keeps_their_kinds_and_deals_anew() {
     let computer = NewSeat::Computer(Level::Greedy, name("Computer"));
     let g = game(vec![person("Ann"), computer, person("Bob")], Some(60));
-    assert!(matches!(g.rematch_game("r".into(), 9, String::new(), T0, BUDGET), Err(GameError::NotOver)));
+    assert!(matches!(g.rematch_game("r".into(), 9, String::new(), T0, BUDGET), Err(RuleError::NotOver)));
     let (g, _) = g.apply(Command::Resign { player: 0 }, T0 + 1).unwrap();
     let (over, _) = g.apply(Command::Resign { player: 2 }, T0 + 2).unwrap();
     let next = over.rematch_game("r".into(), 9, "client".into(), T0 + 3, BUDGET).unwrap();
@@ -301,7 +301,7 @@ fn a_start_with_more_moves_than_a_request_lists_is_not_dealt() {
         client: String::new(),
         rated: false,
     };
-    assert!(matches!(Game::new(new, T0), Err(GameError::TooManyMoves { .. })));
+    assert!(matches!(Game::new(new, T0), Err(RuleError::TooManyMoves { .. })));
 }
 
 /// Rule book §13: a rated game has only seats held by accounts (or open
@@ -321,11 +321,11 @@ fn a_rated_game_has_account_seats_only_and_a_presets_rules() {
         vec![account("ann"), NewSeat::Computer(Level::Greedy, name("Computer"))],
         vec![account("ann"), account("ann")],
     ] {
-        assert!(matches!(rated(murray(), seats), Err(GameError::NotRateable(_))));
+        assert!(matches!(rated(murray(), seats), Err(RuleError::NotRateable(_))));
     }
     let mut changed = murray();
     changed.removals_score = !changed.removals_score;
-    assert!(matches!(rated(changed, vec![account("ann"), account("bob")]), Err(GameError::NotRateable(_))));
+    assert!(matches!(rated(changed, vec![account("ann"), account("bob")]), Err(RuleError::NotRateable(_))));
 }
 
 #[test]
@@ -335,7 +335,7 @@ fn a_rated_games_open_seat_is_joined_by_an_account_that_holds_no_other_seat() {
         vec![account("ann"), NewSeat::Open(Visibility::Public)],
     )
     .unwrap();
-    assert!(matches!(join(&g, "Bob", None, &[], false), Err(GameError::RatedNeedsAccount)));
+    assert!(matches!(join(&g, "Bob", None, &[], false), Err(RuleError::RatedNeedsAccount)));
     let as_ann = Command::Join {
         name: name("Ann"),
         seat: None,
@@ -343,7 +343,7 @@ fn a_rated_games_open_seat_is_joined_by_an_account_that_holds_no_other_seat() {
         invited: vec![],
         account: Some("ann".into()),
     };
-    assert!(matches!(g.apply(as_ann, T0), Err(GameError::AlreadySeated { player: 0 })));
+    assert!(matches!(g.apply(as_ann, T0), Err(RuleError::AlreadySeated { player: 0 })));
     let as_bob = Command::Join {
         name: name("Bob"),
         seat: None,

@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use crate::game::GameError;
+use crate::games::GameError;
 use crate::games::{Games, now_ms};
 
 /// How often the clock looks: a time-out is applied at most this late.

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::game::GameError;
+use crate::games::GameError;
 use crate::games::{Games, Wakes, now_ms};
 use crate::work::thinking::{Lane, Thinkers};
 

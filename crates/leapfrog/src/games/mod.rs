@@ -12,6 +12,7 @@
 
 pub mod clock;
 pub mod computer;
+mod error;
 pub mod reading;
 mod rematch;
 mod seats;
@@ -29,11 +30,12 @@ use crate::accounts::rating::Rating;
 use crate::events::Hub;
 pub use crate::game::Created;
 use crate::game::{
-    Change, Command, Expected, Game, GameCursor, GameError, HistoryMove, Holder, MoveOutcome, MoveRequest,
-    NewGame, NewSeat, RatingChange, SeatToken, Visibility,
+    Change, Command, Expected, Game, GameCursor, HistoryMove, Holder, MoveOutcome, MoveRequest, NewGame,
+    NewSeat, RatingChange, RuleError, SeatToken, Visibility,
 };
 use crate::store::{Commit, EndWrite, KeyRecord, MoveRow, RatingRow, RatingWrite, SeatRow, Store};
 use crate::store::{EventRow, StoreError};
+pub use error::GameError;
 
 /// Tries of a change that lost a race to another change of the game (not
 /// to a change of its own seat). Moves are never tried again: the client
@@ -195,9 +197,9 @@ impl Games {
         let mut created = Created::default();
         for seat in game.seats() {
             match seat.holder {
-                Holder::Person => created.tokens.push((seat.player, SeatToken::generate()?)),
+                Holder::Person => created.tokens.push((seat.player, crate::games::new_token()?)),
                 Holder::Open(Visibility::Private) => {
-                    created.invitations.push((seat.player, SeatToken::generate()?));
+                    created.invitations.push((seat.player, crate::games::new_token()?));
                 }
                 Holder::Open(Visibility::Public) | Holder::Computer(_) => {}
             }
@@ -277,7 +279,7 @@ impl Games {
         // The move asked for, as a keyed request's record names it.
         let asked = request.mv.as_ref().ok().cloned();
         let (next, changes) = match game.apply(Command::Play { player, mv: request.mv }, now_ms()) {
-            Err(GameError::NotYourTurn { to_move, seat }) if request.expected.is_none() => {
+            Err(RuleError::NotYourTurn { to_move, seat }) if request.expected.is_none() => {
                 return Err(self.not_to_move(&game, seat, to_move).await?);
             }
             applied => applied?,
@@ -314,7 +316,7 @@ impl Games {
                 return Ok(GameError::Moved { ply: ply - 1, player, to_move });
             }
         }
-        Ok(GameError::NotYourTurn { to_move, seat: player })
+        Ok(GameError::Game(RuleError::NotYourTurn { to_move, seat: player }))
     }
 
     /// The answer to a retry of the keyed request that made `first`: the
@@ -349,8 +351,8 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::NotYourTurn`] when the seat to move is not the
-    /// computer's, [`GameError::Over`], an illegal move, a lost race, store
+    /// [`GameError::Game(RuleError::NotYourTurn)`] when the seat to move is not the
+    /// computer's, [`GameError::Game(RuleError::Over)`], an illegal move, a lost race, store
     /// failures.
     pub async fn play_for_computer(&self, game: &Game, mv: jc::Move) -> Result<Game, GameError> {
         let (next, changes) = game.apply(Command::PlayForComputer { mv }, now_ms())?;
@@ -536,4 +538,23 @@ fn encode(changes: &[Change], after: &Game, first: u64, at: i64) -> Result<Vec<E
 /// A seed for a deal, from the operating system's generator.
 pub(crate) fn random_seed() -> Result<u64, GameError> {
     Ok(rand::rngs::SysRng.try_next_u64()?)
+}
+
+/// A new seat token or invitation: 32 bytes from the operating system's
+/// generator.
+pub(crate) fn new_token() -> Result<SeatToken, GameError> {
+    let mut bytes = [0u8; 32];
+    rand::rngs::SysRng.try_fill_bytes(&mut bytes)?;
+    Ok(SeatToken::of_bytes(&bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tokens_are_random_and_64_hex_digits() {
+        let (a, b) = (super::new_token().unwrap(), super::new_token().unwrap());
+        assert_eq!(a.reveal().len(), 64);
+        assert!(a.reveal().chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a.hash(), b.hash());
+    }
 }

@@ -5,7 +5,8 @@
 
 use jump_capture as jc;
 
-use crate::game::{Credential, Game, GameCursor, GameError, HistoryMove};
+use crate::game::{Credential, Game, GameCursor, HistoryMove};
+use crate::games::GameError;
 use crate::store::{AccountGames, GameRow, Store};
 
 /// The game with this id.
@@ -32,7 +33,7 @@ async fn logged(store: &Store, game: Game) -> Result<Game, GameError> {
         return Ok(game.with_events(n));
     }
     let row = store.game(game.id()).await?.ok_or_else(|| GameError::NotFound(game.id().to_string()))?;
-    Game::from_row(row)
+    Ok(Game::from_row(row)?)
 }
 
 /// Game `id` and the seat `credential` acts for in it, if any: the seat
@@ -128,7 +129,8 @@ pub async fn account_games(
 pub async fn history(store: &Store, game: &Game, from: u32) -> Result<Vec<HistoryMove>, GameError> {
     let read = |from: u32| async move {
         let rows = store.moves(game.id(), i64::from(from)).await?;
-        rows.into_iter().map(|m| HistoryMove::from_row(game.id(), m)).collect::<Result<Vec<_>, _>>()
+        let moves = rows.into_iter().map(|m| HistoryMove::from_row(game.id(), m));
+        Ok::<_, GameError>(moves.collect::<Result<Vec<_>, _>>()?)
     };
     let moves = read(from).await?;
     if !moves.iter().any(HistoryMove::lacks_kinds) {

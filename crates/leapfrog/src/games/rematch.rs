@@ -5,7 +5,8 @@
 //! the new token is derived from the old one.
 
 use super::{Creator, Games, Seated, no_token, now_ms, random_seed};
-use crate::game::{Credential, Game, GameError, GameStatus, Holder, SeatToken};
+use crate::game::{Credential, Game, GameStatus, Holder, RuleError};
+use crate::games::GameError;
 use crate::games::reading as read;
 use crate::store::{Commit, SeatRow, StoreError};
 
@@ -17,7 +18,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::NotASeat`]; [`GameError::NotOver`] before the end;
+    /// [`GameError::NotASeat`]; [`GameError::Game(RuleError::NotOver)`] before the end;
     /// [`GameError::TooManyGames`] when creating it would pass the
     /// creator's cap (a rematch is a creation, charged to whoever asks
     /// first); store failures.
@@ -30,13 +31,13 @@ impl Games {
         let (old, seat) = read::with_seat(&self.store, id, credential).await?;
         seat.ok_or(GameError::NotASeat)?;
         if old.status() != GameStatus::Over {
-            return Err(GameError::NotOver);
+            return Err(GameError::Game(RuleError::NotOver));
         }
         let (next_id, created) = match old.rematch() {
             Some(next) => (next.to_string(), false),
             None => self.create_rematch(&old, creator).await?,
         };
-        let new_token = SeatToken::generate()?;
+        let new_token = crate::games::new_token()?;
         let hash = new_token.hash();
         let player = match credential {
             Credential::Seat(token) => self

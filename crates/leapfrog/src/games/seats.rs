@@ -5,7 +5,8 @@
 //! one does).
 
 use super::{Games, SeatChoice, Seated, TRIES, now_ms};
-use crate::game::{Change, Command, Credential, Game, GameError, Holder, PlayerName, SeatToken};
+use crate::game::{Change, Command, Credential, Game, Holder, PlayerName};
+use crate::games::GameError;
 use crate::games::reading as read;
 use crate::store::SeatRow;
 
@@ -16,7 +17,7 @@ impl Games {
     /// # Errors
     ///
     /// What [`Command::Join`] refuses (the losers of a race for one seat
-    /// get [`GameError::SeatTaken`]); store failures.
+    /// get [`GameError::Game(RuleError::SeatTaken)`]); store failures.
     pub async fn join(&self, id: &str, name: PlayerName, choice: &SeatChoice) -> Result<Seated, GameError> {
         let invited: Vec<usize> = match &choice.invitation {
             Some(invitation) => {
@@ -30,7 +31,7 @@ impl Games {
             }
             None => Vec::new(),
         };
-        let token = SeatToken::generate()?;
+        let token = crate::games::new_token()?;
         let command = |_| {
             Ok(Command::Join {
                 name: name.clone(),
@@ -60,7 +61,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::NotASeat`], [`GameError::NotWaiting`] once the game
+    /// [`GameError::NotASeat`], [`GameError::Game(RuleError::NotWaiting)`] once the game
     /// has started (resign instead), a lost race, store failures.
     pub async fn leave(&self, id: &str, credential: &Credential) -> Result<Game, GameError> {
         let (game, seat) = read::with_seat(&self.store, id, credential).await?;

@@ -9,14 +9,18 @@ use actix_web::{HttpResponse, web};
 
 const INDEX: &str = include_str!("../../web/index.html");
 /// Each module `tsc` writes to `web/dist/`, by the path it is served at.
-pub const SCRIPTS: [(&str, &str); 12] = [
+pub const SCRIPTS: [(&str, &str); 16] = [
     ("/account.js", include_str!("../../web/dist/account.js")),
     ("/app.js", include_str!("../../web/dist/app.js")),
     ("/board.js", include_str!("../../web/dist/board.js")),
     ("/client.js", include_str!("../../web/dist/client.js")),
     ("/dom.js", include_str!("../../web/dist/dom.js")),
     ("/game.js", include_str!("../../web/dist/game.js")),
+    ("/game_actions.js", include_str!("../../web/dist/game_actions.js")),
+    ("/game_state.js", include_str!("../../web/dist/game_state.js")),
+    ("/game_view.js", include_str!("../../web/dist/game_view.js")),
     ("/home.js", include_str!("../../web/dist/home.js")),
+    ("/live.js", include_str!("../../web/dist/live.js")),
     ("/pieces.js", include_str!("../../web/dist/pieces.js")),
     ("/puzzle.js", include_str!("../../web/dist/puzzle.js")),
     ("/replay.js", include_str!("../../web/dist/replay.js")),

@@ -463,8 +463,9 @@ pub struct MoveEvent {
 pub struct AfterMove {
     /// The game's version after the move (for `If-Match`).
     pub version: i64,
-    /// The position after the move.
-    pub position: PositionView,
+    /// The position after the move, in brief: a `PositionView`'s grid and
+    /// notation follow from its board, ply and scores.
+    pub position: PositionState,
     /// The game's state after the move.
     pub status: GameStatusView,
     /// The result, once over.
@@ -478,6 +479,26 @@ pub struct AfterMove {
     pub turn_ends_at: Option<String>,
 }
 
+/// A position in brief: what a `PositionView` holds but its grid and
+/// notation, which follow from these.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PositionState {
+    /// The board string, canonical (ranks from the top, `/` between them;
+    /// a digit run counts empty cells, `-` a cell that does not exist, a
+    /// letter a piece).
+    pub board: String,
+    /// Plies played.
+    #[schema(format = "uint32")]
+    pub ply: u32,
+    /// Scores, one per player.
+    #[schema(format = "uint32")]
+    pub scores: Vec<u32>,
+    /// The player to move (from 0).
+    pub to_move: usize,
+    /// Opening, playing or over.
+    pub phase: crate::wire::position::Status,
+}
+
 impl MoveEvent {
     /// The event of move `m`; `after` is the game just after it, if known.
     pub fn of(m: &HistoryMove, after: Option<&Game>) -> MoveEvent {
@@ -485,7 +506,13 @@ impl MoveEvent {
             record: MoveRecord::of(m),
             game: after.map(|g| AfterMove {
                 version: g.version(),
-                position: PositionView::of(g.position()),
+                position: PositionState {
+                    board: g.position().grid().to_string(),
+                    ply: g.position().ply(),
+                    scores: g.position().scores().to_vec(),
+                    to_move: g.position().to_move(),
+                    phase: g.position().phase().into(),
+                },
                 status: GameStatusView::of(g),
                 result: g.result().as_ref().map(Outcome::of_game),
                 updated_at: rfc3339(g.updated_at()),

@@ -4,8 +4,9 @@
 import { api } from "./client.js";
 import { account } from "./storage.js";
 import { h, main, reason, say } from "./dom.js";
-import { OFFERED, gameName } from "./pieces.js";
-const POOLS = OFFERED.flatMap((p) => ["orthogonal", "diagonal", "all"].map((d) => `${p}/${d}`));
+import { gameName, offered } from "./pieces.js";
+/** The rating pools: each offered game by direction set. */
+const pools = () => offered().flatMap((p) => ["orthogonal", "diagonal", "all"].map((d) => `${p}/${d}`));
 /** The header's link to the account page: the account's name, or "Sign in". */
 export function showAccountLink() {
     const link = document.getElementById("account-link");
@@ -73,7 +74,7 @@ function signedIn(name) {
 }
 /** A pool's leaderboard, chosen from a list. */
 function leaderboards() {
-    const pool = h("select", { id: "pool", "aria-label": "rating pool" }, ...POOLS.map((p) => h("option", { value: p }, p)));
+    const pool = h("select", { id: "pool", "aria-label": "rating pool" }, ...pools().map((p) => h("option", { value: p }, p)));
     const body = h("tbody", {});
     const load = async () => {
         try {

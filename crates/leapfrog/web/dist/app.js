@@ -2,12 +2,13 @@
 // (create a game, the lobby), a game's page, the account page, the
 // replay of a game record and the peg-solitaire puzzles. Each module in src/ is
 // compiled by `tsc --strict` to dist/ and served by the binary as it is.
-import { leave, say } from "./dom.js";
+import { leave, reason, say } from "./dom.js";
 import { showHome } from "./home.js";
 import { showGame } from "./game.js";
 import { showAccount, showAccountLink } from "./account.js";
 import { showReplay } from "./replay.js";
-import { PUZZLES, showPuzzle } from "./puzzle.js";
+import { showPuzzle } from "./puzzle.js";
+import { loadPresets, puzzles } from "./pieces.js";
 function route() {
     leave();
     say("");
@@ -21,10 +22,13 @@ function route() {
         showAccount();
     else if (path === "/replay")
         showReplay();
-    else if (PUZZLES.some((p) => path === `/puzzle/${p}`))
+    else if (puzzles().some((p) => path === `/puzzle/${p}`))
         void showPuzzle(path?.slice("/puzzle/".length));
     else
         showHome();
 }
-window.addEventListener("hashchange", route);
-route();
+// The presets first: every page names games by them.
+loadPresets().then(() => {
+    window.addEventListener("hashchange", route);
+    route();
+}, (err) => say(`The page did not load: ${reason(err)}`, true));

@@ -1,5 +1,6 @@
-// The API client: one call helper, every request the page makes, and the
-// server's refusals as errors with their problem documents.
+// The API client: one call helper, every request the page makes (no other
+// module fetches), and the server's refusals as errors with their problem
+// documents.
 /** A refusal of the server: its problem document. */
 export class ApiError extends Error {
     status;
@@ -10,8 +11,9 @@ export class ApiError extends Error {
         this.problem = problem;
     }
 }
-export async function call(method, path, body, token) {
-    const headers = {};
+/** The one request helper: every call the page makes goes through it. */
+export async function call(method, path, body, token, extra = {}) {
+    const headers = { ...extra };
     if (body !== undefined)
         headers["Content-Type"] = "application/json";
     if (token !== undefined)
@@ -27,13 +29,19 @@ export async function call(method, path, body, token) {
     return data;
 }
 export const api = {
+    presets: () => call("GET", "/v1/presets"),
+    setup: (req) => call("POST", "/v1/setups", req),
+    apply: (req) => call("POST", "/v1/apply", req),
+    legalMoves: (req) => call("POST", "/v1/legal-moves", req),
+    solve: (req) => call("POST", "/v1/solutions", req),
     create: (req, token) => call("POST", "/v1/games", req, token),
     game: (id) => call("GET", `/v1/games/${id}`),
     lobby: () => call("GET", "/v1/games?status=waiting&limit=50"),
     history: (id) => call("GET", `/v1/games/${id}/moves`),
     positionAt: (id, ply) => call("GET", `/v1/games/${id}/positions/${ply}`),
     jumps: (id, cell) => call("GET", `/v1/games/${id}/legal-moves?from=${cell}&limit=1`),
-    play: (id, token, version, path) => callWithVersion(`/v1/games/${id}/moves`, token, version, { path }),
+    /** A move, played only at the version the page shows (`If-Match`). */
+    play: (id, token, version, path) => call("POST", `/v1/games/${id}/moves`, { path }, token, { "If-Match": `"${version}"` }),
     join: (id, req, token) => call("POST", `/v1/games/${id}/join`, req, token),
     signUp: (req) => call("POST", "/v1/accounts", req),
     signIn: (req) => call("POST", "/v1/tokens", req),
@@ -47,14 +55,3 @@ export const api = {
     rematch: (id, token) => call("POST", `/v1/games/${id}/rematch`, undefined, token),
     analyse: (req) => call("POST", "/v1/analysis", req),
 };
-export async function callWithVersion(path, token, version, body) {
-    const r = await fetch(path, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "If-Match": `"${version}"` },
-        body: JSON.stringify(body),
-    });
-    const data = await r.json();
-    if (!r.ok)
-        throw new ApiError(r.status, data);
-    return data;
-}

@@ -2,34 +2,17 @@
 import { api } from "./client.js";
 import { account, seats } from "./storage.js";
 import { h, main, onLeave, reason, say } from "./dom.js";
-import { GAME_NAMES, OFFERED } from "./pieces.js";
-import { PUZZLES } from "./puzzle.js";
+import { offered, presetName, puzzles } from "./pieces.js";
 export const LEVELS = ["random", "greedy", "lookahead", "easy", "medium", "hard"];
 export function showHome() {
     const root = main();
     // Signed in, "me" is the account.
     const me = account.get();
     root.replaceChildren();
-    const seatList = h("div", { id: "seats" });
-    const addSeat = (kind, name = "") => {
-        const n = seatList.children.length;
-        const kindSel = h("select", { "aria-label": `seat ${n + 1}: who`, name: "kind" }, ...[["me", "me"], ["open", "open (lobby)"], ["private", "invitation"], ["computer", "computer"]].map(([v, t]) => h("option", { value: v ?? "", selected: v === kind }, t ?? "")));
-        const nameIn = h("input", { "aria-label": `seat ${n + 1}: name`, name: "name", value: name, placeholder: "name", maxlength: 64 });
-        const level = h("select", { "aria-label": `seat ${n + 1}: level`, name: "level" }, ...LEVELS.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
-        const sync = () => {
-            nameIn.hidden = kindSel.value !== "me" || me !== null;
-            level.hidden = kindSel.value !== "computer";
-        };
-        kindSel.addEventListener("change", sync);
-        const remove = h("button", { type: "button", class: "secondary", "aria-label": `remove seat ${n + 1}`,
-            onclick: () => row.remove() }, "✕");
-        const row = h("div", { class: "seat-row" }, h("span", {}, `Seat ${n + 1}`), kindSel, nameIn, level, remove);
-        seatList.append(row);
-        sync();
-    };
+    const [seatList, addSeat] = seatEditor(me !== null);
     addSeat("me", localStorage.getItem("leapfrog:name") ?? "");
     addSeat("computer");
-    const preset = h("select", { id: "preset", name: "preset" }, ...OFFERED.map((id) => h("option", { value: id }, GAME_NAMES[id])));
+    const preset = h("select", { id: "preset", name: "preset" }, ...offered().map((id) => h("option", { value: id }, presetName(id))));
     const size = h("input", { id: "size", type: "number", min: 3, max: 26, placeholder: "preset's", name: "size" });
     const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"), h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"), h("option", { value: "hex" }, "hex"));
     const limit = h("input", { id: "limit", type: "number", min: 5, max: 604800, placeholder: "none", name: "limit" });
@@ -81,6 +64,12 @@ export function showHome() {
         }
     };
     const form = h("form", { onsubmit: (e) => void create(e) }, h("div", {}, h("label", {}, "Game", preset), h("label", {}, "Board size", size), h("label", {}, "Jumps", dirs), h("label", {}, "Seconds a move", limit), h("label", { title: me ? "every seat an account's, no computer" : "sign in to play rated games" }, rated, " Rated")), h("h2", {}, "Players, in turn order"), seatList, h("div", { class: "actions" }, h("button", { type: "button", class: "secondary", onclick: () => addSeat("open") }, "Add a seat"), h("button", { type: "submit", id: "create" }, "Create the game")));
+    const lobby = lobbyTable();
+    const puzzleList = h("ul", { class: "puzzles" }, ...puzzles().map((p) => h("li", {}, h("a", { href: `#/puzzle/${p}`, id: `puzzle-${p}` }, presetName(p)))));
+    root.append(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "new-game" }, h("h1", { id: "new-game" }, "New game"), form), h("div", {}, h("section", { class: "panel", "aria-labelledby": "lobby" }, h("h1", { id: "lobby" }, "Lobby"), lobby), h("section", { class: "panel", "aria-labelledby": "puzzles" }, h("h1", { id: "puzzles" }, "Puzzles for one"), puzzleList))));
+}
+/** The lobby: games waiting for players, read again every 5 s while shown. */
+function lobbyTable() {
     const lobbyBody = h("tbody", {});
     const lobby = h("table", { class: "lobby" }, h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, ""))), lobbyBody);
     const refresh = async () => {
@@ -97,6 +86,27 @@ export function showHome() {
     void refresh();
     const timer = window.setInterval(() => void refresh(), 5000);
     onLeave(() => window.clearInterval(timer));
-    const puzzles = h("ul", { class: "puzzles" }, ...PUZZLES.map((p) => h("li", {}, h("a", { href: `#/puzzle/${p}`, id: `puzzle-${p}` }, GAME_NAMES[p]))));
-    root.append(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "new-game" }, h("h1", { id: "new-game" }, "New game"), form), h("div", {}, h("section", { class: "panel", "aria-labelledby": "lobby" }, h("h1", { id: "lobby" }, "Lobby"), lobby), h("section", { class: "panel", "aria-labelledby": "puzzles" }, h("h1", { id: "puzzles" }, "Puzzles for one"), puzzles))));
+    return lobby;
+}
+/** The seats of a new game, in turn order, each a row that says who holds
+ * it; and the function that adds one. `signedIn`: "me" is the account. */
+function seatEditor(signedIn) {
+    const seatList = h("div", { id: "seats" });
+    const addSeat = (kind, name = "") => {
+        const n = seatList.children.length;
+        const kindSel = h("select", { "aria-label": `seat ${n + 1}: who`, name: "kind" }, ...[["me", "me"], ["open", "open (lobby)"], ["private", "invitation"], ["computer", "computer"]].map(([v, t]) => h("option", { value: v ?? "", selected: v === kind }, t ?? "")));
+        const nameIn = h("input", { "aria-label": `seat ${n + 1}: name`, name: "name", value: name, placeholder: "name", maxlength: 64 });
+        const level = h("select", { "aria-label": `seat ${n + 1}: level`, name: "level" }, ...LEVELS.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
+        const sync = () => {
+            nameIn.hidden = kindSel.value !== "me" || signedIn;
+            level.hidden = kindSel.value !== "computer";
+        };
+        kindSel.addEventListener("change", sync);
+        const remove = h("button", { type: "button", class: "secondary", "aria-label": `remove seat ${n + 1}`,
+            onclick: () => row.remove() }, "✕");
+        const row = h("div", { class: "seat-row" }, h("span", {}, `Seat ${n + 1}`), kindSel, nameIn, level, remove);
+        seatList.append(row);
+        sync();
+    };
+    return [seatList, addSeat];
 }

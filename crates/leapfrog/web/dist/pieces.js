@@ -1,5 +1,6 @@
 // The pieces as people see them: colours, names, worth, and the games' names.
 import { h } from "./dom.js";
+import { api } from "./client.js";
 export const COLOURS = {
     white: "#fbfbf6", yellow: "#f2cf2f", red: "#cf3324", green: "#3c9a45", blue: "#2c62c9",
     black: "#1f1f1f", piece: "#8a5a2b",
@@ -21,22 +22,29 @@ export function legend(rules) {
         return h("span", { class: "key" }, swatch, `${k.name} ${k.value}${k.value === 1 ? " point" : " points"}`);
     }));
 }
-/** The games' names, by preset id. */
-export const GAME_NAMES = {
-    murray: "Leap Frog (Murray, coloured)",
-    old: "Leap Frog (old)",
-    froglet: "Froglet",
-    konane: "Konane",
-    capture: "Capture (Chinese checkers)",
-    english: "Peg solitaire (English)",
-    triangle: "Peg solitaire (triangle)",
-};
-/** The games the page offers to create (peg solitaire is a puzzle of its
- * own, see puzzle.ts). */
-export const OFFERED = ["murray", "old", "froglet", "konane", "capture"];
+/** The server's presets (`GET /v1/presets`), read once when the page
+ * starts: their names, boards and rules are the server's, defined once in
+ * the rules crate. */
+let known = [];
+export async function loadPresets() {
+    known = await api.presets();
+}
+/** A preset's name as people say it. */
+export function presetName(id) {
+    return known.find((p) => p.id === id)?.name ?? id;
+}
+/** The puzzles: presets played alone until no jump is left (peg
+ * solitaire, see puzzle.ts). */
+export function puzzles() {
+    return known.filter((p) => p.rules.end === "pieces_left").map((p) => p.id);
+}
+/** The games the page offers to create: every other preset. */
+export function offered() {
+    return known.filter((p) => p.rules.end !== "pieces_left").map((p) => p.id);
+}
 /** A game's name as people say it: its preset's, or its own rule set's. */
 export function gameName(rules) {
-    const name = rules.preset ? GAME_NAMES[rules.preset] : rules.name;
+    const name = rules.preset ? presetName(rules.preset) : rules.name;
     // A hexagon is sized by its side.
     if (rules.preset === "capture")
         return `${name}, side ${(rules.rows + 1) / 2}`;

@@ -2,26 +2,24 @@
 // through the stateless API — each jump applied by the server, undo and
 // restart from the positions kept here, a hint from the solver — and the
 // result when no jump is left.
-import { call } from "./client.js";
+import { api } from "./client.js";
 import { h, main, reason, say } from "./dom.js";
 import { choose, drawBoard } from "./board.js";
-import { GAME_NAMES } from "./pieces.js";
-/** The presets offered as puzzles. */
-export const PUZZLES = ["english", "triangle"];
+import { presetName } from "./pieces.js";
 function input(p) {
     return { board: p.notation.split(" ")[0] ?? "", ply: p.ply, scores: p.scores };
 }
 export async function showPuzzle(preset) {
     let setup;
     try {
-        setup = await call("POST", "/v1/setups", { rules: { preset }, players: 1, seed: "0" });
+        setup = await api.setup({ rules: { preset }, players: 1, seed: "0" });
     }
     catch (err) {
         say(`The puzzle did not load: ${reason(err)}`, true);
         return;
     }
     const puzzle = { rules: setup.rules, positions: [setup.position], chosen: null, hint: [], result: null, busy: false };
-    document.title = `${GAME_NAMES[preset]} · Leap Frog`;
+    document.title = `${presetName(preset)} · Leap Frog`;
     const render = () => renderPuzzle(puzzle, preset, render);
     render();
 }
@@ -35,7 +33,7 @@ function renderPuzzle(puzzle, preset, render) {
             return;
         puzzle.busy = true;
         try {
-            const after = await call("POST", "/v1/apply", { rules, position: input(now), move: { path } });
+            const after = await api.apply({ rules, position: input(now), move: { path } });
             puzzle.positions.push(after.position);
             puzzle.result = after.status === "over" ? (after.result ?? null) : null;
             say(`Played ${path.join("x")}.`);
@@ -61,7 +59,7 @@ function renderPuzzle(puzzle, preset, render) {
             piece: "peg",
             goOn: "stop here",
             play,
-            jumps: async (from) => (await call("POST", "/v1/legal-moves", { rules, position: input(now), from, limit: 1 })).tree,
+            jumps: async (from) => (await api.legalMoves({ rules, position: input(now), from, limit: 1 })).tree,
             render,
         }, cell, letter);
     };
@@ -78,10 +76,28 @@ function renderPuzzle(puzzle, preset, render) {
         say("Back to the start.");
         render();
     };
-    const hint = async () => {
+    const hint = hinter(puzzle, rules, now, render);
+    const outcome = outcomeOf(puzzle);
+    const moves = puzzle.positions.length - 1;
+    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "puzzle-title" }, h("h1", { id: "puzzle-title" }, presetName(preset)), h("p", { id: "headline" }, puzzle.result ? "The puzzle is over." : "Jump a peg over a neighbour into the hole behind; leave one peg."), outcome ? h("p", { id: "puzzle-result", class: "result verdict", role: "status" }, outcome) : null, h("div", { class: "board-wrap" }, drawBoard(puzzle.rules, now.grid, { chosen: puzzle.chosen, hint: puzzle.hint }, undefined, clickCell))), h("section", { class: "panel", "aria-labelledby": "puzzle-side" }, h("h2", { id: "puzzle-side" }, "Your puzzle"), h("p", { id: "pegs" }, `${pegs} ${pegs === 1 ? "peg" : "pegs"} on the board, ${moves} ${moves === 1 ? "move" : "moves"} made.`), h("div", { class: "actions" }, puzzle.chosen && puzzle.chosen.path.length > 1
+        ? h("button", { type: "button", id: "stop", onclick: () => void play(puzzle.chosen?.path ?? []) }, "Stop here")
+        : null, h("button", { type: "button", id: "hint", disabled: puzzle.result !== null, onclick: () => void hint() }, "Hint"), h("button", { type: "button", id: "undo", class: "secondary", disabled: moves === 0, onclick: undo }, "Undo"), h("button", { type: "button", id: "restart", class: "secondary", disabled: moves === 0, onclick: restart }, "Restart")), h("p", {}, h("a", { href: "#/" }, "Back to the games")))));
+}
+/** The end in words, once no jump is left. */
+function outcomeOf(puzzle) {
+    const left = puzzle.result?.solitaire;
+    if (!left)
+        return "";
+    return left.solved
+        ? `Solved: one peg left, on ${left.last ?? "?"}${left.perfect ? " — the centre: a perfect solution" : ""}.`
+        : `No jump is left: ${left.pieces_left} pegs remain.`;
+}
+/** The hint: the solver's first move of a solution from `now`, if any. */
+function hinter(puzzle, rules, now, render) {
+    return async () => {
         try {
             say("Looking for a solution…");
-            const answer = await call("POST", "/v1/solutions", { rules, position: input(now), goal: "any" });
+            const answer = await api.solve({ rules, position: input(now), goal: "any" });
             const first = answer.moves[0];
             if (answer.status === "solved" && first) {
                 puzzle.hint = first.split("x");
@@ -100,15 +116,4 @@ function renderPuzzle(puzzle, preset, render) {
         }
         render();
     };
-    let outcome = "";
-    const left = puzzle.result?.solitaire;
-    if (left) {
-        outcome = left.solved
-            ? `Solved: one peg left, on ${left.last ?? "?"}${left.perfect ? " — the centre: a perfect solution" : ""}.`
-            : `No jump is left: ${left.pieces_left} pegs remain.`;
-    }
-    const moves = puzzle.positions.length - 1;
-    root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "puzzle-title" }, h("h1", { id: "puzzle-title" }, GAME_NAMES[preset]), h("p", { id: "headline" }, puzzle.result ? "The puzzle is over." : "Jump a peg over a neighbour into the hole behind; leave one peg."), outcome ? h("p", { id: "puzzle-result", class: "result verdict", role: "status" }, outcome) : null, h("div", { class: "board-wrap" }, drawBoard(puzzle.rules, now.grid, { chosen: puzzle.chosen, hint: puzzle.hint }, undefined, clickCell))), h("section", { class: "panel", "aria-labelledby": "puzzle-side" }, h("h2", { id: "puzzle-side" }, "Your puzzle"), h("p", { id: "pegs" }, `${pegs} ${pegs === 1 ? "peg" : "pegs"} on the board, ${moves} ${moves === 1 ? "move" : "moves"} made.`), h("div", { class: "actions" }, puzzle.chosen && puzzle.chosen.path.length > 1
-        ? h("button", { type: "button", id: "stop", onclick: () => void play(puzzle.chosen?.path ?? []) }, "Stop here")
-        : null, h("button", { type: "button", id: "hint", disabled: puzzle.result !== null, onclick: () => void hint() }, "Hint"), h("button", { type: "button", id: "undo", class: "secondary", disabled: moves === 0, onclick: undo }, "Undo"), h("button", { type: "button", id: "restart", class: "secondary", disabled: moves === 0, onclick: restart }, "Restart")), h("p", {}, h("a", { href: "#/" }, "Back to the games")))));
 }

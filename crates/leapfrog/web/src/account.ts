@@ -5,9 +5,10 @@
 import { api } from "./client.js";
 import { account } from "./storage.js";
 import { h, main, reason, say } from "./dom.js";
-import { OFFERED, gameName } from "./pieces.js";
+import { gameName, offered } from "./pieces.js";
 
-const POOLS = OFFERED.flatMap((p) => ["orthogonal", "diagonal", "all"].map((d) => `${p}/${d}`));
+/** The rating pools: each offered game by direction set. */
+const pools = (): string[] => offered().flatMap((p) => ["orthogonal", "diagonal", "all"].map((d) => `${p}/${d}`));
 
 /** The header's link to the account page: the account's name, or "Sign in". */
 export function showAccountLink(): void {
@@ -85,7 +86,7 @@ function signedIn(name: string): HTMLElement {
 
 /** A pool's leaderboard, chosen from a list. */
 function leaderboards(): HTMLElement {
-  const pool = h("select", { id: "pool", "aria-label": "rating pool" }, ...POOLS.map((p) => h("option", { value: p }, p)));
+  const pool = h("select", { id: "pool", "aria-label": "rating pool" }, ...pools().map((p) => h("option", { value: p }, p)));
   const body = h("tbody", {});
   const load = async (): Promise<void> => {
     try {

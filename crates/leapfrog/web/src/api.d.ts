@@ -748,8 +748,11 @@ export interface components {
              * @description The game's version after the move (for `If-Match`).
              */
             version: number;
-            /** @description The position after the move. */
-            position: components["schemas"]["PositionView"];
+            /**
+             * @description The position after the move, in brief: a `PositionView`'s grid and
+             *     notation follow from its board, ply and scores.
+             */
+            position: components["schemas"]["PositionState"];
             /** @description The game's state after the move. */
             status: components["schemas"]["GameStatusView"];
             result: components["schemas"]["Outcome"] | null;
@@ -1502,6 +1505,29 @@ export interface components {
             scores: components["schemas"]["Score"][];
         };
         /**
+         * @description A position in brief: what a `PositionView` holds but its grid and
+         *     notation, which follow from these.
+         */
+        PositionState: {
+            /**
+             * @description The board string, canonical (ranks from the top, `/` between them;
+             *     a digit run counts empty cells, `-` a cell that does not exist, a
+             *     letter a piece).
+             */
+            board: string;
+            /**
+             * Format: uint32
+             * @description Plies played.
+             */
+            ply: number;
+            /** @description Scores, one per player. */
+            scores: number[];
+            /** @description The player to move (from 0). */
+            to_move: number;
+            /** @description Opening, playing or over. */
+            phase: components["schemas"]["Status"];
+        };
+        /**
          * @description A position in a response: the request form plus derived, read-only
          *     fields.
          * @example {
@@ -1567,7 +1593,10 @@ export interface components {
         PresetInfo: {
             /** @description Its identifier, for `rules.preset`. */
             id: components["schemas"]["PresetId"];
-            /** @description Its title. */
+            /**
+             * @description The game's name as people say it (a page shows it; a record's
+             *     `Game` tag is it).
+             */
             name: string;
             /** @description How it plays. */
             description: string;

@@ -3,12 +3,13 @@
 // replay of a game record and the peg-solitaire puzzles. Each module in src/ is
 // compiled by `tsc --strict` to dist/ and served by the binary as it is.
 
-import { leave, say } from "./dom.js";
+import { leave, reason, say } from "./dom.js";
 import { showHome } from "./home.js";
 import { showGame } from "./game.js";
 import { showAccount, showAccountLink } from "./account.js";
 import { showReplay } from "./replay.js";
-import { PUZZLES, showPuzzle } from "./puzzle.js";
+import { showPuzzle } from "./puzzle.js";
+import { loadPresets, puzzles } from "./pieces.js";
 import type { S } from "./types.js";
 
 function route(): void {
@@ -21,9 +22,12 @@ function route(): void {
   if (game?.[1]) void showGame(game[1], params.get("invite"));
   else if (path === "/account") showAccount();
   else if (path === "/replay") showReplay();
-  else if (PUZZLES.some((p) => path === `/puzzle/${p}`)) void showPuzzle(path?.slice("/puzzle/".length) as S["PresetId"]);
+  else if (puzzles().some((p) => path === `/puzzle/${p}`)) void showPuzzle(path?.slice("/puzzle/".length) as S["PresetId"]);
   else showHome();
 }
 
-window.addEventListener("hashchange", route);
-route();
+// The presets first: every page names games by them.
+loadPresets().then(() => {
+  window.addEventListener("hashchange", route);
+  route();
+}, (err: unknown) => say(`The page did not load: ${reason(err)}`, true));

@@ -1,5 +1,6 @@
-// The API client: one call helper, every request the page makes, and the
-// server's refusals as errors with their problem documents.
+// The API client: one call helper, every request the page makes (no other
+// module fetches), and the server's refusals as errors with their problem
+// documents.
 
 import type { Game, Joined, PositionView, Problem, S } from "./types.js";
 
@@ -10,8 +11,10 @@ export class ApiError extends Error {
   }
 }
 
-export async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
-  const headers: Record<string, string> = {};
+/** The one request helper: every call the page makes goes through it. */
+export async function call<T>(method: string, path: string, body?: unknown, token?: string,
+  extra: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
   const init: RequestInit = { method, headers };
@@ -24,6 +27,11 @@ export async function call<T>(method: string, path: string, body?: unknown, toke
 }
 
 export const api = {
+  presets: () => call<S["PresetInfo"][]>("GET", "/v1/presets"),
+  setup: (req: S["SetupRequest"]) => call<S["SetupResponse"]>("POST", "/v1/setups", req),
+  apply: (req: S["ApplyRequest"]) => call<S["ApplyResponse"]>("POST", "/v1/apply", req),
+  legalMoves: (req: S["LegalMovesRequest"]) => call<S["LegalMovesResponse"]>("POST", "/v1/legal-moves", req),
+  solve: (req: S["SolutionRequest"]) => call<S["SolutionResponse"]>("POST", "/v1/solutions", req),
   create: (req: S["CreateGameRequest"], token?: string) => call<Game>("POST", "/v1/games", req, token),
   game: (id: string) => call<Game>("GET", `/v1/games/${id}`),
   lobby: () => call<S["GameList"]>("GET", "/v1/games?status=waiting&limit=50"),
@@ -31,8 +39,9 @@ export const api = {
   positionAt: (id: string, ply: number) => call<PositionView>("GET", `/v1/games/${id}/positions/${ply}`),
   jumps: (id: string, cell: string) =>
     call<S["LegalMovesResponse"]>("GET", `/v1/games/${id}/legal-moves?from=${cell}&limit=1`),
+  /** A move, played only at the version the page shows (`If-Match`). */
   play: (id: string, token: string, version: number, path: string[]) =>
-    callWithVersion(`/v1/games/${id}/moves`, token, version, { path }),
+    call<Game>("POST", `/v1/games/${id}/moves`, { path } satisfies S["MoveInput"], token, { "If-Match": `"${version}"` }),
   join: (id: string, req: S["JoinRequest"], token?: string) => call<Joined>("POST", `/v1/games/${id}/join`, req, token),
   signUp: (req: S["AccountInput"]) => call<S["AccountView"]>("POST", "/v1/accounts", req),
   signIn: (req: S["TokenInput"]) => call<S["NewTokenView"]>("POST", "/v1/tokens", req),
@@ -46,14 +55,3 @@ export const api = {
   rematch: (id: string, token: string) => call<Joined>("POST", `/v1/games/${id}/rematch`, undefined, token),
   analyse: (req: S["AnalysisRequest"]) => call<S["AnalysisResponse"]>("POST", "/v1/analysis", req),
 };
-
-export async function callWithVersion(path: string, token: string, version: number, body: S["MoveInput"]): Promise<Game> {
-  const r = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "If-Match": `"${version}"` },
-    body: JSON.stringify(body),
-  });
-  const data: unknown = await r.json();
-  if (!r.ok) throw new ApiError(r.status, data as Partial<Problem>);
-  return data as Game;
-}

@@ -2,6 +2,7 @@
 
 import type { S } from "./types.js";
 import { h } from "./dom.js";
+import { api } from "./client.js";
 
 export const COLOURS: Record<string, string> = {
   white: "#fbfbf6", yellow: "#f2cf2f", red: "#cf3324", green: "#3c9a45", blue: "#2c62c9",
@@ -27,24 +28,34 @@ export function legend(rules: S["RuleSet"]): HTMLElement | null {
     }));
 }
 
-/** The games' names, by preset id. */
-export const GAME_NAMES: Record<S["PresetId"], string> = {
-  murray: "Leap Frog (Murray, coloured)",
-  old: "Leap Frog (old)",
-  froglet: "Froglet",
-  konane: "Konane",
-  capture: "Capture (Chinese checkers)",
-  english: "Peg solitaire (English)",
-  triangle: "Peg solitaire (triangle)",
-};
+/** The server's presets (`GET /v1/presets`), read once when the page
+ * starts: their names, boards and rules are the server's, defined once in
+ * the rules crate. */
+let known: S["PresetInfo"][] = [];
 
-/** The games the page offers to create (peg solitaire is a puzzle of its
- * own, see puzzle.ts). */
-export const OFFERED: S["PresetId"][] = ["murray", "old", "froglet", "konane", "capture"];
+export async function loadPresets(): Promise<void> {
+  known = await api.presets();
+}
+
+/** A preset's name as people say it. */
+export function presetName(id: S["PresetId"]): string {
+  return known.find((p) => p.id === id)?.name ?? id;
+}
+
+/** The puzzles: presets played alone until no jump is left (peg
+ * solitaire, see puzzle.ts). */
+export function puzzles(): S["PresetId"][] {
+  return known.filter((p) => p.rules.end === "pieces_left").map((p) => p.id);
+}
+
+/** The games the page offers to create: every other preset. */
+export function offered(): S["PresetId"][] {
+  return known.filter((p) => p.rules.end !== "pieces_left").map((p) => p.id);
+}
 
 /** A game's name as people say it: its preset's, or its own rule set's. */
 export function gameName(rules: S["RuleSet"]): string {
-  const name = rules.preset ? GAME_NAMES[rules.preset] : rules.name;
+  const name = rules.preset ? presetName(rules.preset) : rules.name;
   // A hexagon is sized by its side.
   if (rules.preset === "capture") return `${name}, side ${(rules.rows + 1) / 2}`;
   return `${name}, ${rules.rows}×${rules.cols}`;

@@ -134,11 +134,23 @@ async function twoPeople() {
     body: JSON.stringify({ rules: { preset: "murray" }, players: [{ name: "Eve" }, { open: "public" }] }) });
   await bob.goto(`${base}/#/game/${big.id}`);
   // (Read once the board is laid out: a live update may be redrawing it.)
-  const coordHeight = await (await bob.waitForFunction(() => {
-    const h = document.querySelector("svg.board text.coord")?.getBoundingClientRect().height ?? 0;
-    return h > 0 ? h : null;
-  })).jsonValue();
-  assert.ok(coordHeight >= 10, `coordinates ${coordHeight}px high`);
+  // The size drawn is the label's font size scaled as the board is.
+  const labelPx = () => bob.waitForFunction(() => {
+    const svg = document.querySelector("svg.board");
+    const label = svg?.querySelector("text.coord");
+    const shown = svg?.getBoundingClientRect().width ?? 0;
+    if (!svg || !label || shown === 0) return null;
+    return (Number(label.getAttribute("font-size")) * shown) / svg.viewBox.baseVal.width;
+  });
+  const bigLabels = await (await labelPx()).jsonValue();
+  assert.ok(bigLabels >= 11, `a 15×15 board's coordinates are ${bigLabels}px`);
+  // The hardest size: a middling board, whose labels scale down the most.
+  const middling = await api("/v1/games", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ rules: { preset: "old", rows: 8, cols: 8 }, players: [{ name: "Eve" }, { open: "public" }] }) });
+  await bob.goto(`${base}/#/game/${middling.id}`);
+  await bob.locator("#game-title", { hasText: "8×8" }).waitFor();
+  const middlingLabels = await (await labelPx()).jsonValue();
+  assert.ok(middlingLabels >= 11, `an 8×8 board's coordinates are ${middlingLabels}px`);
   // Ann's seat is private: Bob joins through her invitation link, told
   // which seat it opens, with a button as tall as the name field.
   await bob.goto(link);
@@ -156,6 +168,14 @@ async function twoPeople() {
   await bob.locator(".badge", { hasText: "you" }).waitFor();
   await ann.locator("#headline", { hasText: "Your turn" }).waitFor(); // live: the join started the game
 
+  // Live updates are drawn from the events alone: while the game is played
+  // neither page reads the game or its history again.
+  const reads = [];
+  for (const p of [ann, bob]) {
+    p.on("request", (r) => {
+      if (r.method() === "GET" && /^\/v1\/games\/[0-9a-f-]+(\/moves)?$/.test(new URL(r.url()).pathname)) reads.push(r.url());
+    });
+  }
   let plies = 0;
   for (;;) {
     const g = await gameOf(ann);
@@ -180,6 +200,7 @@ async function twoPeople() {
     if (plies === 3) await bob.screenshot({ path: path.join(shots, "phone-game-in-progress.png") });
   }
   for (const p of [ann, bob]) await p.locator("#result").waitFor();
+  assert.deepEqual(reads, [], "no page read the game after a move event");
   // The end is a banner above the board, in view on the laptop.
   const [banner, boardBox] = await ann.evaluate(() =>
     ["#result", "svg.board"].map((s) => document.querySelector(s).getBoundingClientRect().y));

@@ -414,5 +414,6 @@ pub fn kinds_text(kinds: impl IntoIterator<Item = char>) -> String {
     kinds.into_iter().collect()
 }
 
+mod game;
 #[cfg(test)]
 mod tests;

@@ -1,11 +1,11 @@
 //! A game and its moves as the store's rows, and back: the one place that
-//! knows both, in the store's own forms (`crate::store::stored`).
+//! knows both, in the store's own forms (the `stored` module's).
 
 use jump_capture as jc;
 
-use super::{
-    Captured, Game, GameError, HistoryMove, Holder, PlayerName, RatingChange, Resignation, Seat, Visibility,
-    seat_level,
+use crate::game::{
+    Captured, Game, GameResult, HistoryMove, Holder, PlayerName, RatingChange, Resignation, RuleError, Seat,
+    StoredGame, Visibility, preset_pool, seat_level,
 };
 use crate::store::stored::{
     self, Ended, OpenTo, Resigned, StoredRatingChange, StoredResult, StoredSeat, StoredStanding,
@@ -17,10 +17,10 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`GameError::Corrupt`] naming the column that does not read.
-    pub(crate) fn from_row(row: GameRow) -> Result<Game, GameError> {
+    /// [`RuleError::Corrupt`] naming the column that does not read.
+    pub(crate) fn from_row(row: GameRow) -> Result<Game, RuleError> {
         let id = row.id;
-        let corrupt = |what, e: &dyn std::fmt::Display| GameError::corrupt(&id, what, e);
+        let corrupt = |what, e: &dyn std::fmt::Display| RuleError::corrupt(&id, what, e);
         let rules = stored::read_rules(&row.rules).map_err(|e| corrupt("rules", &e))?;
         let setup: jc::Setup = row.position.parse().map_err(|e| corrupt("position", &e))?;
         let position =
@@ -56,7 +56,7 @@ impl Game {
                 };
                 Ok(Seat { player, name, holder, resigned, account: state.account.clone() })
             })
-            .collect::<Result<_, GameError>>()?;
+            .collect::<Result<_, RuleError>>()?;
         let seed = row.seed.parse().map_err(|e| corrupt("seed", &e))?;
         let result =
             row.result.as_deref().map(StoredResult::read).transpose().map_err(|e| corrupt("result", &e))?;
@@ -72,7 +72,7 @@ impl Game {
                 })
                 .collect()
         });
-        Ok(Game {
+        Ok(Game::restore(StoredGame {
             stuck,
             version: row.version,
             rules,
@@ -93,7 +93,7 @@ impl Game {
             rating_changes,
             events: row.events.map(|n| u64::try_from(n).map_err(|e| corrupt("events", &e))).transpose()?,
             id,
-        })
+        }))
     }
 
     /// The row that stores it.
@@ -103,33 +103,33 @@ impl Game {
     /// [`StoreError::Encode`] if a column does not encode (never, for
     /// these plain values).
     pub(crate) fn to_row(&self) -> Result<GameRow, StoreError> {
-        let names: Vec<&str> = self.seats.iter().map(|s| s.name.as_str()).collect();
+        let names: Vec<&str> = self.seats().iter().map(|s| s.name.as_str()).collect();
         let result = self.result().map(|r| stored_result(&r));
         Ok(GameRow {
-            id: self.id.clone(),
-            version: self.version,
-            rules: stored::rules_json(&self.rules)?,
-            seed: self.seed.to_string(),
+            id: self.id().to_string(),
+            version: self.version(),
+            rules: stored::rules_json(self.rules())?,
+            seed: self.seed().to_string(),
             players: stored::json_of(&names)?,
-            position: self.position.to_string(),
+            position: self.position().to_string(),
             status: self.phase().name().to_string(),
             result: result.as_ref().map(StoredResult::to_json).transpose()?,
-            created_at: self.created_at,
-            updated_at: self.updated_at,
-            client: self.client.clone(),
-            abandoned_at: self.abandoned_at,
+            created_at: self.created_at(),
+            updated_at: self.updated_at(),
+            client: self.client().to_string(),
+            abandoned_at: self.abandoned_at(),
             computers: self.computers_json()?,
             seating: self.seating_json()?,
-            open_seats: self.seats.iter().filter(|s| matches!(s.holder, Holder::Open(_))).count() as i64,
-            public_seats: self.seats.iter().filter(|s| s.holder == Holder::Open(Visibility::Public)).count()
+            open_seats: self.seats().iter().filter(|s| matches!(s.holder, Holder::Open(_))).count() as i64,
+            public_seats: self.seats().iter().filter(|s| s.holder == Holder::Open(Visibility::Public)).count()
                 as i64,
-            move_limit: self.move_limit.map(i64::from),
-            turn_at: Some(self.turn_at),
-            rematch: self.rematch.clone(),
-            rated: i64::from(self.rated),
-            pool: super::preset_pool(&self.rules),
-            computer_due: self.computer_to_move().map(|_| self.turn_at),
-            events: self.events.map(|n| n as i64),
+            move_limit: self.move_limit().map(i64::from),
+            turn_at: Some(self.turn_at()),
+            rematch: self.rematch().map(str::to_string),
+            rated: i64::from(self.rated()),
+            pool: preset_pool(self.rules()),
+            computer_due: self.computer_to_move().map(|_| self.turn_at()),
+            events: self.events().map(|n| n as i64),
         })
     }
 
@@ -137,14 +137,14 @@ impl Game {
     /// seats it plays; `None` when it plays none.
     fn computers_json(&self) -> Result<Option<String>, StoreError> {
         let levels: Vec<Option<String>> =
-            self.seats.iter().map(|s| seat_level(s).map(|l| l.to_string())).collect();
+            self.seats().iter().map(|s| seat_level(s).map(|l| l.to_string())).collect();
         levels.iter().any(Option::is_some).then(|| stored::json_of(&levels)).transpose()
     }
 
     /// Each seat's state; `None` when every seat is simply held.
     fn seating_json(&self) -> Result<Option<String>, StoreError> {
         let states: Vec<StoredSeat> = self
-            .seats
+            .seats()
             .iter()
             .map(|s| StoredSeat {
                 account: s.account.clone(),
@@ -164,7 +164,7 @@ impl Game {
 }
 
 /// The stored form of a result.
-fn stored_result(r: &super::GameResult) -> StoredResult {
+fn stored_result(r: &GameResult) -> StoredResult {
     StoredResult {
         winners: r.outcome.winners.clone(),
         shared: r.outcome.is_shared(),
@@ -201,9 +201,9 @@ impl HistoryMove {
     ///
     /// # Errors
     ///
-    /// [`GameError::Corrupt`] for a row that does not read.
-    pub(crate) fn from_row(id: &str, m: MoveRow) -> Result<HistoryMove, GameError> {
-        let corrupt = |e: &dyn std::fmt::Display| GameError::corrupt(id, "move", e);
+    /// [`RuleError::Corrupt`] for a row that does not read.
+    pub(crate) fn from_row(id: &str, m: MoveRow) -> Result<HistoryMove, RuleError> {
+        let corrupt = |e: &dyn std::fmt::Display| RuleError::corrupt(id, "move", e);
         let cells: Vec<String> = serde_json::from_str(&m.captures).map_err(|e| corrupt(&e))?;
         let kinds: Vec<char> = m.kinds.as_deref().map(|k| k.chars().collect()).unwrap_or_default();
         let captures = cells
@@ -259,7 +259,7 @@ impl Game {
     /// # Errors
     ///
     /// A history that does not replay.
-    pub(crate) fn fill_kinds(&self, history: &mut [HistoryMove]) -> Result<(), GameError> {
+    pub(crate) fn fill_kinds(&self, history: &mut [HistoryMove]) -> Result<(), RuleError> {
         if !history.iter().any(HistoryMove::lacks_kinds) {
             return Ok(());
         }

@@ -1,0 +1,42 @@
+// A game page's state: the game as the page knows it, its history, what is
+// being chosen; and what the page works out from them.
+
+import type { Game, MoveRecord, PositionView } from "./types.js";
+import { seats } from "./storage.js";
+import type { HeldSeat } from "./storage.js";
+import type { Chosen } from "./board.js";
+
+export interface View {
+  game: Game;
+  history: MoveRecord[];
+  /** Captured kinds' letters per player, from the history. */
+  captured: string[][];
+  /** A move being chosen jump by jump. */
+  chosen: Chosen | null;
+  hint: string[];
+  /** The ply shown, when replaying the past; null: now. */
+  replay: number | null;
+  replayPosition: PositionView | null;
+  busy: boolean;
+  /** The name typed to join with: kept, because every event redraws the page. */
+  joinName: string;
+  /** Whether the end was told on the message line. */
+  toldOver: boolean;
+}
+
+/** Each player's captured kinds, from the history. */
+export function recount(view: View): void {
+  view.captured = view.game.players.map(() => []);
+  for (const m of view.history) view.captured[m.player]?.push(...m.kinds);
+}
+
+export function held(view: View): HeldSeat[] {
+  return seats.get(view.game.id);
+}
+
+/** My seat that is to move, if any. */
+export function myTurn(view: View): HeldSeat | undefined {
+  const g = view.game;
+  if (g.status !== "opening" && g.status !== "playing") return undefined;
+  return held(view).find((s) => s.player === g.position.to_move);
+}
