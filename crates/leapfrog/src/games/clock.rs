@@ -23,7 +23,7 @@ pub const TICK: Duration = Duration::from_secs(1);
 /// On a database failure.
 pub async fn apply_time_outs(games: &Games, now: i64) -> Result<usize, GameError> {
     let mut applied = 0;
-    for id in games.store().games_out_of_time(now).await? {
+    for id in games.out_of_time(now).await? {
         if let Some(game) = games.time_out(&id, now).await? {
             tracing::info!(game = %id, player = game.position().to_move(), "a seat ran out of time");
             applied += 1;

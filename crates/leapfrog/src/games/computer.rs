@@ -96,7 +96,7 @@ impl Computer {
             let game = self.games.load(id).await?;
             let Some(level) = game.computer_to_move() else {
                 if marked {
-                    self.games.store().not_computer_turn(id, game.version()).await?;
+                    self.games.not_computer_turn(id, game.version()).await?;
                 }
                 return Ok(());
             };
@@ -154,7 +154,6 @@ impl Computer {
         let now = now_ms();
         let ids = self
             .games
-            .store()
             .claim_computer_turns(now, now.saturating_sub(ms(still)), now.saturating_add(ms(CLAIM)))
             .await?;
         for id in &ids {

@@ -1,14 +1,20 @@
 //! The games service: the one place a game changes. Every change — a
 //! creation, a move (a person's or the computer's), a join, a leave, a
-//! resignation, a time-out, a rematch — goes the same way: load the game,
-//! apply a command to it (the pure core, [`Game::apply`]), commit the new
-//! game against the version read (one retry policy, one idempotency path),
-//! and tell those who must hear of it: the event hub (and through
-//! PostgreSQL every process's hub) and the computer, when it is to move.
-//! The move clock needs no telling: it reads each game's turn from the
-//! database. A rated game's end writes its players' new ratings in the
-//! same transaction (rule book §13). Handlers, the clock and the computer
-//! translate and call this; nothing else writes a game.
+//! resignation, a time-out, an abandonment, a rematch — goes the same way:
+//! load the game, apply a command to it (the pure core, [`Game::apply`]),
+//! encode its changes once as events of the game's log
+//! ([`crate::events::encode`]), commit the new game and its events
+//! against the version read (one retry policy, one idempotency path), and
+//! tell those who must hear of it: the event hub (and through PostgreSQL
+//! every process's hub) and the computer, when it is to move. A rated
+//! game's end writes its players' new ratings in the same transaction
+//! (rule book §13).
+//!
+//! What drives it lives here too: `reading` (the reads it shares with
+//! the streams' first load), `clock` (the move time limit) and `computer`
+//! (the computer's seats, whose turns are claimed through this service).
+//! Handlers, the clock, the computer and the sweep call this; nothing else
+//! writes a game.
 
 pub mod clock;
 pub mod computer;
@@ -351,8 +357,8 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::Game(RuleError::NotYourTurn)`] when the seat to move is not the
-    /// computer's, [`GameError::Game(RuleError::Over)`], an illegal move, a lost race, store
+    /// [`RuleError::NotYourTurn`] when the seat to move is not the
+    /// computer's, [`RuleError::Over`], an illegal move, a lost race, store
     /// failures.
     pub async fn play_for_computer(&self, game: &Game, mv: jc::Move) -> Result<Game, GameError> {
         let (next, changes) = game.apply(Command::PlayForComputer { mv }, now_ms())?;
@@ -515,6 +521,43 @@ impl Games {
             }
         }
         Ok(Swept { keys, abandoned })
+    }
+
+    /// Claims, until `until`, the games where the computer's turn began
+    /// before `before` and no process holds a claim at `now`: their ids.
+    /// A claim changes nothing of a game (its version stays): it only
+    /// says which process thinks for it.
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn claim_computer_turns(
+        &self,
+        now: i64,
+        before: i64,
+        until: i64,
+    ) -> Result<Vec<String>, GameError> {
+        Ok(self.store.claim_computer_turns(now, before, until).await?)
+    }
+
+    /// Clears the mark of a computer's turn on game `id`, found at
+    /// `version` with a person to move (nothing when it moved since).
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn not_computer_turn(&self, id: &str, version: i64) -> Result<(), GameError> {
+        Ok(self.store.not_computer_turn(id, version).await?)
+    }
+
+    /// The games whose seat to move is out of time at `now` (at most a
+    /// thousand, the longest waiting first), for the clock to time out.
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn out_of_time(&self, now: i64) -> Result<Vec<String>, GameError> {
+        Ok(self.store.games_out_of_time(now).await?)
     }
 
     /// Tells of a committed change of `game`: its followers, and the

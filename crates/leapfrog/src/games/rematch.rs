@@ -18,7 +18,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::NotASeat`]; [`GameError::Game(RuleError::NotOver)`] before the end;
+    /// [`GameError::NotASeat`]; [`RuleError::NotOver`] before the end;
     /// [`GameError::TooManyGames`] when creating it would pass the
     /// creator's cap (a rematch is a creation, charged to whoever asks
     /// first); store failures.

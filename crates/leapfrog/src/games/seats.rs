@@ -17,7 +17,7 @@ impl Games {
     /// # Errors
     ///
     /// What [`Command::Join`] refuses (the losers of a race for one seat
-    /// get [`GameError::Game(RuleError::SeatTaken)`]); store failures.
+    /// get [`RuleError::SeatTaken`](crate::game::RuleError::SeatTaken)); store failures.
     pub async fn join(&self, id: &str, name: PlayerName, choice: &SeatChoice) -> Result<Seated, GameError> {
         let invited: Vec<usize> = match &choice.invitation {
             Some(invitation) => {
@@ -61,7 +61,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::NotASeat`], [`GameError::Game(RuleError::NotWaiting)`] once the game
+    /// [`GameError::NotASeat`], [`RuleError::NotWaiting`](crate::game::RuleError::NotWaiting) once the game
     /// has started (resign instead), a lost race, store failures.
     pub async fn leave(&self, id: &str, credential: &Credential) -> Result<Game, GameError> {
         let (game, seat) = read::with_seat(&self.store, id, credential).await?;

@@ -35,8 +35,7 @@ fn written_moves_are_the_serde_json_moves_for_every_gain() {
         (0..cells).map(|i| if i % 2 == 0 { "x24" } else { "z24" }).collect::<Vec<_>>().join("x")
     };
     let long = (0..40).map(|i| if i % 2 == 0 { "j10" } else { "l10" }).collect::<Vec<_>>().join("x");
-    for text in
-        ["c3", "z26", "c3xe3xe5", "a9xa11xc11xe9", "x24xz26", &chain(SHORT), &chain(SHORT + 1), &long]
+    for text in ["c3", "z26", "c3xe3xe5", "a9xa11xc11xe9", "x24xz26", &chain(SHORT), &chain(SHORT + 1), &long]
     {
         let mv: jc::Move = text.parse().unwrap();
         let cells = mv.path().len();
@@ -69,12 +68,7 @@ fn an_empty_path_is_still_written_as_json() {
 /// What `serde_json` writes for the page, built from the engine's
 /// sorted move list, each move checked on the board: the reference the
 /// written page is held to.
-fn serde_page(
-    pos: &jc::Position,
-    from: Option<&str>,
-    limit: Option<usize>,
-    cursor: Option<&str>,
-) -> String {
+fn serde_page(pos: &jc::Position, from: Option<&str>, limit: Option<usize>, cursor: Option<&str>) -> String {
     let from = from.map(|f| f.parse::<jc::Cell>().unwrap());
     let list: Vec<jc::Move> =
         pos.legal_moves_unbounded().into_iter().filter(|m| from.is_none_or(|f| m.from() == f)).collect();
@@ -160,8 +154,7 @@ fn custom_position(
 ) -> jc::Position {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut spec = jc::Preset::Old.spec().with_size(rows, cols);
-    spec.directions =
-        [jc::DirectionSet::Orthogonal, jc::DirectionSet::Diagonal, jc::DirectionSet::All][dirs];
+    spec.directions = [jc::DirectionSet::Orthogonal, jc::DirectionSet::Diagonal, jc::DirectionSet::All][dirs];
     spec.chain = if straight { jc::Chain::Straight } else { jc::Chain::Free };
     spec.opening = jc::Opening::None;
     let rules = jc::Rules::new(spec).unwrap();

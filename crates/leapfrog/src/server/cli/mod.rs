@@ -443,11 +443,6 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
     }
 }
 
-
-
-
-
-
 /// The OpenAPI document as pretty JSON with a final newline.
 pub fn openapi_json() -> String {
     let api = crate::api::openapi();
