@@ -1,7 +1,9 @@
 //! The service crate stays walkable (`docs/architecture.md`): its root has
 //! at most twelve modules and no two of them import each other, directly
 //! or through others — an arrow A → B for each `crate::B` that A's files
-//! name, as `shared/tools/module_circles.py` draws them.
+//! name, as `shared/tools/module_circles.py` draws them; the game core
+//! imports nothing of the store, the wire forms, the API, the budgets, JSON
+//! or the OS; no source file is over 600 lines, no page module over 400.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -97,7 +99,7 @@ fn circle_through(edges: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Op
 
 #[test]
 fn the_service_crate_has_at_most_twelve_root_modules_and_no_import_circle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/leapfrog/src");
+    let src = root().join("crates/leapfrog/src");
     let edges = imports(&src);
     assert!(
         edges.len() <= 12,
@@ -123,4 +125,64 @@ fn a_circle_is_found() {
     .into();
     assert_eq!(circle_through(&edges, "a"), Some(vec!["a".into(), "b".into(), "c".into()]));
     assert_eq!(circle_through(&edges, "d"), None);
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn the_game_core_imports_nothing_of_the_store_the_wire_the_api_json_or_the_os() {
+    let forbidden = [
+        "crate::store",
+        "crate::wire",
+        "crate::api",
+        "crate::compute",
+        "crate::play",
+        "crate::events",
+        "crate::server",
+        "serde_json",
+        "rand::",
+        "SystemTime",
+        "chrono",
+        "std::fs",
+        "std::env",
+        "tokio",
+        "sqlx",
+    ];
+    for file in rust_files(&root().join("crates/leapfrog/src/game")) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        // Its tests may use what they like.
+        let code =
+            if file.ends_with("tests.rs") { "" } else { text.split("#[cfg(test)]").next().unwrap_or("") };
+        for name in forbidden {
+            assert!(!code.contains(name), "{} names {name}", file.display());
+        }
+    }
+}
+
+#[test]
+fn no_source_file_is_over_600_lines_and_no_page_module_over_400() {
+    let mut files = Vec::new();
+    for dir in ["crates", "tests"] {
+        files.extend(
+            rust_files(&root().join(dir))
+                .into_iter()
+                .filter(|f| !f.components().any(|c| c.as_os_str() == "target")),
+        );
+    }
+    for file in files {
+        let lines = std::fs::read_to_string(&file).unwrap().lines().count();
+        assert!(lines <= 600, "{} has {lines} lines, over 600", file.display());
+    }
+    let web = root().join("crates/leapfrog/web/src");
+    for entry in std::fs::read_dir(&web).unwrap() {
+        let file = entry.unwrap().path();
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        // The API's types, generated from the spec.
+        if name.ends_with(".ts") && name != "api.d.ts" {
+            let lines = std::fs::read_to_string(&file).unwrap().lines().count();
+            assert!(lines <= 400, "{} has {lines} lines, over 400", file.display());
+        }
+    }
 }

@@ -1,13 +1,13 @@
 //! The games service without HTTP: a game is created, played and refused
-//! through `leapfrog::games::Games` on a real SQLite store, the way the
+//! through `leapfrog::play::Games` on a real SQLite store, the way the
 //! handlers and the computer's seats use it.
 
 use leapfrog::events::{Hub, StreamLimits};
 use leapfrog::game::{
     Credential, Expected, Holder, IdempotencyKey, MoveOutcome, MoveRequest, NewSeat, PlayerName, RuleError,
 };
-use leapfrog::games::GameError;
-use leapfrog::games::{Created, Creator, Games};
+use leapfrog::play::GameError;
+use leapfrog::play::{Created, Creator, Games};
 use leapfrog::store::{Durability, Store};
 
 fn request(token: &leapfrog::game::SeatToken, path: &[&str]) -> MoveRequest {

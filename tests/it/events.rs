@@ -285,7 +285,7 @@ async fn store_old_game(pool: &sqlx::AnyPool, applied: usize, id: &str, finished
 /// the rematch; and their logs go on from there.
 async fn old_games_read_back_with_their_events(url: &str) {
     use leapfrog::events::{Hub, StreamLimits};
-    use leapfrog::games::Games;
+    use leapfrog::play::Games;
     sqlx::any::install_default_drivers();
     let migrator = sqlx::migrate!("./migrations");
     let versions: Vec<i64> = migrator.iter().map(|m| m.version).collect();

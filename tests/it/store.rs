@@ -7,7 +7,7 @@ use crate::common::pg;
 use std::sync::Arc;
 
 use leapfrog::events::{Hub, StreamLimits};
-use leapfrog::games::{Creator, Games, Swept};
+use leapfrog::play::{Creator, Games, SweepReport};
 use leapfrog::store::{Commit, Durability, EventRow, GameRow, KeyRecord, MoveRow, SeatRow, Store};
 
 fn game(version: i64, position: &str) -> GameRow {
@@ -168,12 +168,12 @@ async fn the_sweep_forgets_old_keys_and_marks_idle_games_abandoned(store: Store)
     };
     play(0, Some("k")).await;
 
-    let now = leapfrog::games::now_ms();
+    let now = leapfrog::play::now_ms();
     let later = now + 60_000;
     // Nothing is old enough yet.
-    assert_eq!(games.sweep(later, 0, 0).await.unwrap(), Swept::default());
+    assert_eq!(games.sweep(later, 0, 0).await.unwrap(), SweepReport::default());
     // The key is past its time; the game has been idle since before then.
-    assert_eq!(games.sweep(later, later, later).await.unwrap(), Swept { keys: 1, abandoned: 1 });
+    assert_eq!(games.sweep(later, later, later).await.unwrap(), SweepReport { keys: 1, abandoned: 1 });
     let g = games.load(idle.id()).await.unwrap();
     assert_eq!((g.abandoned_at(), g.version(), g.events()), (Some(later), 3, Some(2)));
     let log = store.events(idle.id(), 0, 10).await.unwrap();
@@ -181,7 +181,7 @@ async fn the_sweep_forgets_old_keys_and_marks_idle_games_abandoned(store: Store)
     assert_eq!(kinds, ["move", "abandoned"]);
     assert_eq!(games.load(done.id()).await.unwrap().abandoned_at(), None, "a finished game is history");
     assert_eq!(store.unfinished_games_of("192.0.2.1").await.unwrap(), 0);
-    assert_eq!(games.sweep(later + 1, later, later).await.unwrap(), Swept::default(), "marked once");
+    assert_eq!(games.sweep(later + 1, later, later).await.unwrap(), SweepReport::default(), "marked once");
 
     // A move brings it back.
     play(1, None).await;
@@ -322,7 +322,7 @@ async fn rows_stored_before_the_checks_still_read(store: Store) {
     };
     let seats = two_seats();
     store.insert_game(&row, &seats).await.unwrap();
-    let g = leapfrog::games::load(&store, "g1").await.unwrap();
+    let g = leapfrog::play::load(&store, "g1").await.unwrap();
     // Its status is read as stored, not worked out by counting moves.
     assert_eq!(g.status(), GameStatus::Started);
     assert_eq!(g.phase(), jump_capture::Phase::Playing);

@@ -8,17 +8,17 @@
 //!   request logs and the page at `/`.
 //! - `api`: the HTTP API — handlers that translate requests and answers —
 //!   and its per-client rate limits.
-//! - `games`: the games service, the one place a game changes (load,
-//!   apply, commit with its events, tell), its reads, and what drives it:
-//!   the move clock and the computer's seats. `accounts`: accounts, tokens
-//!   and Glicko-2 ratings.
+//! - `play`: the games service, the one place a game changes (load,
+//!   apply, commit with its events, tell), its queries, and what drives
+//!   it: the move clock and the computer's seats. `accounts`: accounts,
+//!   tokens and Glicko-2 ratings.
 //! - `events`: each game's event log — the core's changes encoded once,
 //!   the hub that hands new events to the streams of this process, one
 //!   follower's stream.
 //! - `wire`: the JSON forms of rules, positions, moves, games and events;
 //!   `record`: game records (§14).
-//! - `work`: the budgets of a request's work and the thread pools the
-//!   computer and the analyses think on.
+//! - `compute`: the budgets of a request's work in the engine and the
+//!   thread pools it runs on.
 //! - `store`: the database (SQLite or PostgreSQL) in its own stored forms.
 //! - `process`: metrics and the stop signal, shared by every layer.
 //! - `game`: the game core — a game, its seats and the rules of §11 as
@@ -27,13 +27,13 @@
 
 pub mod accounts;
 pub mod api;
+pub mod compute;
 pub mod events;
 pub mod game;
-pub mod games;
 pub mod names;
+pub mod play;
 pub mod process;
 pub mod record;
 pub mod server;
 pub mod store;
 pub mod wire;
-pub mod work;

@@ -102,10 +102,10 @@ impl Record {
     /// # Errors
     ///
     /// A history that does not replay from the deal (a damaged game).
-    pub fn of_game(game: &Game, history: &[HistoryMove]) -> Result<Record, crate::games::GameError> {
+    pub fn of_game(game: &Game, history: &[HistoryMove]) -> Result<Record, crate::play::GameError> {
         let (start, _) = game.replay(&[])?;
         let rules = serde_json::to_string(&RuleSet::from_rules(game.rules()))
-            .map_err(|e| crate::games::GameError::corrupt(game.id(), "rules", e))?;
+            .map_err(|e| crate::play::GameError::corrupt(game.id(), "rules", e))?;
         let mut tags = vec![
             ("Game".to_string(), game_name(game.rules())),
             ("Rules".to_string(), rules),

@@ -14,7 +14,7 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use rand::TryRng;
 
 use super::{AccountError, Password};
-use crate::work::thinking::{Busy, Pool, Priority, Share};
+use crate::compute::pools::{Busy, Pool, Priority, Share};
 
 /// Hashes and checks waiting at once, in all.
 const QUEUE: usize = 64;

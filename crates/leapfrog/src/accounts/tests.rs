@@ -20,7 +20,7 @@ impl Drop for Db {
 async fn service() -> (Db, Accounts) {
     let db = std::env::temp_dir().join(format!("leapfrog-accounts-{}.db", uuid::Uuid::new_v4()));
     let store = Store::open(&format!("sqlite://{}", db.display()), Durability::Fast).await.unwrap();
-    (Db(db), Accounts::new(store, Arc::new(Hasher::new(crate::work::thinking::Share::ALL).unwrap())))
+    (Db(db), Accounts::new(store, Arc::new(Hasher::new(crate::compute::pools::Share::ALL).unwrap())))
 }
 
 fn pw(p: &str) -> Password {

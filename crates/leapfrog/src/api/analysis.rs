@@ -11,8 +11,8 @@ use super::problem::{ApiError, Problem};
 use super::state::AppState;
 use super::stateless::{BodyErrors, rules_and_position};
 use crate::api::limits::Class;
+use crate::compute::pools::{Busy, JobKind};
 use crate::wire::{PositionInput, Refusal, Rules, SeedInput, seed_string};
-use crate::work::thinking::{Busy, Lane};
 
 /// Most iterations one analysis may ask for.
 pub const MAX_ITERATIONS: u64 = 200_000;
@@ -174,7 +174,7 @@ pub(super) async fn think<T: Send + 'static>(
     let client = state.client_key(req);
     state
         .thinkers
-        .submit(Lane::Background, &client, Some(state.analyses_per_client), job)
+        .submit(JobKind::Background, &client, Some(state.analyses_per_client), job)
         .map_err(|busy| match busy {
             Busy::Full { .. } => {
                 crate::process::meter::refused("think_queue");

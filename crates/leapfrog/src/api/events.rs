@@ -8,8 +8,8 @@ use super::games::GameErrors;
 use super::problem::{ApiError, Problem};
 use super::state::AppState;
 use crate::api::limits::Class;
-use crate::events::{Full, Stream, StreamError};
-use crate::games::GameError;
+use crate::events::{Stream, StreamError, StreamsFull};
+use crate::play::GameError;
 
 /// Seconds a client is told to wait when the streams are at their limit.
 const FULL_RETRY_AFTER: u64 = 5;
@@ -71,12 +71,12 @@ pub async fn events(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     let follower = state.hub.follow(game.id(), &state.client_key(&req)).map_err(|e| match e {
-        Full::Client(_) => {
+        StreamsFull::Client(_) => {
             crate::process::meter::refused("streams_per_client");
             ApiError::TooManyRequests { detail: e.to_string(), retry_after: Some(FULL_RETRY_AFTER) }
         }
-        Full::Server(_) | Full::Game(_) => {
-            crate::process::meter::refused(if matches!(e, Full::Game(_)) {
+        StreamsFull::Server(_) | StreamsFull::Game(_) => {
+            crate::process::meter::refused(if matches!(e, StreamsFull::Game(_)) {
                 "streams_per_game"
             } else {
                 "streams"

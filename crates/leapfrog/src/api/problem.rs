@@ -11,7 +11,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::game::{InputError, RuleError};
-use crate::games::GameError;
+use crate::play::GameError;
 use crate::wire::{Invalid, Refusal};
 
 /// The media type of problem details.

@@ -202,14 +202,9 @@ pub async fn list_account_games(
         rated: query.rated,
         after: None,
     };
-    let (games, next) = crate::games::reading::account_games(
-        state.games.store(),
-        &account.id,
-        filters,
-        limit,
-        after.as_ref(),
-    )
-    .await?;
+    let (games, next) =
+        crate::play::queries::account_games(state.games.store(), &account.id, filters, limit, after.as_ref())
+            .await?;
     let games = games.iter().map(GameView::of).collect();
     Ok(HttpResponse::Ok().json(GameList { games, next_cursor: next.map(|c| c.to_string()) }))
 }

@@ -175,7 +175,7 @@ pub async fn export_account_games(
 
 /// The export's cursor through an account's finished games.
 struct Pages {
-    games: crate::games::Games,
+    games: crate::play::Games,
     account: String,
     after: Option<crate::game::GameCursor>,
     done: bool,
@@ -199,10 +199,10 @@ impl Pages {
         }
     }
 
-    async fn page(&mut self) -> Result<Option<String>, crate::games::GameError> {
+    async fn page(&mut self) -> Result<Option<String>, crate::play::GameError> {
         let filters = crate::store::AccountGames { status: Some("over"), ..Default::default() };
         let store = self.games.store();
-        let (games, next) = crate::games::reading::account_games(
+        let (games, next) = crate::play::queries::account_games(
             store,
             &self.account,
             filters,

@@ -12,7 +12,7 @@ use super::problem::{ApiError, Problem};
 use super::state::AppState;
 use crate::api::limits::Class;
 use crate::game::{PlayerName, SeatToken};
-use crate::games::SeatChoice;
+use crate::play::SeatChoice;
 use crate::wire::Refusal;
 use crate::wire::game::{GameView, JoinRequest, Joined, SeatView};
 

@@ -8,7 +8,7 @@ use actix_web::HttpRequest;
 use super::problem::ApiError;
 use crate::api::limits::{Class, Limiter};
 use crate::events::Hub;
-use crate::games::{Creator, Games};
+use crate::play::{Creator, Games};
 
 /// What every handler needs: the games, the live-update hub, the limits.
 #[derive(Debug, Clone)]
@@ -26,9 +26,9 @@ pub struct AppState {
     /// Most unfinished games of computer seats alone per client (0: no cap).
     pub max_computer_games: u32,
     /// Where the computer thinks.
-    pub thinkers: crate::work::thinking::Thinkers,
+    pub thinkers: crate::compute::pools::Thinkers,
     /// Runs engine work too large for a request thread.
-    pub engine: crate::work::Engine,
+    pub engine: crate::compute::Engine,
     /// Analyses one client may have running or waiting at once.
     pub analyses_per_client: usize,
     /// The address that alone serves `/metrics`, when not the API's.

@@ -71,7 +71,7 @@ pub struct Hub {
 
 /// Why a stream cannot open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum Full {
+pub enum StreamsFull {
     /// The process has its most streams.
     #[error("the server has {0} event streams open, its most; retry shortly")]
     Server(usize),
@@ -169,14 +169,14 @@ impl Hub {
     ///
     /// When the process, the game or the client (counted in this process)
     /// has its most streams.
-    pub fn follow(&self, game: &str, client: &str) -> Result<Follower, Full> {
+    pub fn follow(&self, game: &str, client: &str) -> Result<Follower, StreamsFull> {
         let mut f = self.lock();
         if f.open >= self.limits.total {
-            return Err(Full::Server(self.limits.total));
+            return Err(StreamsFull::Server(self.limits.total));
         }
         let per_client = self.limits.per_client;
         if per_client > 0 && f.clients.get(client).is_some_and(|&n| n >= per_client) {
-            return Err(Full::Client(per_client));
+            return Err(StreamsFull::Client(per_client));
         }
         let channel = f.games.entry(game.to_string()).or_insert_with(|| Channel {
             tx: broadcast::channel(BACKLOG).0,
@@ -184,7 +184,7 @@ impl Hub {
             next: Arc::default(),
         });
         if channel.followers >= self.limits.per_game {
-            return Err(Full::Game(self.limits.per_game));
+            return Err(StreamsFull::Game(self.limits.per_game));
         }
         channel.followers += 1;
         let rx = channel.tx.subscribe();

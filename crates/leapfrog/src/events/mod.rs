@@ -25,7 +25,7 @@ mod tests;
 use actix_web::web::Bytes;
 use serde::Serialize;
 
-pub use hub::{Follower, Full, Hub, StreamLimits, forward_postgres};
+pub use hub::{Follower, Hub, StreamLimits, StreamsFull, forward_postgres};
 pub use stream::{HEARTBEAT, REMATCH_WAIT, Stream, StreamError};
 
 use crate::game::{Change, Game, HistoryMove, Resignation};

@@ -101,9 +101,9 @@ async fn streams_past_a_limit_are_refused() {
     let (_files, store) = fresh_store().await;
     let hub = Hub::new(store, StreamLimits { total: 3, per_game: 2, per_client: 0 });
     let _kept = [hub.follow("a", "x").unwrap(), hub.follow("a", "x").unwrap()];
-    assert_eq!(hub.follow("a", "x").unwrap_err(), Full::Game(2));
+    assert_eq!(hub.follow("a", "x").unwrap_err(), StreamsFull::Game(2));
     let b = hub.follow("b", "x").unwrap();
-    assert_eq!(hub.follow("c", "x").unwrap_err(), Full::Server(3));
+    assert_eq!(hub.follow("c", "x").unwrap_err(), StreamsFull::Server(3));
     drop(b);
     assert_eq!((hub.streams(), hub.closed()), ((2, 3), 1), "a closed stream gives its place back");
     assert!(hub.follow("c", "x").is_ok());
@@ -115,7 +115,7 @@ async fn a_client_past_its_streams_is_refused_and_others_are_not() {
     let hub = Hub::new(store, StreamLimits { total: 100, per_game: 100, per_client: 2 });
     let first = hub.follow("a", "greedy").unwrap();
     let _second = hub.follow("b", "greedy").unwrap();
-    assert_eq!(hub.follow("a", "greedy").unwrap_err(), Full::Client(2));
+    assert_eq!(hub.follow("a", "greedy").unwrap_err(), StreamsFull::Client(2));
     assert!(hub.follow("a", "modest").is_ok());
     drop(first);
     assert!(hub.follow("a", "greedy").is_ok(), "a closed stream gives its client's place back");

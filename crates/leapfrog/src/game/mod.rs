@@ -4,7 +4,7 @@
 //! Nothing here reads a clock or the system's randomness, touches the
 //! store or knows of HTTP or JSON: [`Game::apply`] takes a [`Command`] and
 //! the time and answers the new game and what changed, or the
-//! [`RuleError`] that refuses it; the games service (the `games` module)
+//! [`RuleError`] that refuses it; the games service (the `play` module)
 //! loads, commits and tells. The store keeps a game in its own forms and
 //! makes it live again with [`Game::restore`].
 

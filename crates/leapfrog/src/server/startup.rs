@@ -70,12 +70,12 @@ fn stream_limits(limits: &LimitArgs, open_files: Option<u64>) -> StreamLimits {
 
 /// Sweeps old idempotency keys and abandoned games every so often, for as
 /// long as the process runs.
-async fn sweep(games: crate::games::Games, limits: LimitArgs) {
+async fn sweep(games: crate::play::Games, limits: LimitArgs) {
     let ms = |d: std::time::Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
     let mut every = tokio::time::interval(limits.sweep_every.max(std::time::Duration::from_secs(1)));
     loop {
         every.tick().await;
-        let now = crate::games::now_ms();
+        let now = crate::play::now_ms();
         let keys_before = now.saturating_sub(ms(limits.idempotency_ttl));
         let idle_before = now.saturating_sub(ms(limits.abandon_after));
         match games.sweep(now, keys_before, idle_before).await {
@@ -238,19 +238,19 @@ impl Application {
             )));
         }
         let limiter = Arc::new(Limiter::new(config.limits.rates(), config.limits.trusted_proxies.clone()));
-        let thinkers = crate::work::thinking::Thinkers::new(
+        let thinkers = crate::compute::pools::Thinkers::new(
             config.thinking.threads(),
             config.thinking.think_queue,
             config.thinking.think_wait,
         );
-        let (games, wakes) = crate::games::Games::new(store.clone(), hub.clone());
-        let computer = crate::games::computer::Computer::new(games.clone(), thinkers.clone());
+        let (games, wakes) = crate::play::Games::new(store.clone(), hub.clone());
+        let computer = crate::play::computer::Computer::new(games.clone(), thinkers.clone());
         background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
         background.push(actix_web::rt::spawn(computer.scan()));
-        background.push(actix_web::rt::spawn(crate::games::clock::run(games.clone())));
+        background.push(actix_web::rt::spawn(crate::play::move_clock::run(games.clone())));
         background.push(actix_web::rt::spawn(sweep(games.clone(), config.limits.clone())));
         let hasher =
-            crate::accounts::Hasher::new(crate::work::thinking::Share::percent(config.limits.password_share))
+            crate::accounts::Hasher::new(crate::compute::pools::Share::percent(config.limits.password_share))
                 .map_err(|e| StartupError::Accounts(e.to_string()))?;
         let accounts = crate::accounts::Accounts::new(store.clone(), Arc::new(hasher));
         let state = AppState {
@@ -260,7 +260,7 @@ impl Application {
             limiter,
             max_unfinished: config.limits.max_unfinished(),
             max_computer_games: config.limits.max_computer_games(),
-            engine: crate::work::Engine::new(config.thinking.threads()),
+            engine: crate::compute::Engine::new(config.thinking.threads()),
             analyses_per_client: config.thinking.analyses_per_client.max(1),
             thinkers,
             metrics_bind,

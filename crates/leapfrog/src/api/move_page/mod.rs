@@ -19,8 +19,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::problem::ApiError;
+use crate::compute;
 use crate::wire::{Invalid, JumpTree, MoveView, Refusal};
-use crate::work;
 
 /// The most moves one page holds.
 pub const MAX_PAGE: usize = 1000;
@@ -82,8 +82,8 @@ const PAGE_HEAD: usize = r#"{"count":,"moves":["#.len() + 20;
 /// its jump tree, if given — of `limit` moves (1 to [`MAX_PAGE`], default
 /// [`DEFAULT_PAGE`]) from a previous page's `cursor`.
 ///
-/// Within the work budget of a request ([`work::MOVES`] moves, or
-/// [`work::CELL_MOVES`] from one cell with its tree).
+/// Within the work budget of a request ([`compute::MOVES`] moves, or
+/// [`compute::CELL_MOVES`] from one cell with its tree).
 ///
 /// # Errors
 ///
@@ -128,7 +128,7 @@ fn write_counted_page(
     // their own budget.)
     let total = match (from, counted) {
         (None, Some(n)) => Some(n),
-        (None, None) => Some(pos.count_moves(work::MOVES).map_err(|_| work::too_many_moves(None))?),
+        (None, None) => Some(pos.count_moves(compute::MOVES).map_err(|_| compute::too_many_moves(None))?),
         (Some(_), _) => None,
     };
     let stop = start.saturating_add(limit);
@@ -138,7 +138,7 @@ fn write_counted_page(
     let mut at = PAGE_HEAD;
     let mut count = 0usize;
     let mut over = false;
-    let cell_budget = work::CELL_MOVES.paths() as usize;
+    let cell_budget = compute::CELL_MOVES.paths() as usize;
     pos.for_each_move(from, |m| {
         if from.is_none() && count >= stop {
             // The rest was counted in bulk.
@@ -164,7 +164,7 @@ fn write_counted_page(
         ControlFlow::Continue(())
     });
     if over {
-        return Err(work::too_many_moves(from));
+        return Err(compute::too_many_moves(from));
     }
     json.truncate(at);
     let count = total.unwrap_or(count as u64);
@@ -179,7 +179,7 @@ fn write_counted_page(
         json.extend_from_slice(b",\"tree\":");
         // A tree is a plain serde value: this cannot fail.
         // (Its nodes are the moves just walked: within the budget.)
-        let tree = pos.jump_tree(c, work::CELL_MOVES).map_err(|_| work::too_many_moves(from))?;
+        let tree = pos.jump_tree(c, compute::CELL_MOVES).map_err(|_| compute::too_many_moves(from))?;
         let _ = serde_json::to_writer(&mut json, &JumpTree::of(&tree));
     }
     json.push(b'}');
@@ -193,21 +193,21 @@ fn write_counted_page(
 }
 
 /// A page of `pos`'s legal moves ([`write_page`]'s arguments), written on
-/// the request's thread when the position's moves fit [`work::INLINE`], on the
+/// the request's thread when the position's moves fit [`compute::INLINE`], on the
 /// engine's threads otherwise.
 ///
 /// # Errors
 ///
 /// As [`write_page`]; 503 when the engine is busy or late.
 pub async fn legal_moves_page(
-    engine: &work::Engine,
+    engine: &compute::Engine,
     client: &str,
     pos: jump_capture::Position,
     from: Option<String>,
     limit: Option<usize>,
     cursor: Option<String>,
 ) -> Result<MovePage, ApiError> {
-    if let Ok(n) = pos.count_moves(work::INLINE) {
+    if let Ok(n) = pos.count_moves(compute::INLINE) {
         return Ok(write_counted_page(&pos, from.as_deref(), limit, cursor.as_deref(), Some(n))?);
     }
     let page = engine

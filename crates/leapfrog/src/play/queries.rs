@@ -1,12 +1,12 @@
 //! Reading games from the store: one, a page of the listing, a history, a
 //! past position. Free functions of the store, shared by the games service
-//! (`crate::games`) and the event hub (`crate::events`), which both read
+//! (`crate::play`) and the event hub (`crate::events`), which both read
 //! games and neither of which may depend on the other.
 
 use jump_capture as jc;
 
 use crate::game::{Credential, Game, GameCursor, HistoryMove};
-use crate::games::GameError;
+use crate::play::GameError;
 use crate::store::{AccountGames, GameRow, Store};
 
 /// The game with this id.

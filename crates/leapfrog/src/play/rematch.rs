@@ -6,8 +6,8 @@
 
 use super::{Creator, Games, Seated, no_token, now_ms, random_seed};
 use crate::game::{Credential, Game, GameStatus, Holder, RuleError};
-use crate::games::GameError;
-use crate::games::reading as read;
+use crate::play::GameError;
+use crate::play::queries as read;
 use crate::store::{Commit, SeatRow, StoreError};
 
 impl Games {
@@ -37,7 +37,7 @@ impl Games {
             Some(next) => (next.to_string(), false),
             None => self.create_rematch(&old, creator).await?,
         };
-        let new_token = crate::games::new_token()?;
+        let new_token = crate::play::new_token()?;
         let hash = new_token.hash();
         let player = match credential {
             Credential::Seat(token) => self
@@ -67,7 +67,7 @@ impl Games {
             random_seed()?,
             creator.client.clone(),
             now_ms(),
-            crate::work::MOVES,
+            crate::compute::MOVES,
         )?;
         let old_hashes = self.store.token_hashes(old.id()).await?;
         let n = next.seats().len();

@@ -6,8 +6,8 @@
 
 use super::{Games, SeatChoice, Seated, TRIES, now_ms};
 use crate::game::{Change, Command, Credential, Game, Holder, PlayerName};
-use crate::games::GameError;
-use crate::games::reading as read;
+use crate::play::GameError;
+use crate::play::queries as read;
 use crate::store::SeatRow;
 
 impl Games {
@@ -31,7 +31,7 @@ impl Games {
             }
             None => Vec::new(),
         };
-        let token = crate::games::new_token()?;
+        let token = crate::play::new_token()?;
         let command = |_| {
             Ok(Command::Join {
                 name: name.clone(),

@@ -10,18 +10,19 @@
 //! game's end writes its players' new ratings in the same transaction
 //! (rule book §13).
 //!
-//! What drives it lives here too: `reading` (the reads it shares with
-//! the streams' first load), `clock` (the move time limit) and `computer`
+//! What drives it lives here too: `queries` (the reads it shares with
+//! the streams' first load), `move_clock` (the move time limit) and `computer`
 //! (the computer's seats, whose turns are claimed through this service).
 //! Handlers, the clock, the computer and the sweep call this; nothing else
 //! writes a game.
 
-pub mod clock;
 pub mod computer;
 mod error;
-pub mod reading;
+pub mod move_clock;
+pub mod queries;
 mod rematch;
 mod seats;
+mod upkeep;
 
 use std::sync::Arc;
 
@@ -29,8 +30,8 @@ use jump_capture as jc;
 use rand::TryRng;
 use tokio::sync::mpsc;
 
-use crate::games::reading as read;
-pub use crate::games::reading::{history, list, load, position_at};
+use crate::play::queries as read;
+pub use crate::play::queries::{history, list, load, position_at};
 
 use crate::accounts::rating::Rating;
 use crate::events::Hub;
@@ -42,23 +43,12 @@ use crate::game::{
 use crate::store::{Commit, EndWrite, KeyRecord, MoveRow, RatingRow, RatingWrite, SeatRow, Store};
 use crate::store::{EventRow, StoreError};
 pub use error::GameError;
+pub use upkeep::{SWEEP_GAMES, SweepReport};
 
 /// Tries of a change that lost a race to another change of the game (not
 /// to a change of its own seat). Moves are never tried again: the client
 /// chose theirs against the game it saw.
 const TRIES: usize = 8;
-
-/// Most games one sweep marks abandoned (the rest wait for the next).
-pub const SWEEP_GAMES: i64 = 1_000;
-
-/// What a sweep removed or marked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Swept {
-    /// Idempotency records past their time.
-    pub keys: u64,
-    /// Games newly marked abandoned.
-    pub abandoned: u64,
-}
 
 /// The time now, in Unix milliseconds.
 pub fn now_ms() -> i64 {
@@ -66,7 +56,7 @@ pub fn now_ms() -> i64 {
 }
 
 /// The ids of games the computer may be to move in, as the service tells
-/// them (see [`crate::games::computer::Computer::listen`]).
+/// them (see [`crate::play::computer::Computer::listen`]).
 pub type Wakes = mpsc::UnboundedReceiver<String>;
 
 /// The games service.
@@ -190,7 +180,7 @@ impl Games {
         let computer_only = seats.iter().all(|s| matches!(s, NewSeat::Computer(..)));
         let new = NewGame {
             id: uuid::Uuid::new_v4().to_string(),
-            max_moves: crate::work::MOVES,
+            max_moves: crate::compute::MOVES,
             rules,
             seats,
             seed: seed.map_or_else(random_seed, Ok)?,
@@ -203,9 +193,9 @@ impl Games {
         let mut created = Created::default();
         for seat in game.seats() {
             match seat.holder {
-                Holder::Person => created.tokens.push((seat.player, crate::games::new_token()?)),
+                Holder::Person => created.tokens.push((seat.player, crate::play::new_token()?)),
                 Holder::Open(Visibility::Private) => {
-                    created.invitations.push((seat.player, crate::games::new_token()?));
+                    created.invitations.push((seat.player, crate::play::new_token()?));
                 }
                 Holder::Open(Visibility::Public) | Holder::Computer(_) => {}
             }
@@ -499,65 +489,6 @@ impl Games {
             }
         }
         Err(GameError::Conflict)
-    }
-
-    /// Forgets idempotency records older than `keys_before` and marks the
-    /// games unchanged since `idle_before` (and not over) abandoned at
-    /// `now`, each as a change of its own (a new version, an `abandoned`
-    /// event); at most [`SWEEP_GAMES`] games a sweep.
-    ///
-    /// # Errors
-    ///
-    /// Store failures.
-    pub async fn sweep(&self, now: i64, keys_before: i64, idle_before: i64) -> Result<Swept, GameError> {
-        let keys = self.store.forget_keys(keys_before).await?;
-        let mut abandoned = 0;
-        for id in self.store.idle_games(idle_before, SWEEP_GAMES).await? {
-            match self.abandon(&id, idle_before, now).await {
-                Ok(marked) => abandoned += u64::from(marked.is_some()),
-                // A move came first; the next sweep looks again.
-                Err(GameError::Conflict) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(Swept { keys, abandoned })
-    }
-
-    /// Claims, until `until`, the games where the computer's turn began
-    /// before `before` and no process holds a claim at `now`: their ids.
-    /// A claim changes nothing of a game (its version stays): it only
-    /// says which process thinks for it.
-    ///
-    /// # Errors
-    ///
-    /// Store failures.
-    pub async fn claim_computer_turns(
-        &self,
-        now: i64,
-        before: i64,
-        until: i64,
-    ) -> Result<Vec<String>, GameError> {
-        Ok(self.store.claim_computer_turns(now, before, until).await?)
-    }
-
-    /// Clears the mark of a computer's turn on game `id`, found at
-    /// `version` with a person to move (nothing when it moved since).
-    ///
-    /// # Errors
-    ///
-    /// Store failures.
-    pub async fn not_computer_turn(&self, id: &str, version: i64) -> Result<(), GameError> {
-        Ok(self.store.not_computer_turn(id, version).await?)
-    }
-
-    /// The games whose seat to move is out of time at `now` (at most a
-    /// thousand, the longest waiting first), for the clock to time out.
-    ///
-    /// # Errors
-    ///
-    /// Store failures.
-    pub async fn out_of_time(&self, now: i64) -> Result<Vec<String>, GameError> {
-        Ok(self.store.games_out_of_time(now).await?)
     }
 
     /// Tells of a committed change of `game`: its followers, and the

@@ -12,17 +12,17 @@
 //! own threads, with a [`DEADLINE`], so that the request threads always
 //! answer (`/healthz` among them). Nothing here knows HTTP.
 //!
-//! `thinking` has the other two pools: the threads the computer's seats
+//! `pools` has the other two pools: the threads the computer's seats
 //! and the analyses think on, and the password hasher's share.
 
-pub mod thinking;
+pub mod pools;
 
 use std::time::Duration;
 
 use jump_capture::{Cell, PathBudget};
 
+use crate::compute::pools::{Pool, Priority, Share};
 use crate::wire::{Invalid, Refusal};
-use crate::work::thinking::{Pool, Priority, Share};
 
 /// The most legal moves one request counts or lists of a position.
 pub const MOVES: PathBudget = PathBudget::new(1_000_000);
@@ -91,7 +91,7 @@ impl Engine {
         let answer = self.pool.submit(client, None, job).map_err(Unavailable::Busy)?;
         match answer.await {
             Ok(Ok(value)) => Ok(value),
-            Ok(Err(late)) => Err(Unavailable::Late(late)),
+            Ok(Err(late)) => Err(Unavailable::WaitedTooLong(late)),
             // The job panicked (the pool logged it).
             Err(_) => Err(Unavailable::Lost),
         }
@@ -103,10 +103,10 @@ impl Engine {
 pub enum Unavailable {
     /// Its queue is full.
     #[error("the engine is busy: {0}")]
-    Busy(crate::work::thinking::Busy),
+    Busy(crate::compute::pools::Busy),
     /// No thread was free within the deadline.
     #[error("the engine is busy: {0}")]
-    Late(crate::work::thinking::Late),
+    WaitedTooLong(crate::compute::pools::WaitedTooLong),
     /// The job ended without an answer.
     #[error("the engine's job ended without an answer; retry")]
     Lost,

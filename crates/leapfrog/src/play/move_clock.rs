@@ -10,8 +10,8 @@
 
 use std::time::Duration;
 
-use crate::games::GameError;
-use crate::games::{Games, now_ms};
+use crate::play::GameError;
+use crate::play::{Games, now_ms};
 
 /// How often the clock looks: a time-out is applied at most this late.
 pub const TICK: Duration = Duration::from_secs(1);

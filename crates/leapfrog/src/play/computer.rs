@@ -15,9 +15,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::games::GameError;
-use crate::games::{Games, Wakes, now_ms};
-use crate::work::thinking::{Lane, Thinkers};
+use crate::compute::pools::{JobKind, Thinkers};
+use crate::play::GameError;
+use crate::play::{Games, Wakes, now_ms};
 
 /// How often the scan for forgotten computer moves runs, and how long a
 /// game must have been still to be picked up by it.
@@ -38,7 +38,7 @@ pub struct Computer {
 }
 
 impl Computer {
-    /// The computer of this process, playing through `games`.
+    /// The computer of this process, playing through the games service.
     pub fn new(games: Games, thinkers: Thinkers) -> Computer {
         Computer { games, thinkers, playing: Arc::default() }
     }
@@ -108,7 +108,7 @@ impl Computer {
             let seed = game.seed() ^ u64::from(game.position().ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             // A person waits: first. Computer seats alone: in the background,
             // each creator's games taking turns with everyone else's.
-            let lane = if game.has_people() { Lane::Play } else { Lane::Background };
+            let lane = if game.has_people() { JobKind::Play } else { JobKind::Background };
             let client = game.client().to_string();
             let thinking = std::time::Instant::now();
             let choice = loop {

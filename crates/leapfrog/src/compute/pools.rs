@@ -3,7 +3,7 @@
 //! clients in turn. A job that finds the queue full is refused at once (the
 //! API answers 503), never queued without bound.
 //!
-//! The computer has two [`Lane`]s. Its moves in games where a person waits
+//! The computer has two [`JobKind`]s. Its moves in games where a person waits
 //! go first: they have threads of their own, at the normal priority. The
 //! analyses and the games of computer seats alone share threads that run at
 //! the lowest priority the system has (`nice` 19), so that a flood of them
@@ -14,7 +14,7 @@
 //! asked, takes at most that share of a core.
 //!
 //! A pool may bound how long a job waits for a thread: one that waited
-//! longer is answered [`Late`] instead of run, and a job whose asker has
+//! longer is answered [`WaitedTooLong`] instead of run, and a job whose asker has
 //! gone (a closed connection, a timed-out request) is not run at all.
 //!
 //! In a lane, waiting jobs are kept per client and served a client at a
@@ -51,11 +51,11 @@ pub enum Busy {
 /// A job waited longer than its pool allows for a thread, and was not run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("it waited {} s for a thread, the most it may; retry shortly", .0.as_secs_f32())]
-pub struct Late(pub Duration);
+pub struct WaitedTooLong(pub Duration);
 
 /// Which threads a job of the computer runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lane {
+pub enum JobKind {
     /// A move in a game where a person waits: first, at normal priority.
     Play,
     /// An analysis, or a move in a game of computer seats alone: at the
@@ -169,7 +169,7 @@ impl Pool {
     }
 
     /// Runs `job` for `client` on the pool; its answer comes on the
-    /// returned receiver, or [`Late`] when it waited past the pool's most.
+    /// returned receiver, or [`WaitedTooLong`] when it waited past the pool's most.
     /// With `cap`, the job counts against the client's most jobs waiting or
     /// running at once.
     ///
@@ -181,7 +181,7 @@ impl Pool {
         client: &str,
         cap: Option<usize>,
         job: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<tokio::sync::oneshot::Receiver<Result<T, Late>>, Busy> {
+    ) -> Result<tokio::sync::oneshot::Receiver<Result<T, WaitedTooLong>>, Busy> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let (submitted, max_wait) = (Instant::now(), self.max_wait);
         let mut queue = self.lock();
@@ -210,7 +210,7 @@ impl Pool {
                 // The asker has gone: nothing to do.
                 None
             } else if max_wait.is_some_and(|most| waited > most) {
-                Some(Err(Late(waited)))
+                Some(Err(WaitedTooLong(waited)))
             } else {
                 Some(Ok(job()))
             };
@@ -321,7 +321,7 @@ fn lower_this_threads_priority() {
     }
 }
 
-/// The computer's threads: one [`Pool`] a [`Lane`].
+/// The computer's threads: one [`Pool`] a [`JobKind`].
 #[derive(Debug, Clone)]
 pub struct Thinkers {
     play: Pool,
@@ -353,14 +353,14 @@ impl Thinkers {
     /// [`Busy`] when the lane's queue is full, or the client at its cap.
     pub fn submit<T: Send + 'static>(
         &self,
-        lane: Lane,
+        lane: JobKind,
         client: &str,
         cap: Option<usize>,
         job: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<tokio::sync::oneshot::Receiver<Result<T, Late>>, Busy> {
+    ) -> Result<tokio::sync::oneshot::Receiver<Result<T, WaitedTooLong>>, Busy> {
         match lane {
-            Lane::Play => self.play.submit(client, cap, job),
-            Lane::Background => self.background.submit(client, cap, job),
+            JobKind::Play => self.play.submit(client, cap, job),
+            JobKind::Background => self.background.submit(client, cap, job),
         }
     }
 }
@@ -376,7 +376,8 @@ mod tests {
         pool: &Pool,
         client: &str,
         cap: Option<usize>,
-    ) -> (tokio::sync::oneshot::Receiver<Result<(), Late>>, mpsc::Receiver<()>, mpsc::Sender<()>) {
+    ) -> (tokio::sync::oneshot::Receiver<Result<(), WaitedTooLong>>, mpsc::Receiver<()>, mpsc::Sender<()>)
+    {
         let (started, running) = mpsc::channel::<()>();
         let (hold, wait) = mpsc::channel::<()>();
         let rx = pool
