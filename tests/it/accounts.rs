@@ -181,11 +181,13 @@ fn a_sign_in_flood_from_one_client_is_refused_without_locking_anyone_out() {
 fn sign_ins_past_the_password_threads_share_wait_then_get_503_and_play_goes_on() {
     let mut config = leapfrog::server::config::ServeConfig::for_tests();
     config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
-    // 1%: after a check of some 35 ms, the thread rests about 3.5 s.
+    // 1%: after a check of 15 to 35 ms, the thread rests 1.5 to 3.5 s,
+    // while a sign-in waits at most 2 s for it: of six sent at once, the
+    // first is checked, at most one or two more, and the rest get 503.
     config.limits.password_share = 1;
     let app = spawn_with(config);
     let statuses: Vec<Response> = std::thread::scope(|s| {
-        let signing: Vec<_> = (0..3)
+        let signing: Vec<_> = (0..6)
             .map(|i| {
                 let (app, body) = (&app, json!({"name": format!("Flood{i}"), "password": PASSWORD}));
                 s.spawn(move || post_as(app, &format!("192.0.2.{i}"), "/v1/accounts", &body))
@@ -195,7 +197,7 @@ fn sign_ins_past_the_password_threads_share_wait_then_get_503_and_play_goes_on()
     });
     let made = statuses.iter().filter(|r| r.status == 201).count();
     let busy: Vec<&Response> = statuses.iter().filter(|r| r.status == 503).collect();
-    assert_eq!((made, busy.len()), (1, 2), "{statuses:?}");
+    assert!((1..=3).contains(&made) && made + busy.len() == 6, "{statuses:?}");
     assert!(busy.iter().all(|r| r.header("retry-after").is_some()), "{busy:?}");
     // Play needs no password check: a game is made at once meanwhile.
     let game =
