@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
+use super::responses::{BadJson, NoAccount, NoToken, NotThisAccount, PasswordsBusy, TooLarge};
 use super::state::AppState;
 use crate::accounts::{AccessToken, AccountError, AccountName, Label, Password, Principal, Scope, Scopes};
 use crate::api::limits::Class;
@@ -274,12 +275,12 @@ pub struct AccountExport {
     responses(
         (status = 201, description = "The account", body = AccountView,
          headers(("Location" = String, description = "The account's URL"))),
-        (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
+        BadJson,
         (status = 409, description = "The name is taken, in any case", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        TooLarge,
         (status = 422, description = "A name or password that breaks the rules", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many sign-ups and sign-ins from this client lately; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The password checks are busy; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
+        PasswordsBusy,
     )
 )]
 #[post("/v1/accounts")]
@@ -309,12 +310,12 @@ pub async fn create_account(
     request_body = TokenInput,
     responses(
         (status = 201, description = "The token, with its secret", body = NewTokenView),
-        (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
+        BadJson,
         (status = 401, description = "The name or the password is wrong", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        TooLarge,
         (status = 422, description = "A password, label or scope that breaks the rules", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many sign-ins from this client lately; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The password checks are busy; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
+        PasswordsBusy,
     )
 )]
 #[post("/v1/tokens")]
@@ -360,8 +361,8 @@ pub async fn create_token(
     security(("accountToken" = ["account"])),
     responses(
         (status = 200, description = "The tokens", body = TokenList),
-        (status = 401, description = "No token, or one unknown or revoked", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token has no `account` scope", body = Problem, content_type = "application/problem+json"),
+        NoToken,
+        NotThisAccount,
     )
 )]
 #[get("/v1/tokens")]
@@ -382,8 +383,8 @@ pub async fn list_tokens(state: web::Data<AppState>, req: HttpRequest) -> Result
     params(("id" = String, Path, description = "The token's id")),
     responses(
         (status = 204, description = "Revoked"),
-        (status = 401, description = "No token, or one unknown or revoked", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token has no `account` scope", body = Problem, content_type = "application/problem+json"),
+        NoToken,
+        NotThisAccount,
         (status = 404, description = "The account has no token of this id", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -408,7 +409,7 @@ pub async fn revoke_token(
     params(("name" = String, Path, description = "The account's name, any case")),
     responses(
         (status = 200, description = "The account", body = AccountView),
-        (status = 404, description = "No account has this name", body = Problem, content_type = "application/problem+json"),
+        NoAccount,
     )
 )]
 #[get("/v1/accounts/{name}")]
@@ -433,8 +434,8 @@ pub async fn get_account(
     params(("name" = String, Path, description = "The account's name, any case")),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "No token, or one unknown or revoked", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token has no `account` scope, or acts for another account", body = Problem, content_type = "application/problem+json"),
+        NoToken,
+        NotThisAccount,
     )
 )]
 #[delete("/v1/accounts/{name}")]
@@ -460,8 +461,8 @@ pub async fn delete_account(
     params(("name" = String, Path, description = "The account's name, any case")),
     responses(
         (status = 200, description = "The account's data", body = AccountExport),
-        (status = 401, description = "No token, or one unknown or revoked", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token has no `account` scope, or acts for another account", body = Problem, content_type = "application/problem+json"),
+        NoToken,
+        NotThisAccount,
     )
 )]
 #[get("/v1/accounts/{name}/export")]

@@ -8,6 +8,7 @@ use utoipa::{IntoParams, IntoResponses};
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
+use super::responses::{BadPage, BadQuery};
 use super::state::AppState;
 use super::stateless::BodyErrors;
 use crate::accounts::{AccountError, Principal};
@@ -194,8 +195,8 @@ pub struct ListQuery {
     params(ListQuery),
     responses(
         (status = 200, description = "A page of games", body = GameList),
-        (status = 400, description = "An unknown query parameter or status", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`limit` out of range or a bad `cursor`", body = Problem, content_type = "application/problem+json")
+        BadQuery,
+        BadPage
     )
 )]
 #[get("/v1/games")]

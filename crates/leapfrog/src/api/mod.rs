@@ -25,6 +25,7 @@ pub mod problem;
 pub mod query;
 pub mod ratings;
 pub mod records;
+pub mod responses;
 pub mod seats;
 pub mod solutions;
 pub mod state;

@@ -11,6 +11,7 @@ use super::json::JsonBody;
 use super::move_page::{LegalMovesResponse, legal_moves_page};
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
+use super::responses::{BadQuery, TooLarge};
 use super::state::AppState;
 use crate::api::limits::Class;
 use crate::game::{Credential, Expected, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken, Unreadable};
@@ -106,7 +107,7 @@ fn expected(req: &HttpRequest) -> Result<Option<Expected>, ApiError> {
     responses(
         (status = 201, description = "The game after the move", body = GameView, headers(("ETag" = String, description = "The new version"))),
         (status = 400, description = "Malformed JSON, a wrong type, or a malformed `If-Match` or `Idempotency-Key`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        TooLarge,
         (status = 422, description = "An illegal move (with the reason), the game is over, or an `Idempotency-Key` sent before with another move", body = Problem, content_type = "application/problem+json"),
         MoveErrors
     )
@@ -179,7 +180,7 @@ pub struct LegalMovesQuery {
     params(("id" = String, Path, description = "The game's id"), LegalMovesQuery),
     responses(
         (status = 200, description = "A page of legal moves", body = LegalMovesResponse),
-        (status = 400, description = "An unknown query parameter or one of the wrong type", body = Problem, content_type = "application/problem+json"),
+        BadQuery,
         (status = 422, description = "A bad `from`, `limit` or `cursor`, or more moves than one request lists (`over-budget`: 1000000 moves of a position, 100000 from one cell)", body = Problem, content_type = "application/problem+json"),
         GameErrors
     )

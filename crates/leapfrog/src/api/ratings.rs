@@ -8,6 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::problem::{ApiError, Problem};
 use super::query::{QueryParams, page_limit};
+use super::responses::{BadPage, BadQuery, NoAccount};
 use super::state::AppState;
 use crate::game::GameCursor;
 use crate::store::AccountGames;
@@ -76,9 +77,9 @@ fn is_pool(pool: &str) -> bool {
     ),
     responses(
         (status = 200, description = "A page of the leaderboard", body = Leaderboard),
-        (status = 400, description = "An unknown query parameter", body = Problem, content_type = "application/problem+json"),
+        BadQuery,
         (status = 404, description = "No such pool", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`limit` out of range or a bad `cursor`", body = Problem, content_type = "application/problem+json"),
+        BadPage,
     )
 )]
 #[get("/v1/ratings/{preset}/{directions}")]
@@ -169,9 +170,9 @@ pub struct AccountGamesQuery {
     params(("name" = String, Path, description = "The account's name, any case"), AccountGamesQuery),
     responses(
         (status = 200, description = "A page of games", body = GameList),
-        (status = 400, description = "An unknown query parameter or status", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No account has this name", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`limit` out of range or a bad `cursor`", body = Problem, content_type = "application/problem+json"),
+        BadQuery,
+        NoAccount,
+        BadPage,
     )
 )]
 #[get("/v1/accounts/{name}/games")]

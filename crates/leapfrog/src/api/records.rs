@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 use super::games::GameErrors;
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
+use super::responses::{BadJson, NoToken, NotThisAccount, TooLarge};
 use super::state::AppState;
 use crate::record::{Record, RecordError};
 use crate::wire::{Outcome, Refusal, RuleSet};
@@ -97,8 +98,8 @@ pub async fn game_record(
     request_body = RecordInput,
     responses(
         (status = 200, description = "The record replayed", body = ReadRecord),
-        (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        BadJson,
+        TooLarge,
         (status = 422, description = "The record does not read or replay: what and where", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -147,8 +148,8 @@ const EXPORT_PAGE: usize = 100;
     params(("name" = String, Path, description = "The account's name, any case")),
     responses(
         (status = 200, description = "The records", content_type = "text/plain", body = String),
-        (status = 401, description = "No token, or one unknown or revoked", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token has no `account` scope, or acts for another account", body = Problem, content_type = "application/problem+json"),
+        NoToken,
+        NotThisAccount,
     )
 )]
 #[get("/v1/accounts/{name}/records")]

@@ -9,6 +9,7 @@ use super::games::etag;
 use super::json::JsonBody;
 use super::moves::credential;
 use super::problem::{ApiError, Problem};
+use super::responses::{BadJson, TooLarge};
 use super::state::AppState;
 use crate::api::limits::Class;
 use crate::game::{PlayerName, SeatToken};
@@ -52,12 +53,12 @@ pub enum HolderErrors {
     responses(
         (status = 201, description = "The game and the seat joined, with its token", body = Joined,
          headers(("ETag" = String, description = "The game's new version"))),
-        (status = 400, description = "Malformed JSON or a wrong type", body = Problem, content_type = "application/problem+json"),
+        BadJson,
         (status = 401, description = "A personal access token that is unknown or revoked", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "A private seat without its invitation, or a personal access token without the `play` scope", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No game has this id, or it has no such seat", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The seat is taken, no open seat is left, or the game has started", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        TooLarge,
         (status = 422, description = "A name that is empty or too long, or an empty invitation", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client joined too often lately; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )

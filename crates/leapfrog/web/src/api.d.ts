@@ -2152,7 +2152,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountView"];
                 };
             };
-            /** @description Malformed JSON or a wrong type */
+            /** @description Malformed JSON or a wrong type; `field` names where. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2170,7 +2170,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over the limit */
+            /** @description The body is over the limit (64 KiB unless configured). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2197,9 +2197,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The password checks are busy; see `Retry-After` */
+            /**
+             * @description The password checks are busy (they take at most their share of a
+             *     core); see `Retry-After`.
+             */
             503: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2229,7 +2234,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountView"];
                 };
             };
-            /** @description No account has this name */
+            /** @description No account has this name. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2259,7 +2264,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or one unknown or revoked */
+            /** @description No token, or one unknown or revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2268,7 +2273,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token has no `account` scope, or acts for another account */
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2300,7 +2308,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountExport"];
                 };
             };
-            /** @description No token, or one unknown or revoked */
+            /** @description No token, or one unknown or revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2309,7 +2317,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token has no `account` scope, or acts for another account */
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2355,7 +2366,10 @@ export interface operations {
                     "application/json": components["schemas"]["GameList"];
                 };
             };
-            /** @description An unknown query parameter or status */
+            /**
+             * @description An unknown query parameter, or one of the wrong type or value (such
+             *     as an unknown `status`).
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2364,7 +2378,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No account has this name */
+            /** @description No account has this name. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2373,7 +2387,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `limit` out of range or a bad `cursor` */
+            /** @description `limit` out of range or a bad `cursor`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2405,7 +2419,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description No token, or one unknown or revoked */
+            /** @description No token, or one unknown or revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2414,7 +2428,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token has no `account` scope, or acts for another account */
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2597,7 +2614,10 @@ export interface operations {
                     "application/json": components["schemas"]["GameList"];
                 };
             };
-            /** @description An unknown query parameter or status */
+            /**
+             * @description An unknown query parameter, or one of the wrong type or value (such
+             *     as an unknown `status`).
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2606,7 +2626,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `limit` out of range or a bad `cursor` */
+            /** @description `limit` out of range or a bad `cursor`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2833,7 +2853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Joined"];
                 };
             };
-            /** @description Malformed JSON or a wrong type */
+            /** @description Malformed JSON or a wrong type; `field` names where. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2878,7 +2898,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over the limit */
+            /** @description The body is over the limit (64 KiB unless configured). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2990,7 +3010,10 @@ export interface operations {
                     "application/json": components["schemas"]["LegalMovesResponse"];
                 };
             };
-            /** @description An unknown query parameter or one of the wrong type */
+            /**
+             * @description An unknown query parameter, or one of the wrong type or value (such
+             *     as an unknown `status`).
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3137,7 +3160,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over the limit */
+            /** @description The body is over the limit (64 KiB unless configured). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3485,7 +3508,10 @@ export interface operations {
                     "application/json": components["schemas"]["Leaderboard"];
                 };
             };
-            /** @description An unknown query parameter */
+            /**
+             * @description An unknown query parameter, or one of the wrong type or value (such
+             *     as an unknown `status`).
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3503,7 +3529,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `limit` out of range or a bad `cursor` */
+            /** @description `limit` out of range or a bad `cursor`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3536,7 +3562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReadRecord"];
                 };
             };
-            /** @description Malformed JSON or a wrong type */
+            /** @description Malformed JSON or a wrong type; `field` names where. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3545,7 +3571,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over the limit */
+            /** @description The body is over the limit (64 KiB unless configured). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3721,7 +3747,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenList"];
                 };
             };
-            /** @description No token, or one unknown or revoked */
+            /** @description No token, or one unknown or revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3730,7 +3756,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token has no `account` scope */
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3763,7 +3792,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewTokenView"];
                 };
             };
-            /** @description Malformed JSON or a wrong type */
+            /** @description Malformed JSON or a wrong type; `field` names where. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3781,7 +3810,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over the limit */
+            /** @description The body is over the limit (64 KiB unless configured). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3808,9 +3837,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The password checks are busy; see `Retry-After` */
+            /**
+             * @description The password checks are busy (they take at most their share of a
+             *     core); see `Retry-After`.
+             */
             503: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3838,7 +3872,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or one unknown or revoked */
+            /** @description No token, or one unknown or revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3847,7 +3881,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token has no `account` scope */
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
