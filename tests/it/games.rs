@@ -337,6 +337,19 @@ fn events_stream_moves_resume_after_last_event_id_and_end_with_over() {
     assert_eq!(rematch.event, "rematch");
     assert_eq!(serde_json::from_str::<Value>(&rematch.data).unwrap()["id"], r.json()["game"]["id"]);
     assert_eq!(resumed.next(), None, "the stream ends after the rematch");
+    // Later: resumed after the end, only the rematch (never `over` again);
+    // resumed after the rematch, nothing; fresh, the game naming its
+    // rematch, and the end.
+    let path = format!("/v1/games/{}/events", game.id);
+    let mut after_over = EventStream::open(&app, &path, over.id.as_deref());
+    assert_eq!(after_over.next().map(|e| e.event), Some("rematch".into()));
+    assert_eq!(after_over.next(), None);
+    assert_eq!(EventStream::open(&app, &path, rematch.id.as_deref()).next(), None);
+    let mut fresh = EventStream::open(&app, &path, None);
+    let first = fresh.next().unwrap();
+    assert_eq!(first.event, "game");
+    assert_eq!(serde_json::from_str::<Value>(&first.data).unwrap()["rematch"], r.json()["game"]["id"]);
+    assert_eq!(fresh.next(), None);
 }
 
 /// Starts a server process, streams moves from another thread, kills the

@@ -30,7 +30,8 @@ const FULL_RETRY_AFTER: u64 = 5;
 /// end of play (data: `GameOverEvent`); a comment line every second while
 /// nothing happens. After the end the stream stays open for up to ten
 /// minutes for a last `rematch` event (data: `RematchEvent`), after which
-/// nothing follows. Changes made through other server processes sharing
+/// nothing follows; a fresh stream of a game that has its rematch sends
+/// the game (which names it) and ends. Changes made through other server processes sharing
 /// the PostgreSQL database arrive too. Streams are limited per game and
 /// per server (503 with `Retry-After` past either) and per client (429).
 #[utoipa::path(

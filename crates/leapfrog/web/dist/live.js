@@ -55,7 +55,16 @@ export function follow(id, view, render) {
     let lost = false;
     const connect = () => {
         events = new EventSource(`/v1/games/${id}/events`);
-        events.addEventListener("game", ((e) => newer(JSON.parse(e.data))));
+        events.addEventListener("game", ((e) => {
+            const game = JSON.parse(e.data);
+            // A game with its rematch has nothing more to tell: the server
+            // ends the stream, and the page does not reconnect.
+            if (game.rematch) {
+                done = true;
+                events.close();
+            }
+            newer(game);
+        }));
         events.addEventListener("move", onMove);
         events.addEventListener("over", onOver);
         for (const type of ["joined", "left", "started", "resigned", "timed_out", "abandoned"]) {

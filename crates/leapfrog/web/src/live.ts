@@ -53,7 +53,16 @@ export function follow(id: string, view: View, render: () => void): () => void {
   let lost = false;
   const connect = (): void => {
     events = new EventSource(`/v1/games/${id}/events`);
-    events.addEventListener("game", ((e: MessageEvent<string>) => newer(JSON.parse(e.data) as Game)) as EventListener);
+    events.addEventListener("game", ((e: MessageEvent<string>) => {
+      const game = JSON.parse(e.data) as Game;
+      // A game with its rematch has nothing more to tell: the server
+      // ends the stream, and the page does not reconnect.
+      if (game.rematch) {
+        done = true;
+        events.close();
+      }
+      newer(game);
+    }) as EventListener);
     events.addEventListener("move", onMove as EventListener);
     events.addEventListener("over", onOver as EventListener);
     for (const type of ["joined", "left", "started", "resigned", "timed_out", "abandoned"]) {
