@@ -9,9 +9,8 @@
 import { api } from "./client.js";
 import { reason, say } from "./dom.js";
 import { myTurn, recount } from "./game_state.js";
-/** Follows game `id` into `view`, calling `render` after each change;
- * answers the function that stops following. */
-export function follow(id, view, render) {
+/** What the stream's events do to `view`: a newer game, a move, the end. */
+function handlers(id, view, render) {
     const redraw = () => {
         if (view.chosen && !myTurn(view))
             view.chosen = null;
@@ -47,6 +46,12 @@ export function follow(id, view, render) {
         view.chosen = null;
         render();
     };
+    return { newer, onMove, onOver };
+}
+/** Follows game `id` into `view`, calling `render` after each change;
+ * answers the function that stops following. */
+export function follow(id, view, render) {
+    const { newer, onMove, onOver } = handlers(id, view, render);
     let events;
     let again = 0;
     let done = false;

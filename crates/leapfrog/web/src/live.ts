@@ -12,9 +12,8 @@ import { api } from "./client.js";
 import { reason, say } from "./dom.js";
 import { type View, myTurn, recount } from "./game_state.js";
 
-/** Follows game `id` into `view`, calling `render` after each change;
- * answers the function that stops following. */
-export function follow(id: string, view: View, render: () => void): () => void {
+/** What the stream's events do to `view`: a newer game, a move, the end. */
+function handlers(id: string, view: View, render: () => void) {
   const redraw = (): void => {
     if (view.chosen && !myTurn(view)) view.chosen = null;
     render();
@@ -45,6 +44,13 @@ export function follow(id: string, view: View, render: () => void): () => void {
     view.chosen = null;
     render();
   };
+  return { newer, onMove, onOver };
+}
+
+/** Follows game `id` into `view`, calling `render` after each change;
+ * answers the function that stops following. */
+export function follow(id: string, view: View, render: () => void): () => void {
+  const { newer, onMove, onOver } = handlers(id, view, render);
   let events: EventSource;
   let again = 0;
   let done = false;
