@@ -5,7 +5,7 @@ import { api } from "./client.js";
 import { account, seats } from "./storage.js";
 import { h, reason, say } from "./dom.js";
 import { choose } from "./board.js";
-import { held, myTurn } from "./game_state.js";
+import { held, myTurn, newer } from "./game_state.js";
 /** Plays `path` for this browser's seat to move, then redraws. */
 export function player(view, render) {
     return async (path) => {
@@ -14,7 +14,7 @@ export function player(view, render) {
             return;
         view.busy = true;
         try {
-            view.game = await api.play(view.game.id, turn.token, view.game.version, path);
+            newer(view, await api.play(view.game.id, turn.token, view.game.version, path));
             view.chosen = null;
             view.hint = [];
             say(`Played ${path.join("x")}.`);
@@ -92,7 +92,7 @@ function waitingActions(view, invite, render) {
             const joined = await api.join(g.id, req, me?.token);
             seats.add(g.id, { player: joined.seat.player, token: joined.seat.token });
             localStorage.setItem("leapfrog:name", view.joinName.trim());
-            view.game = joined.game;
+            newer(view, joined.game);
             say(`You hold seat ${joined.seat.player + 1}.`);
             render();
         };
@@ -105,7 +105,7 @@ function waitingActions(view, invite, render) {
     const firstHeld = held(view)[0];
     if (firstHeld) {
         out.push(button("leave", "Leave the seat", async () => {
-            view.game = await api.leave(g.id, firstHeld.token);
+            newer(view, await api.leave(g.id, firstHeld.token));
             seats.drop(g.id, firstHeld.player);
             render();
         }, "secondary"));
@@ -138,7 +138,7 @@ function playingActions(view, render, play) {
         out.push(button("resign", "Resign", async () => {
             if (!window.confirm("Resign this game?"))
                 return;
-            view.game = await api.resign(g.id, firstHeld.token);
+            newer(view, await api.resign(g.id, firstHeld.token));
             render();
         }, "danger"));
     }

@@ -8,7 +8,7 @@
 // later, which starts with the game as it stands.
 import { api } from "./client.js";
 import { reason, say } from "./dom.js";
-import { myTurn, recount } from "./game_state.js";
+import { myTurn, newer, recount } from "./game_state.js";
 /** What the stream's events do to `view`: a newer game, a move, the end. */
 function handlers(id, view, render) {
     const redraw = () => {
@@ -17,10 +17,9 @@ function handlers(id, view, render) {
         render();
     };
     const readGame = reader(id, view, redraw);
-    /** Takes a newer game from an event; redraws. */
-    const newer = (game) => {
-        if (game.version >= view.game.version)
-            view.game = game;
+    /** Takes a game from an event, if newer; redraws. */
+    const taken = (game) => {
+        newer(view, game);
         if (view.history.length < game.position.ply)
             void readGame();
         else
@@ -46,12 +45,12 @@ function handlers(id, view, render) {
         view.chosen = null;
         render();
     };
-    return { newer, onMove, onOver };
+    return { taken, onMove, onOver };
 }
 /** Follows game `id` into `view`, calling `render` after each change;
  * answers the function that stops following. */
 export function follow(id, view, render) {
-    const { newer, onMove, onOver } = handlers(id, view, render);
+    const { taken, onMove, onOver } = handlers(id, view, render);
     let events;
     let again = 0;
     let done = false;
@@ -68,12 +67,12 @@ export function follow(id, view, render) {
                 done = true;
                 events.close();
             }
-            newer(game);
+            taken(game);
         }));
         events.addEventListener("move", onMove);
         events.addEventListener("over", onOver);
         for (const type of ["joined", "left", "started", "resigned", "timed_out", "abandoned"]) {
-            events.addEventListener(type, ((e) => newer(JSON.parse(e.data).game)));
+            events.addEventListener(type, ((e) => taken(JSON.parse(e.data).game)));
         }
         events.addEventListener("rematch", ((e) => {
             view.game.rematch = JSON.parse(e.data).id;
@@ -121,8 +120,7 @@ function reader(id, view, redraw) {
             do {
                 readAgain = false;
                 const game = await api.game(id);
-                if (game.version >= view.game.version)
-                    view.game = game;
+                newer(view, game);
                 if (view.history.length < game.position.ply)
                     view.history = (await api.history(id)).moves;
             } while (readAgain);

@@ -108,10 +108,11 @@ export function drawBoard(
     return [(c - (hex ? rank / 2 : 0) + shift) * size + size / 2, r * rowHeight + size / 2];
   };
   // Coordinates in proportion to the board, so that a board shrunk to a
-  // phone's width (351 px of a 390 px screen) still shows them at 11 px or
-  // more: 1/27 of the board's width keeps them above 11.5 px at any size.
+  // phone's width (some 326 px of a 390 px screen) still shows them at 11
+  // px or more: 1/24 of the board's width keeps them above 11.5 px at any
+  // size (and 10 units, on small boards, more than that).
   const width = (cols + shift) * size;
-  const coord = Math.max(10, Math.ceil((cols * size) / 27));
+  const coord = Math.max(10, Math.ceil((cols * size) / 24));
   const margin = coord + 8;
   const height = (rows - 1) * rowHeight + size;
   const svg = s("svg", { class: `board${hex ? " hex" : ""}`, viewBox: `0 0 ${width + margin * 2} ${height + margin * 2}`, role: "grid", "aria-label": "the board" });

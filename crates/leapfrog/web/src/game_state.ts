@@ -40,3 +40,10 @@ export function myTurn(view: View): HeldSeat | undefined {
   if (g.status !== "opening" && g.status !== "playing") return undefined;
   return held(view).find((s) => s.player === g.position.to_move);
 }
+
+/** Takes `game` (an answer, or an event's) unless the page already has a
+ * newer one: the stream may tell the next move before the answer to this
+ * one arrives. */
+export function newer(view: View, game: Game): void {
+  if (game.version >= view.game.version) view.game = game;
+}

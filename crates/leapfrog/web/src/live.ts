@@ -10,7 +10,7 @@
 import type { Game, PositionView, S } from "./types.js";
 import { api } from "./client.js";
 import { reason, say } from "./dom.js";
-import { type View, myTurn, recount } from "./game_state.js";
+import { type View, myTurn, newer, recount } from "./game_state.js";
 
 /** What the stream's events do to `view`: a newer game, a move, the end. */
 function handlers(id: string, view: View, render: () => void) {
@@ -19,9 +19,9 @@ function handlers(id: string, view: View, render: () => void) {
     render();
   };
   const readGame = reader(id, view, redraw);
-  /** Takes a newer game from an event; redraws. */
-  const newer = (game: Game): void => {
-    if (game.version >= view.game.version) view.game = game;
+  /** Takes a game from an event, if newer; redraws. */
+  const taken = (game: Game): void => {
+    newer(view, game);
     if (view.history.length < game.position.ply) void readGame();
     else redraw();
   };
@@ -44,13 +44,13 @@ function handlers(id: string, view: View, render: () => void) {
     view.chosen = null;
     render();
   };
-  return { newer, onMove, onOver };
+  return { taken, onMove, onOver };
 }
 
 /** Follows game `id` into `view`, calling `render` after each change;
  * answers the function that stops following. */
 export function follow(id: string, view: View, render: () => void): () => void {
-  const { newer, onMove, onOver } = handlers(id, view, render);
+  const { taken, onMove, onOver } = handlers(id, view, render);
   let events: EventSource;
   let again = 0;
   let done = false;
@@ -67,13 +67,13 @@ export function follow(id: string, view: View, render: () => void): () => void {
         done = true;
         events.close();
       }
-      newer(game);
+      taken(game);
     }) as EventListener);
     events.addEventListener("move", onMove as EventListener);
     events.addEventListener("over", onOver as EventListener);
     for (const type of ["joined", "left", "started", "resigned", "timed_out", "abandoned"]) {
       events.addEventListener(type, ((e: MessageEvent<string>) =>
-        newer((JSON.parse(e.data) as S["GameChange"]).game)) as EventListener);
+        taken((JSON.parse(e.data) as S["GameChange"]).game)) as EventListener);
     }
     events.addEventListener("rematch", ((e: MessageEvent<string>) => {
       view.game.rematch = (JSON.parse(e.data) as S["RematchEvent"]).id;
@@ -118,7 +118,7 @@ function reader(id: string, view: View, redraw: () => void): () => Promise<void>
       do {
         readAgain = false;
         const game = await api.game(id);
-        if (game.version >= view.game.version) view.game = game;
+        newer(view, game);
         if (view.history.length < game.position.ply) view.history = (await api.history(id)).moves;
       } while (readAgain);
       recount(view);
