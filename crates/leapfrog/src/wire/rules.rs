@@ -9,7 +9,9 @@ use utoipa::ToSchema;
 
 use super::position::Score;
 
-/// A preset's identifier.
+/// A preset's identifier: the rules crate's `Preset::id` (a test holds
+/// them together), listed here for the spec's enum. A preset's name as
+/// people say it is the rules crate's `Preset::title` alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PresetId {
@@ -357,6 +359,22 @@ impl RuleSet {
             },
             min_players: spec.min_players,
             max_players: spec.max_players,
+        }
+    }
+}
+
+#[cfg(test)]
+mod preset_tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn every_preset_goes_by_the_rules_crates_id_on_the_wire() {
+        for preset in jc::Preset::ALL {
+            let id = PresetId::from(preset);
+            assert_eq!(serde_json::to_value(id).unwrap(), preset.id(), "{preset:?}");
+            assert_eq!(jc::Preset::from(id), preset);
         }
     }
 }
