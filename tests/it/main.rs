@@ -27,6 +27,7 @@ mod bounded;
 mod browser;
 mod common;
 mod computer;
+mod custom_rules;
 mod domain;
 mod engine;
 mod events;

@@ -298,11 +298,69 @@ pub enum RulesError {
     /// Owned captures where no kind has an owner.
     #[error("capture = owned needs kinds with owners, and no kind has one")]
     NoOwners,
+    /// A kind with an owner among shared pieces (rule book §2: pieces are
+    /// all shared or all owned; an owner that would be ignored is refused).
+    #[error(
+        "kind {letter} has an owner, but the pieces are shared (capture = shared): give no kind an owner, \
+         or make the pieces owned"
+    )]
+    OwnerButShared {
+        /// The kind.
+        letter: char,
+    },
+    /// A kind without an owner among owned pieces (§2).
+    #[error("kind {letter} has no owner, but the pieces are owned (capture = owned): every kind needs one")]
+    NoOwner {
+        /// The kind.
+        letter: char,
+    },
+    /// A first-player removal under owned pieces that the first player
+    /// cannot make: none of the removable kinds is its own (§5).
+    #[error(
+        "the opening has the first player remove a piece of {kinds}, but under owned pieces a player removes \
+         one of its own, and player 0 owns none of those kinds"
+    )]
+    RemovalNotOwn {
+        /// The removable kinds, as the rule set names them (`any kind` when
+        /// it names none).
+        kinds: String,
+    },
     /// The Konane opening outside its shape.
     #[error(
         "the Konane opening needs an even number of rows and columns, exactly 2 players and owned pieces"
     )]
     KonaneShape,
+}
+
+/// The ownership decisions of rule book §2 and §5 for a new rule set:
+/// pieces all shared or all owned, and under owned pieces a first-player
+/// removal the first player can make.
+fn check_ownership(spec: &RulesSpec) -> Result<(), RulesError> {
+    match spec.capture {
+        Capture::Shared => {
+            if let Some(k) = spec.kinds.iter().find(|k| k.owner.is_some()) {
+                return Err(RulesError::OwnerButShared { letter: k.letter });
+            }
+        }
+        // None owned at all is `NoOwners`, reported with the rest.
+        Capture::Owned if spec.kinds.iter().all(|k| k.owner.is_none()) => {}
+        Capture::Owned => {
+            if let Some(k) = spec.kinds.iter().find(|k| k.owner.is_none()) {
+                return Err(RulesError::NoOwner { letter: k.letter });
+            }
+            if let Opening::FirstPlayerRemoves { kinds } = &spec.opening {
+                let removable = |k: &Kind| kinds.as_ref().is_none_or(|ks| ks.contains(&k.letter));
+                if !spec.kinds.iter().any(|k| removable(k) && k.owner == Some(0)) {
+                    let kinds = match kinds {
+                        Some(ks) => ks.iter().map(char::to_string).collect::<Vec<_>>().join(", "),
+                        None => "any kind".into(),
+                    };
+                    return Err(RulesError::RemovalNotOwn { kinds });
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 impl Rules {
@@ -312,6 +370,22 @@ impl Rules {
     ///
     /// A [`RulesError`] naming the first thing that is wrong.
     pub fn new(spec: RulesSpec) -> Result<Rules, RulesError> {
+        check_ownership(&spec)?;
+        Rules::stored(spec)
+    }
+
+    /// A rule set as a game stored it before the ownership decisions of
+    /// the rule book (§2: pieces all shared or all owned; §5: a first
+    /// removal under owned pieces takes one of the remover's own): checked
+    /// as [`Rules::new`] checks, but for those, so that such a game loads
+    /// and plays as it always did — owners among shared pieces ignored,
+    /// unowned pieces among owned ones neither moving nor captured. New
+    /// rule sets go through [`Rules::new`].
+    ///
+    /// # Errors
+    ///
+    /// A [`RulesError`] naming the first thing that is wrong.
+    pub fn stored(spec: RulesSpec) -> Result<Rules, RulesError> {
         let (rows, cols) = (spec.rows, spec.cols);
         if !(3..=MAX_SIDE).contains(&rows) || !(3..=MAX_SIDE).contains(&cols) {
             return Err(RulesError::Size { rows: rows.into(), cols: cols.into() });

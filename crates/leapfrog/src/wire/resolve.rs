@@ -345,6 +345,12 @@ impl Rules {
         }
         let asked = (self.rows.unwrap_or(spec.rows.into()), self.cols.unwrap_or(spec.cols.into()));
         jc::Rules::new(spec).map_err(|e| {
+            // Where in the rule set: what names a kind, or the opening.
+            let field = match e {
+                jc::RulesError::OwnerButShared { .. } | jc::RulesError::NoOwner { .. } => "rules.kinds",
+                jc::RulesError::RemovalNotOwn { .. } => "rules.opening",
+                _ => "rules",
+            };
             let detail = match e {
                 // Sides past 255 were clamped to 0 above: report what was asked.
                 jc::RulesError::Size { .. } => format!(
@@ -355,7 +361,7 @@ impl Rules {
                 ),
                 other => other.to_string(),
             };
-            Invalid { kind: Refusal::InvalidRules, detail, field: "rules".into() }
+            Invalid { kind: Refusal::InvalidRules, detail, field: field.into() }
         })
     }
 }

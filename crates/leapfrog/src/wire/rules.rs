@@ -75,13 +75,17 @@ pub enum Directions {
     Hex,
 }
 
-/// Who moves and captures which pieces.
+/// Who moves and captures which pieces (rule book §2). Pieces are all
+/// shared or all owned: a rule set that names an owner under `shared`, or
+/// leaves a kind without one under `owned`, is refused naming the kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum CaptureRule {
-    /// Anyone moves any piece and captures any piece (Leap Frog).
+    /// Nobody owns a piece (every kind's `owner` null): anyone moves any
+    /// piece and captures any piece (Leap Frog).
     Shared,
-    /// Own pieces move, other players' pieces are captured (Konane).
+    /// Every kind has an owner: a player moves their own pieces and
+    /// captures other players' (Konane).
     Owned,
 }
 
@@ -108,7 +112,7 @@ pub enum EndRuleId {
     PiecesLeft,
 }
 
-/// A kind of piece.
+/// A kind of piece: its letter, name, value and owner (rule book §2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"letter": "G", "name": "green", "value": 4, "owner": null}))]
@@ -123,8 +127,9 @@ pub struct KindSpec {
     /// Points for capturing one.
     #[schema(format = "uint32", minimum = 0, maximum = 4294967295_u64)]
     pub value: u32,
-    /// The owning player (from 0; a game has at most 64), or null for
-    /// shared pieces.
+    /// The owning player (from 0; a game has at most 64): null for every
+    /// kind when the pieces are shared (`capture: shared`), a player for
+    /// every kind when they are owned (`capture: owned`); a mix is refused.
     #[schema(minimum = 0, maximum = 63)]
     pub owner: Option<usize>,
 }
@@ -183,7 +188,10 @@ pub struct OpeningSpec {
     #[serde(rename = "type")]
     pub kind: OpeningType,
     /// For the removal openings: the letters of the kinds that may be
-    /// removed; null for any.
+    /// removed; null for every kind. Under owned pieces a player removes
+    /// only their own, so these narrow to the remover's kinds; a
+    /// first-player removal whose kinds include none of the first player's
+    /// is refused.
     #[serde(default)]
     pub kinds: Option<Vec<String>>,
 }
@@ -195,6 +203,15 @@ pub struct OpeningSpec {
 ///
 /// Where a request also carries a position and this object gives neither
 /// `rows`, `cols` nor `mask`, the board's shape comes from the position.
+///
+/// Pieces are all shared or all owned (rule book §2 and §5): with
+/// `"capture": "owned"` every kind names its `owner` and a player removes
+/// and moves only their own, e.g. `{"rows": 6, "cols": 6, "kinds":
+/// [{"letter": "R", "name": "red", "value": 1, "owner": 0}, {"letter":
+/// "G", "name": "green", "value": 1, "owner": 1}], "fill": {"type":
+/// "checkerboard", "top_left": "R", "other": "G"}, "capture": "owned",
+/// "opening": {"type": "each_player_removes", "kinds": null},
+/// "min_players": 2, "max_players": 2}`.
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"preset": "murray", "rows": 16, "cols": 16, "directions": "all"}))]
@@ -226,7 +243,7 @@ pub struct Rules {
     pub kinds: Option<Vec<KindSpec>>,
     /// The starting fill.
     pub fill: Option<FillSpec>,
-    /// Shared or owned pieces.
+    /// Shared or owned pieces (all of them one or the other).
     pub capture: Option<CaptureRule>,
     /// Free or straight chains.
     pub chain: Option<ChainRule>,
@@ -245,7 +262,8 @@ pub struct Rules {
 }
 
 /// A complete rule set, every field explicit. It can be sent back as
-/// `Rules`.
+/// `Rules`. Its pieces are all shared (every `owner` null) or all owned
+/// (every kind's `owner` a player), as `capture` says.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct RuleSet {
     /// The preset it came from, if any.
@@ -268,7 +286,7 @@ pub struct RuleSet {
     pub kinds: Vec<KindSpec>,
     /// The starting fill.
     pub fill: FillSpec,
-    /// Shared or owned pieces.
+    /// Shared or owned pieces (all of them one or the other).
     pub capture: CaptureRule,
     /// Free or straight chains.
     pub chain: ChainRule,

@@ -887,7 +887,9 @@ export interface components {
             expected: number[];
         };
         /**
-         * @description Who moves and captures which pieces.
+         * @description Who moves and captures which pieces (rule book §2). Pieces are all
+         *     shared or all owned: a rule set that names an owner under `shared`, or
+         *     leaves a kind without one under `owned`, is refused naming the kind.
          * @enum {string}
          */
         CaptureRule: "shared" | "owned";
@@ -1145,7 +1147,7 @@ export interface components {
             next: components["schemas"]["JumpTree"][];
         };
         /**
-         * @description A kind of piece.
+         * @description A kind of piece: its letter, name, value and owner (rule book §2).
          * @example {
          *       "letter": "G",
          *       "name": "green",
@@ -1167,8 +1169,9 @@ export interface components {
              */
             value: number;
             /**
-             * @description The owning player (from 0; a game has at most 64), or null for
-             *     shared pieces.
+             * @description The owning player (from 0; a game has at most 64): null for every
+             *     kind when the pieces are shared (`capture: shared`), a player for
+             *     every kind when they are owned (`capture: owned`); a mix is refused.
              */
             owner?: number | null;
         };
@@ -1350,7 +1353,10 @@ export interface components {
             type: components["schemas"]["OpeningType"];
             /**
              * @description For the removal openings: the letters of the kinds that may be
-             *     removed; null for any.
+             *     removed; null for every kind. Under owned pieces a player removes
+             *     only their own, so these narrow to the remover's kinds; a
+             *     first-player removal whose kinds include none of the first player's
+             *     is refused.
              */
             kinds?: string[] | null;
         };
@@ -1586,7 +1592,9 @@ export interface components {
             grid: (string | null)[][];
         };
         /**
-         * @description A preset's identifier.
+         * @description A preset's identifier: the rules crate's `Preset::id` (a test holds
+         *     them together), listed here for the spec's enum. A preset's name as
+         *     people say it is the rules crate's `Preset::title` alone.
          * @enum {string}
          */
         PresetId: "old" | "murray" | "froglet" | "konane" | "capture" | "english" | "triangle";
@@ -1743,7 +1751,8 @@ export interface components {
         ResignationView: "resigned" | "timed_out";
         /**
          * @description A complete rule set, every field explicit. It can be sent back as
-         *     `Rules`.
+         *     `Rules`. Its pieces are all shared (every `owner` null) or all owned
+         *     (every kind's `owner` a player), as `capture` says.
          */
         RuleSet: {
             preset?: components["schemas"]["PresetId"] | null;
@@ -1769,7 +1778,7 @@ export interface components {
             kinds: components["schemas"]["KindSpec"][];
             /** @description The starting fill. */
             fill: components["schemas"]["FillSpec"];
-            /** @description Shared or owned pieces. */
+            /** @description Shared or owned pieces (all of them one or the other). */
             capture: components["schemas"]["CaptureRule"];
             /** @description Free or straight chains. */
             chain: components["schemas"]["ChainRule"];
@@ -1792,6 +1801,15 @@ export interface components {
          *
          *     Where a request also carries a position and this object gives neither
          *     `rows`, `cols` nor `mask`, the board's shape comes from the position.
+         *
+         *     Pieces are all shared or all owned (rule book §2 and §5): with
+         *     `"capture": "owned"` every kind names its `owner` and a player removes
+         *     and moves only their own, e.g. `{"rows": 6, "cols": 6, "kinds":
+         *     [{"letter": "R", "name": "red", "value": 1, "owner": 0}, {"letter":
+         *     "G", "name": "green", "value": 1, "owner": 1}], "fill": {"type":
+         *     "checkerboard", "top_left": "R", "other": "G"}, "capture": "owned",
+         *     "opening": {"type": "each_player_removes", "kinds": null},
+         *     "min_players": 2, "max_players": 2}`.
          * @example {
          *       "cols": 16,
          *       "directions": "all",

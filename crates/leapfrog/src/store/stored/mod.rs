@@ -276,7 +276,9 @@ fn rules_of(s: StoredRules) -> Result<jc::Rules, String> {
         min_players: s.min_players,
         max_players: s.max_players,
     };
-    jc::Rules::new(spec).map_err(|e| e.to_string())
+    // As stored: a rule set accepted before the ownership decisions of
+    // rule book §2 and §5 still loads, and plays as it always did.
+    jc::Rules::stored(spec).map_err(|e| e.to_string())
 }
 
 /// A name as stored, made to pass today's checks: forbidden characters
