@@ -43,6 +43,7 @@ fn an_account_signs_up_makes_tokens_lists_revokes_and_is_deleted() {
     assert!(admin.starts_with("lfpat_"), "recognisable by its prefix");
     let play = secret(&token(&app, "Ann", PASSWORD, &["play"]));
     let listed = with(&app, "GET", "/v1/tokens", &admin);
+    assert_eq!(listed.header("cache-control"), Some("no-store"), "the token list is never cached");
     assert_eq!(listed.status, 200, "{}", listed.body);
     assert!(!listed.body.contains(&admin) && !listed.body.contains(&play), "listed without secrets");
     let tokens = listed.json()["tokens"].as_array().unwrap().clone();
@@ -388,6 +389,7 @@ fn an_accounts_finished_games_export_as_one_stream_of_records() {
     let export = with(&app, "GET", "/v1/accounts/Ann/records", &tokens[0]);
     assert_eq!(export.status, 200, "{}", export.body);
     assert!(export.header("content-type").unwrap().starts_with("text/plain"));
+    assert_eq!(export.header("cache-control"), Some("no-store"), "an account's own data is never cached");
     let records: Vec<&str> = export.body.split("\n\n[").collect();
     assert_eq!(records.len(), 2, "the two finished games: {}", export.body);
     for record in records {

@@ -92,7 +92,7 @@ fn a_stopping_server_ends_streams_with_a_retry_finishes_requests_and_closes_kept
         get_kept_alive(&mut kept, "/healthz");
         let (status, headers, _) = read_response(&mut kept_reader).expect("an answer");
         assert_eq!((status, header(&headers, "connection")), (200, None));
-        // A search of a second in flight when the signal comes.
+        // A search of 2.5 s in flight when the signal comes.
         let slow = {
             let app = app.clone();
             std::thread::spawn(move || {
@@ -103,11 +103,14 @@ fn a_stopping_server_ends_streams_with_a_retry_finishes_requests_and_closes_kept
                     json!({"board": parts[0], "ply": parts[1].parse::<u32>().unwrap(), "scores": scores});
                 app.post_json(
                     "/v1/analysis",
-                    &json!({"rules": {"preset": "murray"}, "position": position, "millis": 1000, "seed": "1"}),
+                    &json!({"rules": {"preset": "murray"}, "position": position, "millis": 2500, "seed": "1"}),
                 )
             })
         };
-        std::thread::sleep(Duration::from_millis(300));
+        // Long enough for the request to be in flight on a busy machine (a
+        // request still in the kernel's queue when the listener closes is
+        // refused, not in flight).
+        std::thread::sleep(Duration::from_millis(1000));
         let signalled = Instant::now();
         server.signal(signal);
 

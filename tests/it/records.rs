@@ -59,6 +59,8 @@ fn a_record_that_does_not_replay_is_refused_naming_the_first_bad_ply() {
     for (text, field) in [
         ("[Start \"OOO/OOO/OOO 0 0,0\"]\n\n1. a1\n".to_string(), "tags.Rules"),
         ("[Game \"x\"]\n[Rules nope]\n\n".to_string(), "line 2"),
+        // A seat's name with a right-to-left override, as names refuse it.
+        (text.replace("[Seat1 \"", "[Seat1 \"\u{202E}"), "line 4"),
         (text.replace("[Termination", "[Result \"9,9\"]\n[Termination"), "tags.Result"),
     ] {
         let r = app.post_json("/v1/records", &json!({ "record": text }));

@@ -357,6 +357,15 @@ fn tag(line: &str) -> Result<(String, String), String> {
             c => out.push(c),
         }
     }
+    // As names are: no control, format or separator character (a bidi
+    // override in a seat's name would show another name).
+    if let Some((at, c)) = out.chars().enumerate().find(|&(_, c)| crate::names::is_forbidden(c)) {
+        return Err(format!(
+            "the value of {name} may not hold control or format characters; character {} is U+{:04X}",
+            at + 1,
+            u32::from(c)
+        ));
+    }
     Ok((name.to_string(), out))
 }
 

@@ -369,7 +369,11 @@ pub async fn create_token(
 pub async fn list_tokens(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let who = account_scope(&state, &req).await?;
     let tokens = state.accounts.tokens(&who).await?;
-    Ok(HttpResponse::Ok().json(TokenList { tokens: tokens.iter().map(TokenView::of).collect() }))
+    // What tokens an account has, and when each was used: no cache or
+    // proxy keeps it.
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(TokenList { tokens: tokens.iter().map(TokenView::of).collect() }))
 }
 
 /// Revoke a token

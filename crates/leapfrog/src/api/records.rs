@@ -167,6 +167,8 @@ pub async fn export_account_games(
     });
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
+        // An account's own data: no cache or proxy keeps it.
+        .insert_header((header::CACHE_CONTROL, "no-store"))
         .insert_header((
             header::CONTENT_DISPOSITION,
             format!("attachment; filename=\"{}-games.txt\"", who.name),

@@ -3,8 +3,10 @@
 //! UUID — echoed in the answer's `X-Request-Id`, and the W3C `traceparent`
 //! the request brings (the trace id, to join the logs of every hop), and
 //! the client's address as the rate limits see it (a trusted proxy's
-//! `X-Forwarded-For`, no one else's). Secrets never travel in URLs here, so
-//! none reaches the logs with the request's target.
+//! `X-Forwarded-For`, no one else's). The API takes no secret in a URL,
+//! but a client may put one there anyway (`?token=…`): the logged target
+//! keeps the values only of the query parameters the API reads, none of
+//! them a secret, and writes every other value as `***`.
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -70,7 +72,7 @@ impl RootSpanBuilder for Spans {
             "HTTP request",
             http.method = %request.method(),
             http.route = %request.match_pattern().unwrap_or_else(|| "default".into()),
-            http.target = %request.uri().path_and_query().map_or("", |p| p.as_str()),
+            http.target = %logged_target(request.uri()),
             http.client_ip = %client_of(request),
             http.user_agent = header("user-agent").unwrap_or(""),
             http.status_code = empty,
@@ -102,6 +104,27 @@ impl RootSpanBuilder for Spans {
             span.in_scope(|| tracing::info!(status, millis, "answered"));
         }
     }
+}
+
+/// The query parameters the API reads, none of them a secret: their
+/// values are logged as sent.
+const PLAIN_PARAMETERS: [&str; 6] = ["limit", "cursor", "status", "from", "rated", "pool"];
+
+/// A request's target as a log keeps it: the path, and the query with the
+/// value of every parameter not in [`PLAIN_PARAMETERS`] written `***` (a
+/// part with no `=` that is not one of them, too: it may be a secret).
+fn logged_target(uri: &actix_web::http::Uri) -> String {
+    let Some(query) = uri.query() else { return uri.path().to_string() };
+    let parts: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, value)) if PLAIN_PARAMETERS.contains(&name) => format!("{name}={value}"),
+            Some((name, _)) => format!("{name}=***"),
+            None if PLAIN_PARAMETERS.contains(&pair) => pair.to_string(),
+            None => "***".to_string(),
+        })
+        .collect();
+    format!("{}?{}", uri.path(), parts.join("&"))
 }
 
 /// The client's address as the rate limits see it.
@@ -137,6 +160,22 @@ mod tests {
         ] {
             assert_eq!(trace_id(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_logged_target_keeps_the_apis_own_parameters_and_hides_every_other_value() {
+        let uri = |s: &str| s.parse::<actix_web::http::Uri>().unwrap();
+        assert_eq!(logged_target(&uri("/v1/games")), "/v1/games");
+        assert_eq!(
+            logged_target(&uri("/v1/tokens?token=lfpat_secret&limit=5")),
+            "/v1/tokens?token=***&limit=5"
+        );
+        assert_eq!(
+            logged_target(&uri("/v1/games?status=waiting&cursor=abc&access_token=s3cret&lfpat_bare&limit")),
+            "/v1/games?status=waiting&cursor=abc&access_token=***&***&limit"
+        );
+        // A name that looks like a plain one, but is not exactly one.
+        assert_eq!(logged_target(&uri("/v1/x?limit2=9")), "/v1/x?limit2=***");
     }
 
     #[test]
