@@ -179,6 +179,7 @@ async fn the_sweep_forgets_old_keys_and_marks_idle_games_abandoned(store: Store)
     let log = store.events(idle.id(), 0, 10).await.unwrap();
     let kinds: Vec<&str> = log.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(kinds, ["move", "abandoned"]);
+    assert_eq!(log[1].at, later, "the abandonment's time, not the last move's");
     assert_eq!(games.load(done.id()).await.unwrap().abandoned_at(), None, "a finished game is history");
     assert_eq!(store.unfinished_games_of("192.0.2.1").await.unwrap(), 0);
     assert_eq!(games.sweep(later + 1, later, later).await.unwrap(), SweepReport::default(), "marked once");

@@ -382,7 +382,7 @@ impl Games {
             self.commit_rated_end(before, next, changes, moved.as_ref(), seat, key).await?
         } else {
             let row = next.to_row()?;
-            let events = encode(changes, &next, first, next.updated_at())?;
+            let events = encode(changes, &next, first, changed_at(&next, changes))?;
             let commit = match &moved {
                 Some(m) => self.store.commit_move(&row, before.version(), m, key, &events).await?,
                 None => self.store.update_game(&row, before.version(), seat, &events).await?,
@@ -503,6 +503,15 @@ impl Games {
 }
 
 pub(crate) use seats::no_token;
+
+/// When `changes` were made: the game's last change, or its abandonment
+/// (which is not play: the game's `updated_at` stays).
+fn changed_at(next: &Game, changes: &[Change]) -> i64 {
+    match next.abandoned_at() {
+        Some(at) if changes.contains(&Change::Abandoned) => at,
+        _ => next.updated_at(),
+    }
+}
 
 /// The log's rows of `changes` (see [`crate::events::encode`]).
 fn encode(changes: &[Change], after: &Game, first: u64, at: i64) -> Result<Vec<EventRow>, GameError> {
