@@ -15,11 +15,6 @@ mod credentials;
 mod password;
 pub mod rating;
 
-/// The time now, in Unix milliseconds.
-fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
-}
-
 use std::sync::Arc;
 
 pub use credentials::{AccessToken, AccountName, Label, Password, Scope, Scopes};
@@ -149,7 +144,7 @@ impl Accounts {
             id: uuid::Uuid::new_v4().to_string(),
             name: name.as_str().to_string(),
             password: hash,
-            created_at: now_ms(),
+            created_at: crate::process::now_ms(),
         };
         if !self.store.insert_account(&row).await? {
             return Err(AccountError::Taken(name.as_str().to_string()));
@@ -198,7 +193,7 @@ impl Accounts {
             account_id: account.id.clone(),
             label: label.as_str().to_string(),
             scopes: scopes.to_string(),
-            created_at: now_ms(),
+            created_at: crate::process::now_ms(),
         };
         self.store.insert_token(&row, token.hash().as_str()).await?;
         Ok(NewToken { row, token })

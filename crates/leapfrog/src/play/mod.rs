@@ -50,10 +50,7 @@ pub use upkeep::{SWEEP_GAMES, SweepReport};
 /// chose theirs against the game it saw.
 const TRIES: usize = 8;
 
-/// The time now, in Unix milliseconds.
-pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
-}
+pub use crate::process::now_ms;
 
 /// The ids of games the computer may be to move in, as the service tells
 /// them (see [`crate::play::computer::Computer::listen`]).
@@ -379,7 +376,7 @@ impl Games {
         let first = before.events().ok_or_else(|| GameError::corrupt(before.id(), "events", "no log"))?;
         let next = next.with_events(first + changes.len() as u64);
         let committed = if next.rated() && changes.contains(&Change::Over) {
-            self.commit_rated_end(before, next, changes, moved.as_ref(), seat, key).await?
+            self.commit_rated_end(before, next, (first, changes), moved.as_ref(), seat, key).await?
         } else {
             let row = next.to_row()?;
             let events = encode(changes, &next, first, changed_at(&next, changes))?;
@@ -405,17 +402,17 @@ impl Games {
     /// written with the end in one transaction — exactly once, also when
     /// processes race: the game's version decides the end, and each rating
     /// is written only if it is still as read (another game's end coming
-    /// first means reading it again).
+    /// first means reading it again). `changes` made `next` from `before`,
+    /// whose log held `first` events.
     async fn commit_rated_end(
         &self,
         before: &Game,
         next: Game,
-        changes: &[Change],
+        (first, changes): (u64, &[Change]),
         moved: Option<&MoveRow>,
         seat: Option<&SeatRow>,
         key: Option<&KeyRecord>,
     ) -> Result<Option<Game>, GameError> {
-        let first = before.events().unwrap_or_default();
         let pool = next.pool().ok_or_else(|| GameError::corrupt(next.id(), "rating pool", "none"))?;
         let result =
             next.result().ok_or_else(|| GameError::corrupt(next.id(), "result", "none at the end"))?;
