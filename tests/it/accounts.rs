@@ -315,9 +315,10 @@ pub(crate) fn as_token(app: &TestApp, method: &str, path: &str, token: &str, bod
     )
 }
 
-/// A rated 4×4 `old` game of Ann (creator) and Bob (who joins): its id.
+/// A rated 6×6 `old` game (the smallest board a rated game has) of Ann
+/// (creator) and Bob (who joins): its id.
 pub(crate) fn rated_game(app: &TestApp, tokens: &[String]) -> String {
-    let body = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "rated": true,
+    let body = json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "rated": true,
         "players": [{"account": "Ann"}, {"open": "public"}]});
     let created = as_token(app, "POST", "/v1/games", &tokens[0], &body);
     assert_eq!(created.status, 201, "{}", created.body);
@@ -325,6 +326,18 @@ pub(crate) fn rated_game(app: &TestApp, tokens: &[String]) -> String {
     let joined = as_token(app, "POST", &format!("/v1/games/{id}/join"), &tokens[1], &json!({}));
     assert_eq!(joined.status, 201, "{}", joined.body);
     id
+}
+
+/// Plays `plies` plies of game `id`, each seat's with its account's token
+/// (`tokens` in seat order): the first legal move each time.
+pub(crate) fn play_plies(app: &TestApp, id: &str, tokens: &[String], plies: usize) {
+    for _ in 0..plies {
+        let g = app.get(&format!("/v1/games/{id}")).json();
+        let to_move = g["position"]["to_move"].as_u64().unwrap_or_else(|| panic!("{g}")) as usize;
+        let path = app.get(&format!("/v1/games/{id}/legal-moves?limit=1")).json()["moves"][0]["path"].clone();
+        let r = as_token(app, "POST", &format!("/v1/games/{id}/moves"), &tokens[to_move], &json!({"path": path}));
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
 }
 
 #[test]

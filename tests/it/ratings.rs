@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use crate::accounts::{as_token, players, rated_game, sign_up};
+use crate::accounts::{as_token, play_plies, players, rated_game, sign_up};
 use crate::common::{ServerProcess, pg, spawn_app, spawn_with};
 
 #[test]
@@ -70,7 +70,7 @@ fn a_rated_games_end_changes_its_players_ratings_once_by_glicko_2() {
 fn a_rated_games_open_seat_needs_an_account_and_one_seat_each() {
     let app = spawn_app();
     let tokens = players(&app, &["Ann", "Bob"]);
-    let body = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "rated": true,
+    let body = json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "rated": true,
         "players": [{"account": "Ann"}, {"open": "public"}]});
     let id =
         as_token(&app, "POST", "/v1/games", &tokens[0], &body).json()["id"].as_str().unwrap().to_string();
@@ -87,6 +87,8 @@ fn two_processes_racing_to_end_a_rated_game_on_postgres_rate_it_once() {
     let tokens = players(&a.app, &["Ann", "Bob"]);
     for round in 0..3 {
         let id = rated_game(&a.app, &tokens);
+        // Each moves once (before that, a resignation aborts it unrated).
+        play_plies(&a.app, &id, &tokens, 2);
         // Both resign at once, through different processes: one ends it.
         let statuses: Vec<u16> = std::thread::scope(|s| {
             let racers: Vec<_> = [(&a.app, &tokens[0]), (&b.app, &tokens[1])]
@@ -112,12 +114,13 @@ fn a_time_out_racing_on_two_processes_rates_a_game_once() {
     let a = ServerProcess::start(&["--database-url", &url], &[]);
     let b = ServerProcess::start(&["--database-url", &url], &[]);
     let tokens = players(&a.app, &["Ann", "Bob"]);
-    let body = json!({"rules": {"preset": "old", "rows": 4, "cols": 4}, "rated": true, "move_time_limit": 5,
+    let body = json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "rated": true, "move_time_limit": 5,
         "players": [{"account": "Ann"}, {"open": "public"}]});
     let id =
         as_token(&a.app, "POST", "/v1/games", &tokens[0], &body).json()["id"].as_str().unwrap().to_string();
     assert_eq!(as_token(&b.app, "POST", &format!("/v1/games/{id}/join"), &tokens[1], &json!({})).status, 201);
-    // Nobody moves: both processes' clocks find Ann out of time.
+    // Each moves once, then nobody: both processes' clocks find Ann out of time.
+    play_plies(&a.app, &id, &tokens, 2);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
         let g = b.app.get(&format!("/v1/games/{id}")).json();
@@ -183,4 +186,47 @@ fn a_leaderboard_ranks_settled_players_best_first_a_page_at_a_time() {
     let profile = app.get("/v1/accounts/Dee").json();
     assert_eq!(profile["ratings"]["murray/orthogonal"]["provisional"], true);
     assert_eq!(app.get("/v1/ratings/murray/orthogonal?cursor=nope").status, 422);
+}
+
+/// The farming of rule book §13 replayed: twelve 3×3 `old` games with a
+/// chosen seed, each resigned at once by a second account, moved Ann from
+/// 1500 to 1855. Now the small board and the seed are refused, and on a
+/// board a rated game may have, resigning at once aborts the game: no
+/// rating moves.
+#[test]
+fn the_farming_sequence_replayed_moves_no_rating() {
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
+    // 36 creations asked for: past the default burst of 20.
+    config.limits.create_rate = leapfrog::api::limits::Rate { burst: 100.0, per_second: 1.0 };
+    let app = spawn_with(config);
+    let tokens = players(&app, &["Ann", "Bob"]);
+    for round in 0..12 {
+        let small = json!({"rules": {"preset": "old", "rows": 3, "cols": 3}, "rated": true, "seed": round,
+            "players": [{"account": "Ann"}, {"open": "public"}]});
+        let r = as_token(&app, "POST", "/v1/games", &tokens[0], &small);
+        assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("rated")), "{}", r.body);
+        assert!(r.json()["detail"].as_str().unwrap().contains("at least 6×6"), "{}", r.body);
+        let seeded = json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "rated": true, "seed": round,
+            "players": [{"account": "Ann"}, {"open": "public"}]});
+        let r = as_token(&app, "POST", "/v1/games", &tokens[0], &seeded);
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(r.json()["detail"].as_str().unwrap().contains("no seed"), "{}", r.body);
+        // Allowed, and resigned at once by the second account: aborted.
+        let id = rated_game(&app, &tokens);
+        let r = as_token(&app, "POST", &format!("/v1/games/{id}/resign"), &tokens[1], &json!({}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let g = app.get(&format!("/v1/games/{id}")).json();
+        assert_eq!((g["status"].as_str(), g["result"]["ended"].as_str()), (Some("over"), Some("aborted")), "{g}");
+        assert!(g["result"]["ratings"].is_null(), "no rating changes: {g}");
+        assert_eq!(g["result"]["winners"], json!([]), "nobody wins an aborted game: {g}");
+        let record = app.get(&format!("/v1/games/{id}/record")).body;
+        assert!(record.contains("[Termination \"aborted\"]"), "{record}");
+    }
+    // One seat alone is no rated game either.
+    let alone = json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "rated": true, "players": [{"account": "Ann"}]});
+    assert_eq!(as_token(&app, "POST", "/v1/games", &tokens[0], &alone).status, 422);
+    for name in ["Ann", "Bob"] {
+        let profile = app.get(&format!("/v1/accounts/{name}")).json();
+        assert_eq!(profile["ratings"], json!({}), "counted nowhere: {profile}");
+    }
 }

@@ -128,6 +128,7 @@ impl Record {
         let timed_out = game.seats().iter().any(|s| s.resigned == Some(Resignation::TimedOut));
         let resigning = game.seats().iter().any(|s| s.resigned == Some(Resignation::Resigned));
         let termination = match &result {
+            Some(r) if r.aborted => "aborted",
             Some(r) if !r.by_resignation => "score",
             Some(_) if timed_out && !resigning => "time",
             Some(_) => "resignation",
@@ -272,7 +273,8 @@ fn check_result(pos: &jc::Position, resigned: &[bool], stated: &str) -> Result<G
     let mut outcome =
         crate::game::decide(pos.rules().spec().end, pos.scores(), stuck.then(|| pos.to_move()), resigned);
     outcome.solitaire = pos.solitaire();
-    Ok(GameResult { outcome, resigned: resigned.to_vec(), by_resignation: !stuck, ratings: Vec::new() })
+    let by_resignation = !stuck;
+    Ok(GameResult { outcome, resigned: resigned.to_vec(), by_resignation, aborted: false, ratings: Vec::new() })
 }
 
 /// A peg-solitaire result in words: `1 piece left, on d4: solved, perfect`.

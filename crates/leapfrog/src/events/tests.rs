@@ -36,6 +36,7 @@ fn new_game(id: &str) -> crate::game::NewGame {
             NewSeat::Person(PlayerName::parse("B").unwrap()),
         ],
         seed: 1,
+        seed_chosen: false,
         move_limit: None,
         client: String::new(),
         rated: false,

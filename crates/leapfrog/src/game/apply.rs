@@ -115,6 +115,8 @@ pub struct NewGame {
     pub seats: Vec<NewSeat>,
     /// The seed of the deal.
     pub seed: u64,
+    /// Whether the creator chose the seed (such a deal is never rated).
+    pub seed_chosen: bool,
     /// Seconds a person's seat has for a move, if limited.
     pub move_limit: Option<u32>,
     /// Who creates it: the client's address, or empty.
@@ -123,14 +125,28 @@ pub struct NewGame {
     pub rated: bool,
 }
 
-/// Refuses a rated game §13 does not allow: a preset's rules (any size,
-/// any direction set), only seats held by accounts or open for one, no
-/// account in two seats.
-fn check_rateable(rules: &jc::Rules, seats: &[Seat]) -> Result<(), RuleError> {
+/// The fewest rows and columns a rated game's board has (rule book §13):
+/// on smaller boards a game is over in a few plies, decided by the deal.
+pub const RATED_MIN_SIDE: u8 = 6;
+
+/// Refuses a rated game §13 does not allow: a preset's rules (any size
+/// from 6×6, any direction set), dealt by the server, at least two seats,
+/// only seats held by accounts or open for one, no account in two seats.
+fn check_rateable(rules: &jc::Rules, seats: &[Seat], seed_chosen: bool) -> Result<(), RuleError> {
+    let refuse = |why: &str| Err(RuleError::NotRateable(why.to_string()));
     if super::preset_pool(rules).is_none() {
-        return Err(RuleError::NotRateable(
-            "a rated game has a preset's rules (any size, any direction set), nothing else changed".into(),
-        ));
+        return refuse("a rated game has a preset's rules (any size, any direction set), nothing else changed");
+    }
+    if rules.rows() < RATED_MIN_SIDE || rules.cols() < RATED_MIN_SIDE {
+        let (rows, cols) = (rules.rows(), rules.cols());
+        let min = RATED_MIN_SIDE;
+        return refuse(&format!("a {rows}×{cols} board: a rated game's board is at least {min}×{min}"));
+    }
+    if seed_chosen {
+        return refuse("a rated game is dealt by the server: no seed");
+    }
+    if seats.len() < 2 {
+        return refuse("a rated game has at least two seats, each held by another account");
     }
     for seat in seats {
         match (&seat.account, seat.holder) {
@@ -184,7 +200,7 @@ impl Game {
         });
         let seats: Vec<Seat> = seats.collect();
         if new.rated {
-            check_rateable(&new.rules, &seats)?;
+            check_rateable(&new.rules, &seats, new.seed_chosen)?;
         }
         let mut game = Game::deal(new.id, new.rules, seats, new.seed, new.move_limit, new.client, now)?;
         game.check_moves(new.max_moves)?;

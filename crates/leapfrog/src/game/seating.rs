@@ -67,6 +67,9 @@ pub struct GameResult {
     pub resigned: Vec<bool>,
     /// Whether resignations ended the game before its position was over.
     pub by_resignation: bool,
+    /// Whether it is a rated game aborted: ended before every seat made
+    /// its first move, so over, unrated and counted nowhere (§13).
+    pub aborted: bool,
     /// A rated game's rating changes, one per player (empty otherwise).
     pub ratings: Vec<RatingChange>,
 }
@@ -89,7 +92,10 @@ impl Game {
         let people = self.seats.iter().filter(|s| s.holder == Holder::Person).count();
         let people_resigned =
             self.seats.iter().filter(|s| s.holder == Holder::Person && s.resigned.is_some()).count();
-        if self.stuck || (self.seats.len() == 2 && resigned > 0) || (people > 0 && people_resigned == people)
+        if self.stuck
+            || (self.seats.len() == 2 && resigned > 0)
+            || (people > 0 && people_resigned == people)
+            || self.resigned_before_moving()
         {
             GameStatus::Over
         } else if self.seats.iter().any(|s| matches!(s.holder, Holder::Open(_))) {
@@ -97,6 +103,22 @@ impl Game {
         } else {
             GameStatus::Started
         }
+    }
+
+    /// Whether a seat of a rated game resigned (or ran out of time)
+    /// before its first move, which ends the game at once, aborted (§13).
+    /// No one passes (§4): seat `p` has moved once the ply is past `p`,
+    /// and the ply stands still once the game is over, so a seat resigned
+    /// while the ply is not past it resigned before moving.
+    fn resigned_before_moving(&self) -> bool {
+        let ply = self.position.ply() as usize;
+        self.rated && self.seats.iter().any(|s| s.resigned.is_some() && ply <= s.player)
+    }
+
+    /// Whether it is a rated game that ended before every seat made its
+    /// first move: over, unrated, counted nowhere (rule book §13).
+    pub fn aborted(&self) -> bool {
+        self.rated && (self.position.ply() as usize) < self.seats.len() && self.status() == GameStatus::Over
     }
 
     /// The result, once over.
@@ -109,7 +131,12 @@ impl Game {
         let mut outcome = decide(self.rules.spec().end, self.position.scores(), stuck, &resigned);
         outcome.solitaire = self.position.solitaire();
         let ratings = self.rating_changes.clone().unwrap_or_default();
-        Some(GameResult { outcome, resigned, by_resignation: !self.stuck, ratings })
+        let aborted = self.aborted();
+        if aborted {
+            // Nobody wins an aborted game; the standings tell who resigned.
+            outcome.winners.clear();
+        }
+        Some(GameResult { outcome, resigned, by_resignation: !self.stuck, aborted, ratings })
     }
 
     /// When the seat to move runs out of time (Unix milliseconds): while

@@ -32,6 +32,7 @@ fn game(seats: Vec<NewSeat>, move_limit: Option<u32>) -> Game {
         rules,
         seats,
         seed: 5,
+        seed_chosen: false,
         move_limit,
         client: String::new(),
         rated: false,
@@ -48,6 +49,7 @@ fn rated(rules: jc::RulesSpec, seats: Vec<NewSeat>) -> Result<Game, RuleError> {
         rules,
         seats,
         seed: 5,
+        seed_chosen: false,
         move_limit: None,
         client: String::new(),
         rated: true,
@@ -236,6 +238,7 @@ fn a_move_time_limit_is_five_seconds_to_seven_days() {
             rules: rules.clone(),
             seats: vec![person("A"), person("B")],
             seed: 1,
+            seed_chosen: false,
             move_limit: Some(limit),
             client: String::new(),
             rated: false,
@@ -297,6 +300,7 @@ fn a_start_with_more_moves_than_a_request_lists_is_not_dealt() {
         rules,
         seats: vec![person("A"), person("B")],
         seed: 1,
+        seed_chosen: false,
         move_limit: None,
         client: String::new(),
         rated: false,
@@ -331,7 +335,7 @@ fn a_rated_game_has_account_seats_only_and_a_presets_rules() {
 #[test]
 fn a_rated_games_open_seat_is_joined_by_an_account_that_holds_no_other_seat() {
     let g = rated(
-        jc::Preset::Old.spec().with_size(4, 4),
+        jc::Preset::Old.spec().with_size(6, 6),
         vec![account("ann"), NewSeat::Open(Visibility::Public)],
     )
     .unwrap();
@@ -358,4 +362,102 @@ fn a_rated_games_open_seat_is_joined_by_an_account_that_holds_no_other_seat() {
     let next = over.rematch_game("n".into(), 1, String::new(), T0 + 2, BUDGET).unwrap();
     assert!(next.rated());
     assert_eq!(next.seats()[0].account.as_deref(), Some("bob"));
+}
+
+/// A rated 6×6 `old` game of the accounts `ids`, every seat held.
+fn rated_of(ids: &[&str]) -> Game {
+    let seats = ids.iter().map(|id| account(id)).collect();
+    rated(jc::Preset::Old.spec().with_size(6, 6), seats).unwrap()
+}
+
+/// Rule book §13: a rated game ended before every seat made its first
+/// move is aborted — over, no winner's rating, counted nowhere.
+#[test]
+fn a_rated_game_resigned_before_every_seat_moved_is_aborted() {
+    // Resigned at ply 0, in the opening removal: the farmer's shortcut.
+    let g = rated_of(&["ann", "bob"]);
+    let (over, changes) = g.apply(Command::Resign { player: 1 }, T0 + 1).unwrap();
+    assert_eq!(changes, [Change::Resigned { player: 1 }, Change::Over]);
+    assert!(over.aborted() && over.result().unwrap().aborted);
+    assert!(over.result().unwrap().outcome.winners.is_empty(), "nobody wins it");
+    // The first player moved, the second never did: aborted too, whoever resigns.
+    let (moved, _) = play(&g, T0 + 1);
+    for player in [0, 1] {
+        let (over, _) = moved.apply(Command::Resign { player }, T0 + 2).unwrap();
+        assert_eq!(over.status(), GameStatus::Over);
+        assert!(over.aborted(), "seat 1 never moved, seat {player} resigned");
+    }
+    // Once both have moved, a resignation is a result like any other.
+    let (both, _) = play(&moved, T0 + 2);
+    let (over, _) = both.apply(Command::Resign { player: 1 }, T0 + 3).unwrap();
+    assert!(!over.aborted() && !over.result().unwrap().aborted);
+    assert_eq!(over.result().unwrap().outcome.winners, [0]);
+}
+
+#[test]
+fn a_seat_resigning_before_its_first_move_ends_a_rated_game_of_three_at_once() {
+    let g = rated_of(&["ann", "bob", "cy"]);
+    let (moved, _) = play(&g, T0 + 1);
+    // Seat 2 has not moved: the game ends for everyone, aborted.
+    let (over, changes) = moved.apply(Command::Resign { player: 2 }, T0 + 2).unwrap();
+    assert_eq!(changes, [Change::Resigned { player: 2 }, Change::Over]);
+    assert!(over.aborted());
+    // Seat 0 has moved: the computer plays its seat, the game goes on (§11).
+    let (on, changes) = moved.apply(Command::Resign { player: 0 }, T0 + 2).unwrap();
+    assert_eq!(changes, [Change::Resigned { player: 0 }]);
+    assert_eq!(on.status(), GameStatus::Started);
+    // A casual game of three plays on whoever resigns (§11).
+    let casual = game(vec![person("A"), person("B"), person("C")], None);
+    let (on, _) = casual.apply(Command::Resign { player: 2 }, T0 + 1).unwrap();
+    assert_eq!((on.status(), on.aborted()), (GameStatus::Started, false));
+}
+
+#[test]
+fn running_out_of_time_before_the_first_move_aborts_a_rated_game() {
+    let seats = vec![account("ann"), account("bob")];
+    let rules = Arc::new(jc::Rules::new(jc::Preset::Old.spec().with_size(6, 6)).unwrap());
+    let new = NewGame {
+        max_moves: BUDGET,
+        id: "t".into(),
+        rules,
+        seats,
+        seed: 5,
+        seed_chosen: false,
+        move_limit: Some(60),
+        client: String::new(),
+        rated: true,
+    };
+    let g = Game::new(new, T0).unwrap();
+    let (over, changes) = g.apply(Command::TimeOut, T0 + 61_000).unwrap();
+    assert_eq!(changes, [Change::TimedOut { player: 0 }, Change::Over]);
+    assert!(over.aborted());
+}
+
+/// Rule book §13: at least two seats, a board of at least 6×6, a deal
+/// the server chose.
+#[test]
+fn a_rated_game_has_two_accounts_a_board_of_six_by_six_and_the_servers_deal() {
+    let old = |n| jc::Preset::Old.spec().with_size(n, n);
+    let refused = |r: Result<Game, RuleError>| match r {
+        Err(RuleError::NotRateable(why)) => why,
+        other => panic!("not refused: {other:?}"),
+    };
+    assert!(refused(rated(old(6), vec![account("ann")])).contains("at least two seats"));
+    assert!(refused(rated(old(5), vec![account("ann"), account("bob")])).contains("at least 6×6"));
+    let wide = jc::Preset::Konane.spec().with_size(4, 12);
+    assert!(refused(rated(wide, vec![account("ann"), account("bob")])).contains("4×12"));
+    let chosen = NewGame {
+        max_moves: BUDGET,
+        id: "s".into(),
+        rules: Arc::new(jc::Rules::new(old(6)).unwrap()),
+        seats: vec![account("ann"), account("bob")],
+        seed: 5,
+        seed_chosen: true,
+        move_limit: None,
+        client: String::new(),
+        rated: true,
+    };
+    assert!(refused(Game::new(chosen, T0)).contains("no seed"));
+    // The same, unrated, are fine casual games.
+    assert!(!game(vec![person("A"), person("B")], None).rated());
 }

@@ -181,6 +181,7 @@ impl Games {
             rules,
             seats,
             seed: seed.map_or_else(random_seed, Ok)?,
+            seed_chosen: seed.is_some(),
             move_limit,
             client: creator.client.clone(),
             rated,
@@ -375,7 +376,8 @@ impl Games {
             .transpose()?;
         let first = before.events().ok_or_else(|| GameError::corrupt(before.id(), "events", "no log"))?;
         let next = next.with_events(first + changes.len() as u64);
-        let committed = if next.rated() && changes.contains(&Change::Over) {
+        // An aborted game is over unrated: it ends as a casual one does.
+        let committed = if next.rated() && !next.aborted() && changes.contains(&Change::Over) {
             self.commit_rated_end(before, next, (first, changes), moved.as_ref(), seat, key).await?
         } else {
             let row = next.to_row()?;

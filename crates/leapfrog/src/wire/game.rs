@@ -167,11 +167,14 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(minimum = 5, maximum = 604800)]
     pub move_time_limit: Option<u32>,
-    /// A rated game (rule book §13): every seat held by an account (the
-    /// creator's own, with its token) or open for one, no computer seat, no
-    /// account in two seats, a preset's rules (any size and direction
-    /// set). Its end changes its players' ratings in the pool of its
-    /// preset and direction set. Left out or false: a casual game.
+    /// A rated game (rule book §13): at least two seats, every one held by
+    /// an account (the creator's own, with its token) or open for one, no
+    /// computer seat, no account in two seats, a preset's rules (any
+    /// direction set, a board of at least 6×6) and no `seed`. Its end
+    /// changes its players' ratings in the pool of its preset and
+    /// direction set — unless it ends before every seat has moved: then
+    /// it is aborted (`"ended": "aborted"`), rated nowhere. Left out or
+    /// false: a casual game.
     #[serde(default)]
     pub rated: bool,
 }

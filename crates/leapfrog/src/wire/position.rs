@@ -284,6 +284,9 @@ pub enum Ended {
     /// Resignations (or time-outs) ended it first: the other player of two
     /// resigned, or every person did.
     Resignation,
+    /// A rated game ended before every seat had made its first move: it
+    /// is aborted — over, unrated, counted nowhere (rule book §13).
+    Aborted,
 }
 
 /// The result of a finished game.
@@ -382,7 +385,11 @@ impl Outcome {
         for s in &mut view.standings {
             s.resigned = r.resigned.get(s.player).copied().unwrap_or(false);
         }
-        view.ended = if r.by_resignation { Ended::Resignation } else { Ended::Play };
+        view.ended = match (r.aborted, r.by_resignation) {
+            (true, _) => Ended::Aborted,
+            (false, true) => Ended::Resignation,
+            (false, false) => Ended::Play,
+        };
         view.ratings = (!r.ratings.is_empty()).then(|| {
             r.ratings
                 .iter()

@@ -40,7 +40,9 @@ function resultPanel(view) {
         return null;
     const names = view.game.players.map((p) => p.name);
     const winners = r.winners.map((w) => names[w] ?? "?").join(" and ");
-    const verdict = r.winners.length === 0 ? "No winner." : `${winners} ${r.shared ? "share the win" : "wins"}${r.ended === "resignation" ? " by resignation" : ""}.`;
+    const verdict = r.ended === "aborted" ? "Aborted before every player had moved: unrated, no winner."
+        : r.winners.length === 0 ? "No winner."
+            : `${winners} ${r.shared ? "share the win" : "wins"}${r.ended === "resignation" ? " by resignation" : ""}.`;
     // The end replaces whatever the message line said last ("Played …").
     if (!view.toldOver) {
         say(`The game is over. ${verdict}`);

@@ -942,11 +942,14 @@ export interface components {
              */
             move_time_limit?: number | null;
             /**
-             * @description A rated game (rule book §13): every seat held by an account (the
-             *     creator's own, with its token) or open for one, no computer seat, no
-             *     account in two seats, a preset's rules (any size and direction
-             *     set). Its end changes its players' ratings in the pool of its
-             *     preset and direction set. Left out or false: a casual game.
+             * @description A rated game (rule book §13): at least two seats, every one held by
+             *     an account (the creator's own, with its token) or open for one, no
+             *     computer seat, no account in two seats, a preset's rules (any
+             *     direction set, a board of at least 6×6) and no `seed`. Its end
+             *     changes its players' ratings in the pool of its preset and
+             *     direction set — unless it ends before every seat has moved: then
+             *     it is aborted (`"ended": "aborted"`), rated nowhere. Left out or
+             *     false: a casual game.
              */
             rated?: boolean;
         };
@@ -964,7 +967,7 @@ export interface components {
          * @description How a game ended.
          * @enum {string}
          */
-        Ended: "play" | "resignation";
+        Ended: "play" | "resignation" | "aborted";
         /**
          * @description How the starting board is filled. `random` uses `weights` (one per
          *     kind); `checkerboard` uses `top_left` and `other` (kind letters).

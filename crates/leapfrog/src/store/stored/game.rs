@@ -179,7 +179,11 @@ fn stored_result(r: &GameResult) -> StoredResult {
                 resigned: r.resigned.get(s.player).copied().unwrap_or(false),
             })
             .collect(),
-        ended: if r.by_resignation { Ended::Resignation } else { Ended::Play },
+        ended: match (r.aborted, r.by_resignation) {
+            (true, _) => Ended::Aborted,
+            (false, true) => Ended::Resignation,
+            (false, false) => Ended::Play,
+        },
         ratings: (!r.ratings.is_empty()).then(|| {
             r.ratings
                 .iter()

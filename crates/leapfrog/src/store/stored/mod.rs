@@ -344,6 +344,8 @@ pub enum Ended {
     Play,
     /// Resignations ended it.
     Resignation,
+    /// A rated game ended before every seat moved: aborted (§13).
+    Aborted,
 }
 
 impl StoredResult {
