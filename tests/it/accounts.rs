@@ -178,6 +178,69 @@ fn a_sign_in_flood_from_one_client_is_refused_without_locking_anyone_out() {
     assert_eq!(post_as(&app, "192.0.2.1", "/v1/tokens", &right).status, 201);
 }
 
+/// Issue 35: one client is a network (an IPv6 /64), and what protects an
+/// account holds whatever networks ask.
+#[test]
+fn clients_are_networks_and_an_accounts_limits_hold_across_networks() {
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
+    config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    config.limits.create_rate = leapfrog::api::limits::Rate { burst: 3.0, per_second: 0.001 };
+    config.limits.wrong_password_rate = leapfrog::api::limits::Rate { burst: 4.0, per_second: 0.001 };
+    let app = spawn_with(config);
+    // Three games from three addresses of one /64: the fourth is refused.
+    let casual =
+        json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "players": [{"name": "A"}, {"name": "B"}]});
+    for i in 1..=3 {
+        assert_eq!(post_as(&app, &format!("2001:db8:7:7::{i}"), "/v1/games", &casual).status, 201);
+    }
+    let r = post_as(&app, "2001:db8:7:7:ffff::1", "/v1/games", &casual);
+    assert_eq!(r.status, 429, "one home connection is one client: {}", r.body);
+    assert_eq!(post_as(&app, "2001:db8:7:8::1", "/v1/games", &casual).status, 201, "the next /64 is another");
+    // An account creating games from ever new networks meets its own limit.
+    let ann = post_as(&app, "192.0.2.1", "/v1/accounts", &json!({"name": "Ann", "password": PASSWORD}));
+    assert_eq!(ann.status, 201);
+    let made = post_as(
+        &app,
+        "192.0.2.1",
+        "/v1/tokens",
+        &json!({"name": "Ann", "password": PASSWORD, "label": "t", "scopes": ["play"]}),
+    );
+    let ann_token = made.json()["token"].as_str().unwrap().to_string();
+    let mine = json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "players": [{"account": "Ann"}, {"name": "B"}]});
+    let statuses: Vec<u16> = (0..4)
+        .map(|i| {
+            let auth = format!("Bearer {ann_token}");
+            let from = format!("203.0.113.{i}");
+            let headers = [
+                ("Content-Type", "application/json"),
+                ("X-Forwarded-For", from.as_str()),
+                ("Authorization", &auth),
+            ];
+            app.request("POST", "/v1/games", &headers, mine.to_string().as_bytes()).status
+        })
+        .collect();
+    assert_eq!(statuses, [201, 201, 201, 429], "games created by one account, from four networks");
+    // Wrong passwords for Ann from four networks: the fifth network is refused
+    // before any check, whatever its own budget ...
+    let wrong = json!({"name": "ann", "password": "wrong-password", "label": "x", "scopes": ["play"]});
+    for i in 0..4 {
+        assert_eq!(post_as(&app, &format!("198.51.100.{i}"), "/v1/tokens", &wrong).status, 401);
+    }
+    let refused = post_as(&app, "198.51.100.200", "/v1/tokens", &wrong);
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert!(refused.json()["detail"].as_str().unwrap().contains("this account"), "{}", refused.body);
+    // ... while Ann, where she signed in before, still signs in; and a right
+    // password from a new network spends nothing of the account's limit.
+    let right = json!({"name": "Ann", "password": PASSWORD, "label": "x", "scopes": ["play"]});
+    assert_eq!(post_as(&app, "192.0.2.1", "/v1/tokens", &right).status, 201);
+    let bob = post_as(&app, "192.0.2.2", "/v1/accounts", &json!({"name": "Bob", "password": PASSWORD}));
+    assert_eq!(bob.status, 201);
+    let bob_right = json!({"name": "Bob", "password": PASSWORD, "label": "x", "scopes": ["play"]});
+    for i in 0..6 {
+        assert_eq!(post_as(&app, &format!("192.0.2.{}", 10 + i), "/v1/tokens", &bob_right).status, 201);
+    }
+}
+
 #[test]
 fn sign_ins_past_the_password_threads_share_wait_then_get_503_and_play_goes_on() {
     let mut config = leapfrog::server::config::ServeConfig::for_tests();
@@ -335,7 +398,8 @@ pub(crate) fn play_plies(app: &TestApp, id: &str, tokens: &[String], plies: usiz
         let g = app.get(&format!("/v1/games/{id}")).json();
         let to_move = g["position"]["to_move"].as_u64().unwrap_or_else(|| panic!("{g}")) as usize;
         let path = app.get(&format!("/v1/games/{id}/legal-moves?limit=1")).json()["moves"][0]["path"].clone();
-        let r = as_token(app, "POST", &format!("/v1/games/{id}/moves"), &tokens[to_move], &json!({"path": path}));
+        let r =
+            as_token(app, "POST", &format!("/v1/games/{id}/moves"), &tokens[to_move], &json!({"path": path}));
         assert_eq!(r.status, 201, "{}", r.body);
     }
 }

@@ -216,7 +216,11 @@ fn the_farming_sequence_replayed_moves_no_rating() {
         let r = as_token(&app, "POST", &format!("/v1/games/{id}/resign"), &tokens[1], &json!({}));
         assert_eq!(r.status, 200, "{}", r.body);
         let g = app.get(&format!("/v1/games/{id}")).json();
-        assert_eq!((g["status"].as_str(), g["result"]["ended"].as_str()), (Some("over"), Some("aborted")), "{g}");
+        assert_eq!(
+            (g["status"].as_str(), g["result"]["ended"].as_str()),
+            (Some("over"), Some("aborted")),
+            "{g}"
+        );
         assert!(g["result"]["ratings"].is_null(), "no rating changes: {g}");
         assert_eq!(g["result"]["winners"], json!([]), "nobody wins an aborted game: {g}");
         let record = app.get(&format!("/v1/games/{id}/record")).body;

@@ -274,7 +274,13 @@ fn check_result(pos: &jc::Position, resigned: &[bool], stated: &str) -> Result<G
         crate::game::decide(pos.rules().spec().end, pos.scores(), stuck.then(|| pos.to_move()), resigned);
     outcome.solitaire = pos.solitaire();
     let by_resignation = !stuck;
-    Ok(GameResult { outcome, resigned: resigned.to_vec(), by_resignation, aborted: false, ratings: Vec::new() })
+    Ok(GameResult {
+        outcome,
+        resigned: resigned.to_vec(),
+        by_resignation,
+        aborted: false,
+        ratings: Vec::new(),
+    })
 }
 
 /// A peg-solitaire result in words: `1 piece left, on d4: solved, perfect`.

@@ -13,7 +13,7 @@ use super::problem::{ApiError, Problem};
 use super::responses::{BadJson, NoAccount, NoToken, NotThisAccount, PasswordsBusy, TooLarge};
 use super::state::AppState;
 use crate::accounts::{AccessToken, AccountError, AccountName, Label, Password, Principal, Scope, Scopes};
-use crate::api::limits::Class;
+use crate::api::limits::{Checked, Class};
 use std::collections::BTreeMap;
 
 use crate::store::{AccountRow, RatingRow, TokenRow};
@@ -327,8 +327,16 @@ pub async fn create_token(
     let password = Password::parse(body.password)?;
     let label = Label::parse(&body.label)?;
     let scopes = Scopes::parse(&body.scopes)?;
-    state.limit(Class::SignIn, &req)?;
+    let attempt = state.limit_sign_in(&body.name, &req)?;
     let signed_in = state.accounts.sign_in(&body.name, password, &state.client_key(&req)).await;
+    if let Some(attempt) = attempt {
+        let password = match &signed_in {
+            Ok(_) => Checked::Right,
+            Err(AccountError::Credentials) => Checked::Wrong,
+            Err(_) => Checked::Not,
+        };
+        state.limiter.signed_in(attempt, password, std::time::Instant::now());
+    }
     let outcome = match &signed_in {
         Ok(_) => "ok",
         Err(AccountError::Credentials) => "wrong",

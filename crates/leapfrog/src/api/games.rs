@@ -53,7 +53,7 @@ pub fn etag(version: i64) -> String {
         (status = 403, description = "A seat held by another account than the token's, or a token without the `play` scope", body = Problem, content_type = "application/problem+json"),
         (status = 201, description = "The game, with one token per seat (shown only here)", body = GameView,
          headers(("Location" = String, description = "The game's URL"), ("ETag" = String, description = "Its version"))),
-        (status = 429, description = "This client created too many games lately (with `Retry-After`), or has its most unfinished games, or its most unfinished games of computer seats alone (2 by default)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client, or the account whose seat it asks for, created too many games lately (with `Retry-After`), or has its most unfinished games, or its most unfinished games of computer seats alone (2 by default)", body = Problem, content_type = "application/problem+json"),
         BodyErrors
     )
 )]
@@ -72,11 +72,15 @@ pub async fn create_game(
         ));
     }
     // A seat held by an account needs that account's token.
-    let creator = if req.players.iter().any(|p| p.account.is_some()) {
+    let creator: Option<Principal> = if req.players.iter().any(|p| p.account.is_some()) {
         super::accounts::player(&state, &http).await?.ok_or(AccountError::Unauthenticated)?.into()
     } else {
         None
     };
+    if let Some(who) = &creator {
+        // An account's games are limited whatever networks it uses.
+        state.limit_account(Class::Create, &who.name)?;
+    }
     let seats = req
         .players
         .iter()

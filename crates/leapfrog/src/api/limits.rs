@@ -1,4 +1,5 @@
-//! Per-client rate limits: token buckets keyed by the client's address.
+//! Per-client rate limits: token buckets keyed by the client's network,
+//! and for what protects an account, by the account as well.
 //!
 //! Each kind of request (creating games, moves, opening event streams) has
 //! a bucket per client: `burst` requests at once, refilled at `per_second`.
@@ -6,14 +7,23 @@
 //! one connection can, or a page opening a handful of streams, stays under
 //! them. Over a limit the answer is 429 with `Retry-After`.
 //!
-//! The client's address is the connection's peer, or — when the peer is a
+//! A client is a network, not an address: one ordinary IPv6 connection
+//! holds a /64 (2^64 addresses), so IPv6 addresses are grouped by their
+//! first 64 bits and IPv4 ones by all 32 (both server options). The
+//! client's address is the connection's peer, or — when the peer is a
 //! trusted reverse proxy (`--trust-proxy`) — the nearest untrusted address
 //! of its `X-Forwarded-For`.
+//!
+//! Limits that protect an account are also kept per account, whatever the
+//! networks: games created by an account, and wrong passwords given for a
+//! name (a guesser spread over many networks meets them). A network that
+//! signed in to an account lately is spared the account's limit on wrong
+//! passwords, so a flood of guesses cannot lock the owner out at home.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A kind of request with its own bucket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -28,6 +38,8 @@ pub enum Class {
     Analysis,
     /// `POST /v1/accounts` and `POST /v1/tokens`: a password checked.
     SignIn,
+    /// Wrong passwords given for one account name, from any network.
+    WrongPassword,
 }
 
 impl Class {
@@ -39,6 +51,7 @@ impl Class {
             Class::Stream => "rate_stream",
             Class::Analysis => "rate_analysis",
             Class::SignIn => "rate_sign_in",
+            Class::WrongPassword => "rate_wrong_password",
         }
     }
 
@@ -49,6 +62,7 @@ impl Class {
             Class::Stream => "event streams opened",
             Class::Analysis => "analyses asked for",
             Class::SignIn => "sign-ups and sign-ins",
+            Class::WrongPassword => "wrong passwords",
         }
     }
 }
@@ -63,7 +77,7 @@ pub struct Rate {
 }
 
 /// A network, `addr/prefix` or one address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Network {
     addr: IpAddr,
     prefix: u8,
@@ -88,7 +102,37 @@ impl std::str::FromStr for Network {
     }
 }
 
+impl std::fmt::Display for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let max = if self.addr.is_ipv4() { 32 } else { 128 };
+        if self.prefix == max {
+            write!(f, "{}", self.addr)
+        } else {
+            write!(f, "{}/{}", self.addr, self.prefix)
+        }
+    }
+}
+
 impl Network {
+    /// The client `ip` is part of: its network under `grouping` (an IPv4
+    /// address mapped into IPv6 counts as IPv4).
+    pub fn of(ip: IpAddr, grouping: Grouping) -> Network {
+        let v4 = |v4: std::net::Ipv4Addr| {
+            let mask = u32::MAX.checked_shl(u32::from(32 - grouping.v4)).unwrap_or(0);
+            Network { addr: IpAddr::V4((u32::from(v4) & mask).into()), prefix: grouping.v4 }
+        };
+        match ip {
+            IpAddr::V4(addr) => v4(addr),
+            IpAddr::V6(addr) => match addr.to_ipv4_mapped() {
+                Some(addr) => v4(addr),
+                None => {
+                    let mask = u128::MAX.checked_shl(u32::from(128 - grouping.v6)).unwrap_or(0);
+                    Network { addr: IpAddr::V6((u128::from(addr) & mask).into()), prefix: grouping.v6 }
+                }
+            },
+        }
+    }
+
     /// Whether `ip` is in it.
     pub fn contains(&self, ip: IpAddr) -> bool {
         let bits = |ip: IpAddr| match ip {
@@ -107,29 +151,75 @@ impl Network {
     }
 }
 
+/// How many leading bits of an address make one client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grouping {
+    /// Of an IPv4 address, 0 to 32.
+    pub v4: u8,
+    /// Of an IPv6 address, 0 to 128.
+    pub v6: u8,
+}
+
+impl Default for Grouping {
+    /// An IPv4 address alone; an IPv6 /64, what one connection is given.
+    fn default() -> Grouping {
+        Grouping { v4: 32, v6: 64 }
+    }
+}
+
+/// Whose bucket: a client's, or an account's.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A client: its network.
+    Client(Network),
+    /// An account, by its name in lower case (also a name nobody has:
+    /// whether it exists is not told).
+    Account(String),
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Bucket {
     tokens: f64,
     at: Instant,
 }
 
-/// The buckets of every client.
+/// The buckets of every client and account.
 #[derive(Debug)]
 pub struct Limiter {
     rates: HashMap<Class, Rate>,
     trusted: Vec<Network>,
-    buckets: Mutex<HashMap<(Class, IpAddr), Bucket>>,
+    grouping: Grouping,
+    buckets: Mutex<HashMap<(Class, Key), Bucket>>,
+    /// Per account name, the networks that signed in to it lately.
+    known: Mutex<HashMap<String, Vec<(Network, Instant)>>>,
 }
 
 /// Buckets kept before the full ones are dropped (a full bucket is the
 /// same as none).
 const PRUNE_AT: usize = 8192;
+/// How long a network that signed in to an account is spared the
+/// account's limit on wrong passwords.
+const KNOWN_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
+/// Networks remembered per account, and accounts remembered in all.
+const KNOWN_NETWORKS: usize = 8;
+const KNOWN_ACCOUNTS: usize = 100_000;
 
 impl Limiter {
     /// Limits with these rates (a class without one is not limited),
-    /// trusting `X-Forwarded-For` from `trusted` proxies.
-    pub fn new(rates: impl IntoIterator<Item = (Class, Rate)>, trusted: Vec<Network>) -> Limiter {
-        Limiter { rates: rates.into_iter().collect(), trusted, buckets: Mutex::default() }
+    /// trusting `X-Forwarded-For` from `trusted` proxies, one client a
+    /// network of `grouping`.
+    pub fn new(
+        rates: impl IntoIterator<Item = (Class, Rate)>,
+        trusted: Vec<Network>,
+        grouping: Grouping,
+    ) -> Limiter {
+        Limiter {
+            rates: rates.into_iter().collect(),
+            trusted,
+            grouping,
+            buckets: Mutex::default(),
+            known: Mutex::default(),
+        }
     }
 
     /// Whether `peer` is a proxy the server trusts.
@@ -138,7 +228,7 @@ impl Limiter {
     }
 
     /// The client's address: the peer, or what a trusted proxy forwarded.
-    pub fn client(&self, peer: Option<IpAddr>, forwarded_for: Option<&str>) -> Option<IpAddr> {
+    pub fn address(&self, peer: Option<IpAddr>, forwarded_for: Option<&str>) -> Option<IpAddr> {
         let peer = peer?;
         if !self.trusted.iter().any(|n| n.contains(peer)) {
             return Some(peer);
@@ -156,14 +246,23 @@ impl Limiter {
         Some(client)
     }
 
-    /// Takes one request of `class` from `client`'s bucket at `now`.
+    /// The client: the network of its address.
+    pub fn client(&self, peer: Option<IpAddr>, forwarded_for: Option<&str>) -> Option<Network> {
+        self.address(peer, forwarded_for).map(|ip| Network::of(ip, self.grouping))
+    }
+
+    fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+        m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Takes one request of `class` from `key`'s bucket at `now`.
     ///
     /// # Errors
     ///
     /// What the limit is and the seconds until a request can pass.
-    pub fn take(&self, class: Class, client: IpAddr, now: Instant) -> Result<(), Limited> {
+    pub fn take(&self, class: Class, key: &Key, now: Instant) -> Result<(), Limited> {
         let Some(rate) = self.rates.get(&class).copied() else { return Ok(()) };
-        let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut buckets = Self::lock(&self.buckets);
         if buckets.len() >= PRUNE_AT {
             buckets.retain(|(c, _), b| {
                 self.rates
@@ -171,7 +270,7 @@ impl Limiter {
                     .is_some_and(|r| b.tokens + r.per_second * (now - b.at).as_secs_f64() < r.burst)
             });
         }
-        let bucket = buckets.entry((class, client)).or_insert(Bucket { tokens: rate.burst, at: now });
+        let bucket = buckets.entry((class, key.clone())).or_insert(Bucket { tokens: rate.burst, at: now });
         let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
         bucket.tokens = (bucket.tokens + elapsed * rate.per_second).min(rate.burst);
         bucket.at = now;
@@ -180,19 +279,101 @@ impl Limiter {
             return Ok(());
         }
         let wait = ((1.0 - bucket.tokens) / rate.per_second).ceil().max(1.0);
-        Err(Limited { what: class.what(), rate, retry_after: wait as u64 })
+        let whose = match key {
+            Key::Client(_) => "this address",
+            Key::Account(_) => "this account",
+        };
+        Err(Limited { class, what: class.what(), whose, rate, retry_after: wait as u64 })
     }
+
+    /// Gives back a request taken from `key`'s bucket: it did not count
+    /// (a right password, for [`Class::WrongPassword`]).
+    pub fn give_back(&self, class: Class, key: &Key) {
+        let Some(rate) = self.rates.get(&class) else { return };
+        if let Some(bucket) = Self::lock(&self.buckets).get_mut(&(class, key.clone())) {
+            bucket.tokens = (bucket.tokens + 1.0).min(rate.burst);
+        }
+    }
+
+    /// A sign-in to `account` from `client` at `now`: one request from the
+    /// client's bucket, and one wrong password from the account's, unless
+    /// the client signed in to it lately (see the module's notes).
+    ///
+    /// # Errors
+    ///
+    /// The limit met.
+    pub fn take_sign_in(&self, account: &str, client: Network, now: Instant) -> Result<Attempt, Limited> {
+        self.take(Class::SignIn, &Key::Client(client), now)?;
+        let account = account.to_lowercase();
+        let known = Self::lock(&self.known).get(&account).is_some_and(|nets| {
+            nets.iter().any(|(n, at)| *n == client && now.saturating_duration_since(*at) < KNOWN_FOR)
+        });
+        if !known {
+            self.take(Class::WrongPassword, &Key::Account(account.clone()), now)?;
+        }
+        Ok(Attempt { account, client, charged: !known })
+    }
+
+    /// The end of a sign-in: only a wrong password keeps the account's
+    /// charge; a right one also makes the client known to the account.
+    pub fn signed_in(&self, attempt: Attempt, password: Checked, now: Instant) {
+        if password == Checked::Wrong {
+            return;
+        }
+        if attempt.charged {
+            self.give_back(Class::WrongPassword, &Key::Account(attempt.account.clone()));
+        }
+        if password == Checked::Not {
+            return;
+        }
+        let mut known = Self::lock(&self.known);
+        if known.len() >= KNOWN_ACCOUNTS && !known.contains_key(&attempt.account) {
+            known.retain(|_, nets| nets.iter().any(|(_, at)| now.saturating_duration_since(*at) < KNOWN_FOR));
+            if known.len() >= KNOWN_ACCOUNTS {
+                return;
+            }
+        }
+        let nets = known.entry(attempt.account).or_default();
+        nets.retain(|(n, _)| *n != attempt.client);
+        nets.push((attempt.client, now));
+        if nets.len() > KNOWN_NETWORKS {
+            nets.remove(0);
+        }
+    }
+}
+
+/// How a sign-in's password was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checked {
+    /// Right: signed in.
+    Right,
+    /// Wrong (or no such name).
+    Wrong,
+    /// Not checked (the password threads were busy).
+    Not,
+}
+
+/// A sign-in let through, to be told how it ended ([`Limiter::signed_in`]).
+#[derive(Debug)]
+#[must_use]
+pub struct Attempt {
+    account: String,
+    client: Network,
+    charged: bool,
 }
 
 /// Over a limit.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error(
-    "too many {what} from this address: {} at once, then {} a second; retry in {retry_after} s",
+    "too many {what} from {whose}: {} at once, then {} a second; retry in {retry_after} s",
     rate.burst,
     rate.per_second
 )]
 pub struct Limited {
+    /// The limit met.
+    pub class: Class,
     what: &'static str,
+    whose: &'static str,
     rate: Rate,
     /// Seconds until a request can pass.
     pub retry_after: u64,
@@ -207,37 +388,102 @@ mod tests {
         s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
     }
 
+    fn client(s: &str) -> Key {
+        Key::Client(Network::of(ip(s), Grouping::default()))
+    }
+
+    fn net(s: &str) -> Network {
+        s.parse().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_client_is_an_ipv6_slash_64_or_an_ipv4_address_or_what_the_server_says() {
+        let limiter = Limiter::new([], vec![], Grouping::default());
+        let of = |s: &str| limiter.client(Some(ip(s)), None).map(|n| n.to_string());
+        assert_eq!(of("2001:db8:1:2:aaaa::1"), Some("2001:db8:1:2::/64".into()));
+        assert_eq!(of("2001:db8:1:2:ffff:ffff:ffff:ffff"), of("2001:db8:1:2::9"), "one home, one client");
+        assert_ne!(of("2001:db8:1:3::1"), of("2001:db8:1:2::1"));
+        assert_eq!(of("198.51.100.7"), Some("198.51.100.7".into()));
+        assert_eq!(of("::ffff:198.51.100.7"), of("198.51.100.7"), "IPv4 mapped into IPv6 is IPv4");
+        let wider = Limiter::new([], vec![], Grouping { v4: 24, v6: 48 });
+        let of = |s: &str| wider.client(Some(ip(s)), None).map(|n| n.to_string());
+        assert_eq!(of("198.51.100.7"), Some("198.51.100.0/24".into()));
+        assert_eq!(of("2001:db8:1:2::1"), Some("2001:db8:1::/48".into()));
+        // A bucket per network: every address of a /64 shares one.
+        let limiter = Limiter::new(
+            [(Class::Create, Rate { burst: 2.0, per_second: 0.1 })],
+            vec![],
+            Grouping::default(),
+        );
+        let t0 = Instant::now();
+        for (i, addr) in ["2001:db8::1", "2001:db8::2", "2001:db8::ffff:3"].iter().enumerate() {
+            let key = Key::Client(limiter.client(Some(ip(addr)), None).unwrap());
+            assert_eq!(limiter.take(Class::Create, &key, t0).is_ok(), i < 2, "{addr}");
+        }
+    }
+
+    #[test]
+    fn wrong_passwords_for_one_account_from_many_networks_meet_its_limit_and_spare_its_owner() {
+        let rates = [
+            (Class::SignIn, Rate { burst: 100.0, per_second: 1.0 }),
+            (Class::WrongPassword, Rate { burst: 3.0, per_second: 0.01 }),
+        ];
+        let limiter = Limiter::new(rates, vec![], Grouping::default());
+        let t0 = Instant::now();
+        // The owner signs in from home once: right.
+        let home = net("192.0.2.1");
+        let attempt = limiter.take_sign_in("Ann", home, t0).unwrap();
+        limiter.signed_in(attempt, Checked::Right, t0);
+        // Guesses from three networks, each wrong: the account's limit.
+        for i in 0..3 {
+            let attempt = limiter.take_sign_in("ANN", net(&format!("203.0.113.{i}")), t0).unwrap();
+            limiter.signed_in(attempt, Checked::Wrong, t0);
+        }
+        let refused = limiter.take_sign_in("ann", net("198.51.100.1"), t0).unwrap_err();
+        assert!(refused.to_string().contains("wrong passwords from this account"), "{refused}");
+        // Another account is not touched; the owner at home still signs in.
+        assert!(limiter.take_sign_in("bob", net("198.51.100.1"), t0).is_ok());
+        assert!(limiter.take_sign_in("ann", home, t0).is_ok());
+        // A right password from a new network does not spend the account's limit.
+        let other = Limiter::new(rates, vec![], Grouping::default());
+        for i in 0..5 {
+            let attempt = other.take_sign_in("cy", net(&format!("203.0.113.{i}")), t0).unwrap();
+            other.signed_in(attempt, if i % 2 == 0 { Checked::Right } else { Checked::Not }, t0);
+        }
+    }
+
     #[test]
     fn a_bucket_allows_its_burst_then_refills_at_its_rate() {
-        let limiter = Limiter::new([(Class::Move, Rate { burst: 3.0, per_second: 2.0 })], vec![]);
+        let limiter =
+            Limiter::new([(Class::Move, Rate { burst: 3.0, per_second: 2.0 })], vec![], Grouping::default());
         let t0 = Instant::now();
         for _ in 0..3 {
-            assert!(limiter.take(Class::Move, ip("10.0.0.1"), t0).is_ok());
+            assert!(limiter.take(Class::Move, &client("10.0.0.1"), t0).is_ok());
         }
-        let refused = limiter.take(Class::Move, ip("10.0.0.1"), t0).unwrap_err();
+        let refused = limiter.take(Class::Move, &client("10.0.0.1"), t0).unwrap_err();
         assert_eq!(refused.retry_after, 1);
         assert!(refused.to_string().contains("too many moves"), "{refused}");
         // Another client, and another class, have their own buckets.
-        assert!(limiter.take(Class::Move, ip("10.0.0.2"), t0).is_ok());
-        assert!(limiter.take(Class::Create, ip("10.0.0.1"), t0).is_ok());
+        assert!(limiter.take(Class::Move, &client("10.0.0.2"), t0).is_ok());
+        assert!(limiter.take(Class::Create, &client("10.0.0.1"), t0).is_ok());
         // Half a second later one token is back, and only one.
         let later = t0 + Duration::from_millis(500);
-        assert!(limiter.take(Class::Move, ip("10.0.0.1"), later).is_ok());
-        assert!(limiter.take(Class::Move, ip("10.0.0.1"), later).is_err());
+        assert!(limiter.take(Class::Move, &client("10.0.0.1"), later).is_ok());
+        assert!(limiter.take(Class::Move, &client("10.0.0.1"), later).is_err());
     }
 
     #[test]
     fn forwarded_addresses_count_only_from_trusted_proxies() {
         let trusted = vec!["10.0.0.0/8".parse().unwrap_or_else(|e| panic!("{e}"))];
-        let limiter = Limiter::new([], trusted);
+        let limiter = Limiter::new([], trusted, Grouping::default());
         let xff = Some("203.0.113.9, 198.51.100.7, 10.1.2.3");
         // An untrusted peer: its own address, whatever it claims.
-        assert_eq!(limiter.client(Some(ip("192.0.2.1")), xff), Some(ip("192.0.2.1")));
+        assert_eq!(limiter.address(Some(ip("192.0.2.1")), xff), Some(ip("192.0.2.1")));
         // A trusted proxy: the nearest untrusted hop, not the leftmost.
-        assert_eq!(limiter.client(Some(ip("10.9.9.9")), xff), Some(ip("198.51.100.7")));
+        assert_eq!(limiter.address(Some(ip("10.9.9.9")), xff), Some(ip("198.51.100.7")));
         // A trusted proxy that forwards nothing readable: the proxy.
-        assert_eq!(limiter.client(Some(ip("10.9.9.9")), Some("junk")), Some(ip("10.9.9.9")));
-        assert_eq!(limiter.client(Some(ip("10.9.9.9")), None), Some(ip("10.9.9.9")));
+        assert_eq!(limiter.address(Some(ip("10.9.9.9")), Some("junk")), Some(ip("10.9.9.9")));
+        assert_eq!(limiter.address(Some(ip("10.9.9.9")), None), Some(ip("10.9.9.9")));
     }
 
     #[test]

@@ -2,11 +2,12 @@
 //! live updates, the limits, the thinking and engine threads.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use actix_web::HttpRequest;
 
 use super::problem::ApiError;
-use crate::api::limits::{Class, Limiter};
+use crate::api::limits::{Attempt, Class, Key, Limited, Limiter, Network};
 use crate::events::Hub;
 use crate::play::{Creator, Games};
 
@@ -36,15 +37,15 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The client's address, as the limits see it (empty when unknown).
-    pub fn client(&self, req: &HttpRequest) -> Option<std::net::IpAddr> {
+    /// The client, as the limits see it: the network of its address.
+    pub fn client(&self, req: &HttpRequest) -> Option<Network> {
         let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
         self.limiter.client(req.peer_addr().map(|a| a.ip()), forwarded)
     }
 
-    /// The client's address as a key for fair shares (empty when unknown).
+    /// The client as a key for fair shares and quotas (empty when unknown).
     pub fn client_key(&self, req: &HttpRequest) -> String {
-        self.client(req).map(|ip| ip.to_string()).unwrap_or_default()
+        self.client(req).map(|net| net.to_string()).unwrap_or_default()
     }
 
     /// Takes one request of `class` from the client's bucket.
@@ -54,18 +55,46 @@ impl AppState {
     /// A 429 with `Retry-After` past the limit.
     pub fn limit(&self, class: Class, req: &HttpRequest) -> Result<(), ApiError> {
         let Some(client) = self.client(req) else { return Ok(()) };
-        self.limiter.take(class, client, std::time::Instant::now()).map_err(|e| {
-            crate::process::meter::refused(class.limit_name());
-            ApiError::TooManyRequests { detail: e.to_string(), retry_after: Some(e.retry_after) }
-        })
+        self.limiter.take(class, &Key::Client(client), Instant::now()).map_err(|e| too_many(class, &e))
+    }
+
+    /// Takes one request of `class` from the bucket of the account named
+    /// `name` (limits that protect an account hold whatever the networks).
+    ///
+    /// # Errors
+    ///
+    /// A 429 with `Retry-After` past the limit.
+    pub fn limit_account(&self, class: Class, name: &str) -> Result<(), ApiError> {
+        let key = Key::Account(name.to_lowercase());
+        self.limiter.take(class, &key, Instant::now()).map_err(|e| too_many(class, &e))
+    }
+
+    /// Lets a sign-in to the account `name` through the client's and the
+    /// account's limits, or not; tell [`Limiter::signed_in`] how it ended.
+    ///
+    /// # Errors
+    ///
+    /// A 429 with `Retry-After` past a limit.
+    pub fn limit_sign_in(&self, name: &str, req: &HttpRequest) -> Result<Option<Attempt>, ApiError> {
+        let Some(client) = self.client(req) else { return Ok(None) };
+        match self.limiter.take_sign_in(name, client, Instant::now()) {
+            Ok(attempt) => Ok(Some(attempt)),
+            Err(e) => Err(too_many(e.class, &e)),
+        }
     }
 
     /// Who creates a game with this request.
     pub fn creator(&self, req: &HttpRequest) -> Creator {
         Creator {
-            client: self.client(req).map(|ip| ip.to_string()).unwrap_or_default(),
+            client: self.client_key(req),
             max_unfinished: self.max_unfinished,
             max_computer_games: self.max_computer_games,
         }
     }
+}
+
+/// The answer to a request over a limit.
+fn too_many(class: Class, e: &Limited) -> ApiError {
+    crate::process::meter::refused(class.limit_name());
+    ApiError::TooManyRequests { detail: e.to_string(), retry_after: Some(e.retry_after) }
 }

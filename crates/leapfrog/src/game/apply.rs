@@ -135,7 +135,9 @@ pub const RATED_MIN_SIDE: u8 = 6;
 fn check_rateable(rules: &jc::Rules, seats: &[Seat], seed_chosen: bool) -> Result<(), RuleError> {
     let refuse = |why: &str| Err(RuleError::NotRateable(why.to_string()));
     if super::preset_pool(rules).is_none() {
-        return refuse("a rated game has a preset's rules (any size, any direction set), nothing else changed");
+        return refuse(
+            "a rated game has a preset's rules (any size, any direction set), nothing else changed",
+        );
     }
     if rules.rows() < RATED_MIN_SIDE || rules.cols() < RATED_MIN_SIDE {
         let (rows, cols) = (rules.rows(), rules.cols());

@@ -112,10 +112,24 @@ pub struct LimitArgs {
     #[arg(long, env = "LEAPFROG_ANALYSIS_RATE", value_name = "BURST/RATE", default_value = "10/1", value_parser = parse_rate)]
     pub analysis_rate: Rate,
     /// Sign-ups and sign-ins (tokens made with a password) one client may
-    /// make: BURST at once, then RATE a second. Counted per client, never
-    /// per account: nobody can lock another person out.
+    /// make: BURST at once, then RATE a second.
     #[arg(long, env = "LEAPFROG_SIGN_IN_RATE", value_name = "BURST/RATE", default_value = "10/0.5", value_parser = parse_rate)]
     pub sign_in_rate: Rate,
+    /// Wrong passwords one account name may be given, from all networks
+    /// together: BURST at once, then RATE a second (20/0.02 is 72 an
+    /// hour). A network that signed in to the account in the last 30 days
+    /// is spared it, so guesses cannot lock its owner out.
+    #[arg(long, env = "LEAPFROG_WRONG_PASSWORD_RATE", value_name = "BURST/RATE", default_value = "20/0.02", value_parser = parse_rate)]
+    pub wrong_password_rate: Rate,
+    /// How many leading bits of an IPv4 address make one client (0–32).
+    #[arg(long, env = "LEAPFROG_CLIENT_PREFIX_V4", value_name = "BITS", default_value_t = 32,
+          value_parser = clap::value_parser!(u8).range(0..=32))]
+    pub client_prefix_v4: u8,
+    /// How many leading bits of an IPv6 address make one client (0–128):
+    /// 64, because one ordinary connection is given a /64.
+    #[arg(long, env = "LEAPFROG_CLIENT_PREFIX_V6", value_name = "BITS", default_value_t = 64,
+          value_parser = clap::value_parser!(u8).range(0..=128))]
+    pub client_prefix_v6: u8,
     /// The share of one core password checks may take, in percent (1–100).
     /// A check takes about 35 ms on a recent core, so 15 is about four
     /// sign-ins a second; past them, sign-ins wait (at most 2 s, then 503)
@@ -156,6 +170,11 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
+    /// How addresses group into clients.
+    pub fn grouping(&self) -> crate::api::limits::Grouping {
+        crate::api::limits::Grouping { v4: self.client_prefix_v4, v6: self.client_prefix_v6 }
+    }
+
     /// The rate of each class, unless rate limits are off.
     pub fn rates(&self) -> Vec<(Class, Rate)> {
         if self.no_rate_limits {
@@ -167,6 +186,7 @@ impl LimitArgs {
             (Class::Stream, self.stream_rate),
             (Class::Analysis, self.analysis_rate),
             (Class::SignIn, self.sign_in_rate),
+            (Class::WrongPassword, self.wrong_password_rate),
         ]
     }
 

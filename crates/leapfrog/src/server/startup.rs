@@ -237,7 +237,11 @@ impl Application {
                 hub.clone(),
             )));
         }
-        let limiter = Arc::new(Limiter::new(config.limits.rates(), config.limits.trusted_proxies.clone()));
+        let limiter = Arc::new(Limiter::new(
+            config.limits.rates(),
+            config.limits.trusted_proxies.clone(),
+            config.limits.grouping(),
+        ));
         let thinkers = crate::compute::pools::Thinkers::new(
             config.thinking.threads(),
             config.thinking.think_queue,
