@@ -25,6 +25,7 @@ mod backup;
 mod bad_input;
 mod bounded;
 mod browser;
+mod caps;
 mod common;
 mod computer;
 mod custom_rules;

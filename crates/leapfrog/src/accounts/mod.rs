@@ -56,6 +56,9 @@ pub enum AccountError {
     /// The client has its most password checks waiting.
     #[error("this client has {0} sign-ins waiting, the most it may; wait for one to end")]
     TooMany(usize),
+    /// The account has its most personal access tokens.
+    #[error("this account has {0} tokens, the most it may: revoke one first")]
+    TooManyTokens(usize),
     /// The password checks are busy.
     #[error("the server is busy checking passwords; retry shortly")]
     Busy,
@@ -69,6 +72,9 @@ pub enum AccountError {
     #[error(transparent)]
     Store(#[from] StoreError),
 }
+
+/// The most personal access tokens an account may have at once.
+pub const MAX_TOKENS: usize = 50;
 
 /// Who a token acts for, and what it may do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -195,7 +201,9 @@ impl Accounts {
             scopes: scopes.to_string(),
             created_at: crate::process::now_ms(),
         };
-        self.store.insert_token(&row, token.hash().as_str()).await?;
+        if !self.store.insert_token(&row, token.hash().as_str(), MAX_TOKENS as i64).await? {
+            return Err(AccountError::TooManyTokens(MAX_TOKENS));
+        }
         Ok(NewToken { row, token })
     }
 
@@ -221,7 +229,22 @@ impl Accounts {
     ///
     /// Store failures.
     pub async fn tokens(&self, who: &Principal) -> Result<Vec<TokenRow>, AccountError> {
-        Ok(self.store.tokens_of(&who.account_id).await?)
+        Ok(self.store.tokens_of(&who.account_id, None, MAX_TOKENS as i64).await?)
+    }
+
+    /// A page of the tokens of `who`'s account, oldest first: at most
+    /// `limit`, after the token made at `after` (time and id).
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn tokens_page(
+        &self,
+        who: &Principal,
+        after: Option<(i64, &str)>,
+        limit: usize,
+    ) -> Result<Vec<TokenRow>, AccountError> {
+        Ok(self.store.tokens_of(&who.account_id, after, limit as i64).await?)
     }
 
     /// Revokes token `id` of `who`'s account; it stops working at once.

@@ -10,10 +10,14 @@ use utoipa::ToSchema;
 
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
-use super::responses::{BadJson, NoAccount, NoToken, NotThisAccount, PasswordsBusy, TooLarge};
+use super::query::QueryParams;
+use super::responses::{
+    BadJson, BadPage, BadQuery, NoAccount, NoToken, NotThisAccount, PasswordsBusy, TooLarge,
+};
 use super::state::AppState;
 use crate::accounts::{AccessToken, AccountError, AccountName, Label, Password, Principal, Scope, Scopes};
 use crate::api::limits::{Checked, Class};
+use crate::game::GameCursor;
 use std::collections::BTreeMap;
 
 use crate::store::{AccountRow, RatingRow, TokenRow};
@@ -28,6 +32,7 @@ impl From<AccountError> for ApiError {
         let detail = e.to_string();
         match e {
             AccountError::Invalid { field, .. } => ApiError::refuse(Refusal::InvalidValue, detail, field),
+            AccountError::TooManyTokens(_) => ApiError::refuse(Refusal::InvalidValue, detail, "tokens"),
             AccountError::Taken(_) => ApiError::Conflict(detail),
             AccountError::Credentials | AccountError::Unauthenticated => ApiError::Unauthorized(detail),
             AccountError::Scope(_) | AccountError::NotYours => ApiError::Forbidden(detail),
@@ -252,6 +257,22 @@ pub struct NewTokenView {
 pub struct TokenList {
     /// The account's tokens, oldest first.
     pub tokens: Vec<TokenView>,
+    /// The cursor of the next page; null on the last.
+    #[schema(required = true)]
+    pub next_cursor: Option<String>,
+}
+
+/// Query of the token listing.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct TokenQuery {
+    /// Tokens per page, 1 to 100 (default 50, the most an account has).
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<usize>,
+    /// A previous page's `next_cursor`.
+    #[param(min_length = 1)]
+    pub cursor: Option<String>,
 }
 
 /// What the server holds about an account.
@@ -313,7 +334,7 @@ pub async fn create_account(
         BadJson,
         (status = 401, description = "The name or the password is wrong", body = Problem, content_type = "application/problem+json"),
         TooLarge,
-        (status = 422, description = "A password, label or scope that breaks the rules", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A password, label or scope that breaks the rules, or an account with 50 tokens already (`field`: `tokens`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many sign-ins from this client lately; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
         PasswordsBusy,
     )
@@ -362,26 +383,48 @@ pub async fn create_token(
 /// List tokens
 ///
 /// The tokens of the account the request's token acts for, without their
-/// secrets. Needs the `account` scope.
+/// secrets, oldest first, a page at a time: follow `next_cursor`. Needs
+/// the `account` scope. An account has at most 50 tokens.
 #[utoipa::path(
     tag = "accounts",
     operation_id = "listTokens",
     security(("accountToken" = ["account"])),
+    params(TokenQuery),
     responses(
-        (status = 200, description = "The tokens", body = TokenList),
+        (status = 200, description = "A page of the tokens", body = TokenList),
+        BadQuery,
+        BadPage,
         NoToken,
         NotThisAccount,
     )
 )]
 #[get("/v1/tokens")]
-pub async fn list_tokens(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+pub async fn list_tokens(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    QueryParams(query): QueryParams<TokenQuery>,
+) -> Result<HttpResponse, ApiError> {
     let who = account_scope(&state, &req).await?;
-    let tokens = state.accounts.tokens(&who).await?;
-    // What tokens an account has, and when each was used: no cache or
-    // proxy keeps it.
+    let limit = super::query::page_limit(query.limit)?;
+    let after = query
+        .cursor
+        .as_deref()
+        .map(GameCursor::parse)
+        .transpose()
+        .map_err(|e| ApiError::input(e, "cursor"))?;
+    let mut tokens = state
+        .accounts
+        .tokens_page(&who, after.as_ref().map(|c| (c.created_at, c.id.as_str())), limit + 1)
+        .await?;
+    let more = tokens.len() > limit;
+    tokens.truncate(limit);
+    let next_cursor = more
+        .then(|| tokens.last().map(|t| GameCursor { created_at: t.created_at, id: t.id.clone() }.to_string()))
+        .flatten();
+    // What tokens an account has: no cache or proxy keeps it.
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .json(TokenList { tokens: tokens.iter().map(TokenView::of).collect() }))
+        .json(TokenList { tokens: tokens.iter().map(TokenView::of).collect(), next_cursor }))
 }
 
 /// Revoke a token

@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A kind of request with its own bucket.
@@ -379,6 +379,69 @@ pub struct Limited {
     pub retry_after: u64,
 }
 
+/// Places for long answers (exports): at most `per_key` at once for one
+/// key (an account), `total` in all; a place is given back when its
+/// [`Slot`] is dropped (the answer ended, or its client went away).
+#[derive(Debug)]
+pub struct Slots {
+    per_key: usize,
+    total: usize,
+    held: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+/// Why no place was free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoSlot {
+    /// The key holds its most places.
+    Key(usize),
+    /// Every place is taken.
+    All(usize),
+}
+
+/// A place held; given back when dropped.
+#[derive(Debug)]
+pub struct Slot {
+    key: String,
+    held: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Slots {
+    /// `per_key` places a key, `total` in all.
+    pub fn new(per_key: usize, total: usize) -> Slots {
+        Slots { per_key, total, held: Arc::default() }
+    }
+
+    /// A place for `key`.
+    ///
+    /// # Errors
+    ///
+    /// [`NoSlot`] when the key, or everyone, holds the most places.
+    pub fn take(&self, key: &str) -> Result<Slot, NoSlot> {
+        let mut held = Limiter::lock(&self.held);
+        if held.values().sum::<usize>() >= self.total {
+            return Err(NoSlot::All(self.total));
+        }
+        let mine = held.entry(key.to_string()).or_default();
+        if *mine >= self.per_key {
+            return Err(NoSlot::Key(self.per_key));
+        }
+        *mine += 1;
+        Ok(Slot { key: key.to_string(), held: self.held.clone() })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut held = Limiter::lock(&self.held);
+        if let Some(n) = held.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.key);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -484,6 +547,17 @@ mod tests {
         // A trusted proxy that forwards nothing readable: the proxy.
         assert_eq!(limiter.address(Some(ip("10.9.9.9")), Some("junk")), Some(ip("10.9.9.9")));
         assert_eq!(limiter.address(Some(ip("10.9.9.9")), None), Some(ip("10.9.9.9")));
+    }
+
+    #[test]
+    fn slots_hold_per_key_and_in_all_and_come_back_when_dropped() {
+        let slots = Slots::new(2, 3);
+        let (a1, _a2) = (slots.take("ann").unwrap(), slots.take("ann").unwrap());
+        assert_eq!(slots.take("ann").unwrap_err(), NoSlot::Key(2));
+        let _b = slots.take("bob").unwrap();
+        assert_eq!(slots.take("cy").unwrap_err(), NoSlot::All(3));
+        drop(a1);
+        assert!(slots.take("cy").is_ok());
     }
 
     #[test]

@@ -12,6 +12,8 @@ use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::responses::{BadJson, NoToken, NotThisAccount, TooLarge};
 use super::state::AppState;
+use crate::accounts::{AccessToken, AccountError};
+use crate::api::limits::{NoSlot, Slot};
 use crate::record::{Record, RecordError};
 use crate::wire::{Outcome, Refusal, RuleSet};
 
@@ -137,10 +139,18 @@ const EXPORT_PAGE: usize = 100;
 
 /// Download an account's game records
 ///
+/// Exports one account may have streaming at once.
+pub const EXPORTS_PER_ACCOUNT: usize = 2;
+/// Seconds to wait before asking again when no export place is free.
+const EXPORT_RETRY_AFTER: u64 = 10;
+
 /// Every finished game the account holds (or held) a seat of, newest
 /// first, as one `text/plain` stream of records (rule book §14) separated
 /// by blank lines. Written a page of games at a time: the server's memory
 /// does not grow with the number of games. Needs the `account` scope.
+/// At most two exports of one account stream at once, and a few in all;
+/// the token is checked again before each page, so revoking it (or
+/// deleting the account) stops the export there.
 #[utoipa::path(
     tag = "accounts",
     operation_id = "exportAccountGames",
@@ -150,6 +160,8 @@ const EXPORT_PAGE: usize = 100;
         (status = 200, description = "The records", content_type = "text/plain", body = String),
         NoToken,
         NotThisAccount,
+        (status = 429, description = "The account has two exports streaming already (with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The server streams its most exports (with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/accounts/{name}/records")]
@@ -159,8 +171,29 @@ pub async fn export_account_games(
     req: actix_web::HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let who = super::accounts::own_account(&state, &req, &name).await?;
-    let games = state.games.clone();
-    let pages = Pages { games, account: who.account_id, after: None, done: false };
+    let slot = state.exports.take(&who.account_id).map_err(|e| match e {
+        NoSlot::Key(most) => {
+            crate::process::meter::refused("exports_per_account");
+            let detail =
+                format!("this account has {most} exports streaming, the most it may; retry when one ends");
+            ApiError::TooManyRequests { detail, retry_after: Some(EXPORT_RETRY_AFTER) }
+        }
+        NoSlot::All(most) => {
+            crate::process::meter::refused("exports");
+            let detail = format!("the server streams its most exports ({most}); retry shortly");
+            ApiError::Unavailable { detail, retry_after: EXPORT_RETRY_AFTER }
+        }
+    })?;
+    let token = super::accounts::bearer(&req).trim().to_string();
+    let pages = Pages {
+        games: state.games.clone(),
+        accounts: state.accounts.clone(),
+        token,
+        account: who.account_id,
+        after: None,
+        done: false,
+        _slot: slot,
+    };
     let body = futures_util::stream::unfold(pages, |mut pages| async move {
         let bytes = pages.next().await?;
         Some((bytes, pages))
@@ -179,9 +212,14 @@ pub async fn export_account_games(
 /// The export's cursor through an account's finished games.
 struct Pages {
     games: crate::play::Games,
+    accounts: crate::accounts::Accounts,
+    /// The request's token, checked again before each page.
+    token: String,
     account: String,
     after: Option<crate::game::GameCursor>,
     done: bool,
+    /// The export's place, given back when the stream ends or is dropped.
+    _slot: Slot,
 }
 
 impl Pages {
@@ -202,7 +240,18 @@ impl Pages {
         }
     }
 
-    async fn page(&mut self) -> Result<Option<String>, crate::play::GameError> {
+    async fn page(&mut self) -> Result<Option<String>, ExportError> {
+        // Revoked, or its account deleted, since the last page: stop here.
+        let token = AccessToken::parse(&self.token).ok_or(ExportError::Revoked)?;
+        match self.accounts.authenticate(&token).await {
+            Ok(who) if who.account_id == self.account => {}
+            Ok(_) | Err(AccountError::Unauthenticated) => return Err(ExportError::Revoked),
+            Err(e) => return Err(ExportError::Account(e)),
+        }
+        Ok(self.records().await?)
+    }
+
+    async fn records(&mut self) -> Result<Option<String>, crate::play::GameError> {
         let filters = crate::store::AccountGames { status: Some("over"), ..Default::default() };
         let store = self.games.store();
         let (games, next) = crate::play::queries::account_games(
@@ -227,4 +276,15 @@ impl Pages {
         self.after = next;
         Ok(Some(text))
     }
+}
+
+/// Why an export stopped early.
+#[derive(Debug, thiserror::Error)]
+enum ExportError {
+    #[error("the token was revoked or its account deleted")]
+    Revoked,
+    #[error(transparent)]
+    Account(AccountError),
+    #[error(transparent)]
+    Game(#[from] crate::play::GameError),
 }

@@ -32,6 +32,8 @@ pub struct AppState {
     pub engine: crate::compute::Engine,
     /// Analyses one client may have running or waiting at once.
     pub analyses_per_client: usize,
+    /// Places for account exports: two an account, a few in all.
+    pub exports: Arc<crate::api::limits::Slots>,
     /// The address that alone serves `/metrics`, when not the API's.
     pub metrics_bind: Option<std::net::SocketAddr>,
 }

@@ -155,6 +155,10 @@ pub struct LimitArgs {
     /// Open event streams of one client, on one server process (0: no cap).
     #[arg(long, env = "LEAPFROG_MAX_STREAMS_PER_CLIENT", default_value_t = 100)]
     pub max_streams_per_client: usize,
+    /// Record exports one server process streams at once, for all accounts
+    /// (each account: at most 2 at once).
+    #[arg(long, env = "LEAPFROG_MAX_EXPORTS", default_value_t = 8)]
+    pub max_exports: usize,
     /// Unfinished games of computer seats alone one client may have (0: no cap).
     #[arg(long, env = "LEAPFROG_MAX_COMPUTER_GAMES", default_value_t = 2)]
     pub max_computer_games: u32,

@@ -267,6 +267,10 @@ impl Application {
             engine: crate::compute::Engine::new(config.thinking.threads()),
             analyses_per_client: config.thinking.analyses_per_client.max(1),
             thinkers,
+            exports: Arc::new(crate::api::limits::Slots::new(
+                crate::api::records::EXPORTS_PER_ACCOUNT,
+                config.limits.max_exports.max(1),
+            )),
             metrics_bind,
         };
         let limit = config.body_limit;

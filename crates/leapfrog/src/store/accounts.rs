@@ -49,10 +49,16 @@ static INSERT_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
 static ACCOUNT_BY_NAME: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new("SELECT id, name, password, created_at FROM accounts WHERE name_key = :name_key")
 });
+/// Takes the account's row for the transaction: token inserts of one
+/// account queue here (PostgreSQL's row lock; SQLite writes one at a time).
+static LOCK_ACCOUNT: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("UPDATE accounts SET name = name WHERE id = :account_id"));
+/// A token, unless the account has `:most` already.
 static INSERT_TOKEN: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "INSERT INTO account_tokens (id, account_id, label, scopes, token_hash, created_at) \
-         VALUES (:id, :account_id, :label, :scopes, :token_hash, :created_at)",
+         SELECT :id, :account_id, :label, :scopes, :token_hash, :created_at \
+         WHERE (SELECT COUNT(*) FROM account_tokens WHERE account_id = :account_id) < :most",
     )
 });
 static TOKEN_BY_HASH: LazyLock<Statement> = LazyLock::new(|| {
@@ -64,7 +70,8 @@ static TOKEN_BY_HASH: LazyLock<Statement> = LazyLock::new(|| {
 static TOKENS_OF: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT id, account_id, label, scopes, created_at FROM account_tokens \
-         WHERE account_id = :account_id ORDER BY created_at, id",
+         WHERE account_id = :account_id AND (created_at > :after_at OR (created_at = :after_at AND id > :after_id)) \
+         ORDER BY created_at, id LIMIT :limit",
     )
 });
 static REVOKE: LazyLock<Statement> = LazyLock::new(|| {
@@ -131,15 +138,19 @@ impl Store {
         .await
     }
 
-    /// Stores a token (its hash, never its secret).
+    /// Stores a token (its hash, never its secret) unless its account has
+    /// `most` tokens already: whether it was stored.
     ///
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn insert_token(&self, t: &TokenRow, token_hash: &str) -> Result<(), StoreError> {
+    pub async fn insert_token(&self, t: &TokenRow, token_hash: &str, most: i64) -> Result<bool, StoreError> {
         let (t, token_hash) = (t.clone(), token_hash.to_string());
         self.on_db(move |s| async move {
-            INSERT_TOKEN
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
+            LOCK_ACCOUNT.query(&[("account_id", (&t.account_id).into())])?.execute(&mut *tx).await?;
+            let stored = INSERT_TOKEN
                 .query(&[
                     ("id", (&t.id).into()),
                     ("account_id", (&t.account_id).into()),
@@ -147,10 +158,13 @@ impl Store {
                     ("scopes", (&t.scopes).into()),
                     ("token_hash", (&token_hash).into()),
                     ("created_at", t.created_at.into()),
+                    ("most", most.into()),
                 ])?
-                .execute(&mut *s.write().await?)
-                .await?;
-            Ok(())
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            tx.commit().await?;
+            Ok(stored == 1)
         })
         .await
     }
@@ -175,16 +189,28 @@ impl Store {
         .await
     }
 
-    /// The tokens of an account, oldest first.
+    /// The tokens of an account, oldest first: at most `limit`, after the
+    /// token made at `after` (time and id), if given.
     ///
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn tokens_of(&self, account_id: &str) -> Result<Vec<TokenRow>, StoreError> {
+    pub async fn tokens_of(
+        &self,
+        account_id: &str,
+        after: Option<(i64, &str)>,
+        limit: i64,
+    ) -> Result<Vec<TokenRow>, StoreError> {
         let account_id = account_id.to_string();
+        let (after_at, after_id) = after.map_or((i64::MIN, String::new()), |(at, id)| (at, id.to_string()));
         self.on_db(move |s| async move {
             let rows = TOKENS_OF
-                .query(&[("account_id", (&account_id).into())])?
+                .query(&[
+                    ("account_id", (&account_id).into()),
+                    ("after_at", after_at.into()),
+                    ("after_id", (&after_id).into()),
+                    ("limit", limit.into()),
+                ])?
                 .fetch_all(&mut *s.read().await?)
                 .await?;
             Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)

@@ -169,11 +169,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download an account's game records
-         * @description Every finished game the account holds (or held) a seat of, newest
+         * Every finished game the account holds (or held) a seat of, newest
          *     first, as one `text/plain` stream of records (rule book §14) separated
          *     by blank lines. Written a page of games at a time: the server's memory
          *     does not grow with the number of games. Needs the `account` scope.
+         *     At most two exports of one account stream at once, and a few in all;
+         *     the token is checked again before each page, so revoking it (or
+         *     deleting the account) stops the export there.
          */
         get: operations["exportAccountGames"];
         put?: never;
@@ -662,7 +664,8 @@ export interface paths {
         /**
          * List tokens
          * @description The tokens of the account the request's token acts for, without their
-         *     secrets. Needs the `account` scope.
+         *     secrets, oldest first, a page at a time: follow `next_cursor`. Needs
+         *     the `account` scope. An account has at most 50 tokens.
          */
         get: operations["listTokens"];
         put?: never;
@@ -2051,6 +2054,8 @@ export interface components {
         TokenList: {
             /** @description The account's tokens, oldest first. */
             tokens: components["schemas"]["TokenView"][];
+            /** @description The cursor of the next page; null on the last. */
+            next_cursor: string | null;
         };
         /** @description A token as listed: never its secret. */
         TokenView: {
@@ -2462,6 +2467,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The account has two exports streaming already (with `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server streams its most exports (with `Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     analysePosition: {
@@ -2739,7 +2762,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description This client created too many games lately (with `Retry-After`), or has its most unfinished games, or its most unfinished games of computer seats alone (2 by default) */
+            /** @description This client, or the account whose seat it asks for, created too many games lately (with `Retry-After`), or has its most unfinished games, or its most unfinished games of computer seats alone (2 by default) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3753,20 +3776,37 @@ export interface operations {
     };
     listTokens: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Tokens per page, 1 to 100 (default 50, the most an account has). */
+                limit?: number;
+                /** @description A previous page's `next_cursor`. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The tokens */
+            /** @description A page of the tokens */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TokenList"];
+                };
+            };
+            /**
+             * @description An unknown query parameter, or one of the wrong type or value (such
+             *     as an unknown `status`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No token, or one unknown or revoked. */
@@ -3783,6 +3823,15 @@ export interface operations {
              *     acts for another account.
              */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `limit` out of range or a bad `cursor`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3841,7 +3890,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A password, label or scope that breaks the rules */
+            /** @description A password, label or scope that breaks the rules, or an account with 50 tokens already (`field`: `tokens`) */
             422: {
                 headers: {
                     [name: string]: unknown;
