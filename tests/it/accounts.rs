@@ -510,3 +510,48 @@ fn no_password_token_or_invitation_is_ever_logged_in_text_or_json() {
         }
     }
 }
+
+/// Rule book §13: a seat no account holds may not carry an account's
+/// name in any case, nor a look-alike of it (UTS #39's skeleton); nor may
+/// a new account take a look-alike of an older one's name.
+#[test]
+fn a_seat_without_an_account_may_not_look_like_an_accounts_name() {
+    let db = crate::common::temp_db();
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
+    config.database.url = format!("sqlite://{}", db.display());
+    let app = spawn_with(config.clone());
+    let tokens = players(&app, &["Alice"]);
+    let game = |seat: Value| json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "players": [{"name": "Zed"}, seat]});
+    for name in ["alice", "ALICE", "\u{410}lice", "AIice", "A1ice", " Al\u{456}ce "] {
+        let r = app.post_json("/v1/games", &game(json!({"name": name})));
+        assert_eq!(
+            (r.status, r.json()["field"].as_str()),
+            (422, Some("players[1].name")),
+            "{name:?}: {}",
+            r.body
+        );
+        assert!(r.json()["detail"].as_str().unwrap().contains("'Alice'"), "{}", r.body);
+    }
+    let computer = app.post_json("/v1/games", &game(json!({"computer": "easy", "name": "alice"})));
+    assert_eq!(computer.status, 422, "{}", computer.body);
+    assert_eq!(app.post_json("/v1/games", &game(json!({"name": "Alicia"}))).status, 201);
+    // Joining an open seat: under a look-alike, refused; as the account, welcome.
+    let open = app.post_json("/v1/games", &game(json!({"open": "public"}))).json();
+    let id = open["id"].as_str().unwrap();
+    let r = app.post_json(&format!("/v1/games/{id}/join"), &json!({"name": "\u{410}LICE"}));
+    assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("name")), "{}", r.body);
+    assert_eq!(as_token(&app, "POST", &format!("/v1/games/{id}/join"), &tokens[0], &json!({})).status, 201);
+    // A new account may not look like Alice either.
+    let r = sign_up(&app, "AIice");
+    assert_eq!(r.status, 409, "{}", r.body);
+    // Accounts stored before looks were kept get theirs when a server starts.
+    actix_web::rt::System::new().block_on(async {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&config.database.url).await.unwrap();
+        sqlx::query("UPDATE accounts SET look = NULL").execute(&pool).await.unwrap();
+        pool.close().await;
+    });
+    let restarted = spawn_with(config);
+    let r = restarted.post_json("/v1/games", &game(json!({"name": "alice"})));
+    assert_eq!(r.status, 422, "{}", r.body);
+}

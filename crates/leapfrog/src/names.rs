@@ -47,6 +47,18 @@ pub enum NameError {
     },
 }
 
+/// What a name looks like, whatever its case and script: Unicode's
+/// confusable skeleton (UTS #39) of the lower case of its skeleton, so
+/// that `Alice`, `alice`, `AIice` (a capital i) and `Аlice` (a Cyrillic
+/// А) look the same. Two names that look the same cannot be told apart on
+/// screen. A capital I is an l to the skeleton and an i to the lower
+/// case, so i and l are one letter here.
+pub fn look(name: &str) -> String {
+    use unicode_security::confusable_detection::skeleton;
+    let first: String = skeleton(name.trim()).collect();
+    skeleton(&first.to_lowercase()).map(|c| if c == 'i' { 'l' } else { c }).collect()
+}
+
 /// `name` trimmed, if it is 1 to `max` characters of which none is
 /// [forbidden](is_forbidden); `what` names it in the error.
 ///
@@ -152,5 +164,18 @@ mod tests {
     fn stored_names_are_shown_without_their_forbidden_characters() {
         assert_eq!(sanitized("ann\u{202E}nna\u{0}"), "ann\u{FFFD}nna\u{FFFD}");
         assert_eq!(sanitized("Zoë"), "Zoë");
+    }
+
+    #[test]
+    fn names_that_differ_in_case_or_by_a_look_alike_look_the_same() {
+        let alice = look("Alice");
+        for same in ["alice", "ALICE", "AIice", "\u{410}lice", "Al\u{456}ce", " Alice ", "A1ice"] {
+            assert_eq!(look(same), alice, "{same:?}");
+        }
+        for other in ["Alicia", "Bob", "Alice2"] {
+            assert_ne!(look(other), alice, "{other}");
+        }
+        assert_eq!(look("B0b"), look("bob"), "a zero is an O");
+        assert_eq!(look("Mark"), look("rnark"), "m is r and n");
     }
 }

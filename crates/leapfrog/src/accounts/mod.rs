@@ -56,6 +56,16 @@ pub enum AccountError {
     /// The client has its most password checks waiting.
     #[error("this client has {0} sign-ins waiting, the most it may; wait for one to end")]
     TooMany(usize),
+    /// A name that looks like an account's.
+    #[error(
+        "'{name}' looks like the name of the account '{account}' (in another case, or with a look-alike letter): choose another name"
+    )]
+    LooksLike {
+        /// The name asked for.
+        name: String,
+        /// The account's name.
+        account: String,
+    },
     /// The account has its most personal access tokens.
     #[error("this account has {0} tokens, the most it may: revoke one first")]
     TooManyTokens(usize),
@@ -145,6 +155,10 @@ impl Accounts {
         if self.store.account(name.as_str()).await?.is_some() {
             return Err(AccountError::Taken(name.as_str().to_string()));
         }
+        let look = crate::names::look(name.as_str());
+        if let Some(account) = self.store.account_like(&look).await? {
+            return Err(AccountError::LooksLike { name: name.as_str().to_string(), account });
+        }
         let hash = self.hasher.hash(client, password).await?;
         let row = AccountRow {
             id: uuid::Uuid::new_v4().to_string(),
@@ -152,10 +166,23 @@ impl Accounts {
             password: hash,
             created_at: crate::process::now_ms(),
         };
-        if !self.store.insert_account(&row).await? {
+        if !self.store.insert_account(&row, &look).await? {
             return Err(AccountError::Taken(name.as_str().to_string()));
         }
         Ok(row)
+    }
+
+    /// Refuses a name for a seat no account holds that looks like an
+    /// account's name (whatever its case, or with a look-alike letter).
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::LooksLike`]; store failures.
+    pub async fn check_seat_name(&self, name: &str) -> Result<(), AccountError> {
+        match self.store.account_like(&crate::names::look(name)).await? {
+            Some(account) => Err(AccountError::LooksLike { name: name.to_string(), account }),
+            None => Ok(()),
+        }
     }
 
     /// The account whose name and password these are.

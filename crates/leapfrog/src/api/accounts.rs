@@ -17,7 +17,7 @@ use super::responses::{
 use super::state::AppState;
 use crate::accounts::{AccessToken, AccountError, AccountName, Label, Password, Principal, Scope, Scopes};
 use crate::api::limits::{Checked, Class};
-use crate::game::GameCursor;
+use crate::game::{GameCursor, PlayerName};
 use std::collections::BTreeMap;
 
 use crate::store::{AccountRow, RatingRow, TokenRow};
@@ -33,7 +33,7 @@ impl From<AccountError> for ApiError {
         match e {
             AccountError::Invalid { field, .. } => ApiError::refuse(Refusal::InvalidValue, detail, field),
             AccountError::TooManyTokens(_) => ApiError::refuse(Refusal::InvalidValue, detail, "tokens"),
-            AccountError::Taken(_) => ApiError::Conflict(detail),
+            AccountError::Taken(_) | AccountError::LooksLike { .. } => ApiError::Conflict(detail),
             AccountError::Credentials | AccountError::Unauthenticated => ApiError::Unauthorized(detail),
             AccountError::Scope(_) | AccountError::NotYours => ApiError::Forbidden(detail),
             AccountError::NotFound(_) => ApiError::NotFound(detail),
@@ -50,6 +50,23 @@ impl From<AccountError> for ApiError {
             }
         }
     }
+}
+
+/// Refuses `name` for a seat no account holds when it looks like an
+/// account's name (rule book §13); `field` says where it was sent.
+///
+/// # Errors
+///
+/// A 422 naming the account; store failures.
+pub(crate) async fn not_an_accounts(
+    state: &AppState,
+    name: &PlayerName,
+    field: &str,
+) -> Result<(), ApiError> {
+    state.accounts.check_seat_name(name.as_str()).await.map_err(|e| match e {
+        AccountError::LooksLike { .. } => ApiError::refuse(Refusal::InvalidValue, e.to_string(), field),
+        other => other.into(),
+    })
 }
 
 /// What `Authorization: Bearer …` carries (empty when nothing).

@@ -120,6 +120,12 @@ pub async fn create_game(
             }
         })
         .collect::<Result<Vec<_>, _>>()?;
+    // A seat no account holds may not look like an account's.
+    for (i, seat) in seats.iter().enumerate() {
+        if let NewSeat::Person(name) | NewSeat::Computer(_, name) = seat {
+            super::accounts::not_an_accounts(&state, name, &format!("players[{i}].name")).await?;
+        }
+    }
     let rules = req.rules.resolve_cached(None)?;
     let seed = req.seed.map(|s| s.0);
     let (game, created) =

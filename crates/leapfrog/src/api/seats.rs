@@ -59,7 +59,7 @@ pub enum HolderErrors {
         (status = 404, description = "No game has this id, or it has no such seat", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The seat is taken, no open seat is left, or the game has started", body = Problem, content_type = "application/problem+json"),
         TooLarge,
-        (status = 422, description = "A name that is empty or too long, or an empty invitation", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A name that is empty or too long, or looks like an account's name (joining without the account's token), or an empty invitation", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client joined too often lately; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -75,7 +75,11 @@ pub async fn join_game(
     let account = super::accounts::player(&state, &req).await?;
     let name = match (&account, body.name.as_deref()) {
         (Some(who), _) => PlayerName::stored(&who.name),
-        (None, Some(text)) => PlayerName::parse(text).map_err(|e| ApiError::input(e, "name"))?,
+        (None, Some(text)) => {
+            let name = PlayerName::parse(text).map_err(|e| ApiError::input(e, "name"))?;
+            super::accounts::not_an_accounts(&state, &name, "name").await?;
+            name
+        }
         (None, None) => {
             let detail = "a seat is joined under a name: send 'name', or an account's token";
             return Err(ApiError::refuse(Refusal::InvalidValue, detail, "name"));

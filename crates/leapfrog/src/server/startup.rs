@@ -256,6 +256,14 @@ impl Application {
         let hasher =
             crate::accounts::Hasher::new(crate::compute::pools::Share::percent(config.limits.password_share))
                 .map_err(|e| StartupError::Accounts(e.to_string()))?;
+        // Accounts made before their names' looks were kept get them now.
+        let filled = store
+            .fill_account_looks(crate::names::look)
+            .await
+            .map_err(|e| StartupError::Accounts(e.to_string()))?;
+        if filled > 0 {
+            tracing::info!(accounts = filled, "kept what older accounts' names look like");
+        }
         let accounts = crate::accounts::Accounts::new(store.clone(), Arc::new(hasher));
         let state = AppState {
             games,

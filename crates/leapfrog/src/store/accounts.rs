@@ -42,10 +42,16 @@ pub struct TokenRow {
 
 static INSERT_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "INSERT INTO accounts (id, name, name_key, password, created_at) \
-         VALUES (:id, :name, :name_key, :password, :created_at)",
+        "INSERT INTO accounts (id, name, name_key, password, created_at, look) \
+         VALUES (:id, :name, :name_key, :password, :created_at, :look)",
     )
 });
+static ACCOUNT_BY_LOOK: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("SELECT name FROM accounts WHERE look = :look LIMIT 1"));
+static WITHOUT_LOOK: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("SELECT id, name FROM accounts WHERE look IS NULL LIMIT 500"));
+static SET_LOOK: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("UPDATE accounts SET look = :look WHERE id = :id"));
 static ACCOUNT_BY_NAME: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new("SELECT id, name, password, created_at FROM accounts WHERE name_key = :name_key")
 });
@@ -99,8 +105,8 @@ impl Store {
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn insert_account(&self, a: &AccountRow) -> Result<bool, StoreError> {
-        let a = a.clone();
+    pub async fn insert_account(&self, a: &AccountRow, look: &str) -> Result<bool, StoreError> {
+        let (a, look) = (a.clone(), look.to_string());
         self.on_db(move |s| async move {
             let written = INSERT_ACCOUNT
                 .query(&[
@@ -109,6 +115,7 @@ impl Store {
                     ("name_key", a.name.to_lowercase().as_str().into()),
                     ("password", (&a.password).into()),
                     ("created_at", a.created_at.into()),
+                    ("look", (&look).into()),
                 ])?
                 .execute(&mut *s.write().await?)
                 .await;
@@ -116,6 +123,51 @@ impl Store {
                 Ok(_) => Ok(true),
                 Err(e) if is_unique_violation(&e) => Ok(false),
                 Err(e) => Err(e.into()),
+            }
+        })
+        .await
+    }
+
+    /// The name of an account whose name looks like `look` (see
+    /// `names::look`), if one does.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn account_like(&self, look: &str) -> Result<Option<String>, StoreError> {
+        let look = look.to_string();
+        self.on_db(move |s| async move {
+            let row = ACCOUNT_BY_LOOK
+                .query(&[("look", (&look).into())])?
+                .fetch_optional(&mut *s.read().await?)
+                .await?;
+            Ok(row.map(|r| r.try_get("name")).transpose()?)
+        })
+        .await
+    }
+
+    /// Writes what the names of accounts made before it was kept look
+    /// like, by `look`: how many.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn fill_account_looks(&self, look: fn(&str) -> String) -> Result<u64, StoreError> {
+        self.on_db(move |s| async move {
+            let mut filled = 0;
+            loop {
+                let rows = WITHOUT_LOOK.query(&[])?.fetch_all(&mut *s.read().await?).await?;
+                if rows.is_empty() {
+                    return Ok(filled);
+                }
+                for row in rows {
+                    let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
+                    SET_LOOK
+                        .query(&[("look", look(&name).as_str().into()), ("id", id.as_str().into())])?
+                        .execute(&mut *s.write().await?)
+                        .await?;
+                    filled += 1;
+                }
             }
         })
         .await

@@ -2952,7 +2952,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A name that is empty or too long, or an empty invitation */
+            /** @description A name that is empty or too long, or looks like an account's name (joining without the account's token), or an empty invitation */
             422: {
                 headers: {
                     [name: string]: unknown;
