@@ -40,10 +40,11 @@ def post(path, body=None, token=None):
 
 
 def new_game(second_seat):
-    """A fresh 4×4 game of Ann and `second_seat`: its id and its tokens by seat."""
+    """A fresh 4×4 game of Ann and `second_seat`: its id and its tokens by seat. The
+    seats' names hold a space, which no account's may: never an account's look-alike."""
     body = {
         "rules": {"preset": "old", "rows": 4, "cols": 4},
-        "players": [{"name": "Ann"}, second_seat],
+        "players": [{"name": "Ann P"}, second_seat],
         "seed": 5,
     }
     game = post("/v1/games", body)
@@ -52,7 +53,7 @@ def new_game(second_seat):
 
 
 def started():
-    game, tokens = new_game({"name": "Bob"})
+    game, tokens = new_game({"name": "Bob P"})
     return game, tokens[0]
 
 
@@ -62,7 +63,7 @@ def waiting():
 
 
 def finished():
-    game, tokens = new_game({"name": "Bob"})
+    game, tokens = new_game({"name": "Bob P"})
     post(f"/v1/games/{game}/resign", token=tokens[1])
     return game, tokens[0]
 

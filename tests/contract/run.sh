@@ -4,7 +4,10 @@
 # excluded, as it never ends). Requests to a seat's endpoints (move, resign,
 # leave, rematch, join) get a fresh game in the state they need and a real
 # seat's token (hooks.py); what a schema cannot express is listed in
-# schemathesis.toml. Usage: tests/contract/run.sh [LEAPFROG_BINARY]
+# schemathesis.toml. Then a second pass against a server with its default
+# settings (rate limits, a 15% password share): whatever a fuzzer sends,
+# as fast as it can, no answer is a 5xx. Usage: tests/contract/run.sh
+# [LEAPFROG_BINARY]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -21,3 +24,11 @@ cd "$work"
 LEAPFROG_URL=$url SCHEMATHESIS_HOOKS=hooks PYTHONPATH=$here \
   schemathesis --config-file "$here/schemathesis.toml" run "$url/openapi.json" --url "$url" \
   --checks all --exclude-path-regex '/events$' --max-examples "$examples" --seed 1898 --no-color
+
+echo "== the same fuzzing against a server with its default settings: no 5xx"
+kill $server; wait $server 2>/dev/null || true
+"$binary" serve --bind "127.0.0.1:$port" --database-url "sqlite://$work/defaults.db" >"$work/defaults.log" 2>&1 &
+server=$!
+for _ in $(seq 100); do curl -sf "$url/healthz" >/dev/null && break; sleep 0.1; done
+schemathesis run "$url/openapi.json" --url "$url" --checks not_a_server_error \
+  --exclude-path-regex '/events$' --max-examples "$examples" --seed 1898 --no-color

@@ -42,4 +42,5 @@ mod process;
 mod ratings;
 mod records;
 mod request_log;
+mod sign_in;
 mod store;

@@ -1,6 +1,8 @@
 """A release `leapfrog serve` for the load scripts: started on a free
 loopback port with a fresh SQLite database and no rate limits (a load test
-is a flood on purpose), called with JSON, stopped and cleaned up."""
+is a flood on purpose) unless `limits=True` (the defaults, which the
+script then loosens with flags of its own), called with JSON, stopped and
+cleaned up."""
 
 import json
 import os
@@ -13,7 +15,7 @@ import urllib.request
 
 
 class Server:
-    def __init__(self, binary, *extra):
+    def __init__(self, binary, *extra, limits=False):
         self.work = tempfile.mkdtemp()
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
@@ -21,7 +23,7 @@ class Server:
         sock.close()
         self.base = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(
-            [binary, "serve", "--no-rate-limits", "--bind", f"127.0.0.1:{port}",
+            [binary, "serve", *([] if limits else ["--no-rate-limits"]), "--bind", f"127.0.0.1:{port}",
              "--database-url", f"sqlite://{self.work}/load.db", *extra],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "RUST_LOG": "warn"})
         for _ in range(100):

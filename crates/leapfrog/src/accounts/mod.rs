@@ -200,9 +200,13 @@ impl Accounts {
     ) -> Result<AccountRow, AccountError> {
         let account = self.store.account(name).await?;
         let stored = account.as_ref().map(|a| a.password.clone());
-        // A name that does not exist is checked against the hash made at
-        // start: the same work, the same answer.
-        let right = self.hasher.verify(client, password, stored).await?;
+        // The checks of one account take their turns as one client, from
+        // however many networks they come: a flood of sign-ins to one
+        // account waits behind itself. A name that does not exist is
+        // checked against the hash made at start: the same work, the same
+        // answer, on the decoy's thread, its client the network.
+        let turn = account.as_ref().map_or_else(|| client.to_string(), |a| format!("account {}", a.id));
+        let right = self.hasher.verify(&turn, password, stored).await?;
         match account {
             Some(account) if right => Ok(account),
             _ => Err(AccountError::Credentials),

@@ -1,10 +1,22 @@
 //! Password hashes: Argon2id with OWASP's parameters (19 MiB, 2 passes, 1
-//! lane), in the PHC string format. Every hash and check runs on one
-//! thread of the lowest priority that works at most a given share of the
-//! time (`--password-share`), clients in turn, each waiting at most two
-//! seconds: a flood of sign-ins gets 503s, and play keeps its speed (on
-//! two cores, even an idle-priority thread busy all the time doubled the
-//! moves' p99).
+//! lane), in the PHC string format.
+//!
+//! Every hash and check runs on a thread of its own that works at most a
+//! given share of the time (`--password-share`), serving clients in turn:
+//! a client flooding sign-ins meets its own cap (two waiting, then 429)
+//! and waits its turn, never everyone's. Sign-ins for names nobody has are
+//! checked against a decoy on a second thread with a smaller share: the
+//! same work for each, but a flood of them (from however many networks)
+//! waits behind itself, not behind real sign-ins.
+//!
+//! The real thread runs at the normal priority (its share bounds what it
+//! takes) and the decoy's at `nice` 10, neither at the idle priority: an
+//! idle-priority thread gets no CPU at all while anything else wants it,
+//! so on a busy machine a check never ended. And whatever the machine is
+//! doing, a sign-in is answered within [`ANSWER_WITHIN`]: a check not done
+//! by then is answered 503 with `Retry-After` (it finishes unseen). The
+//! checks of one account take their turns as one client, whatever the
+//! networks they come from (see `Accounts::sign_in`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -16,12 +28,16 @@ use rand::TryRng;
 use super::{AccountError, Password};
 use crate::compute::pools::{Busy, Pool, Priority, Share};
 
-/// Hashes and checks waiting at once, in all.
+/// Hashes and checks waiting at once, in all, on each thread.
 const QUEUE: usize = 64;
-/// Checks one client may have waiting or running at once.
+/// Checks one client may have waiting or running at once, on each thread.
 const PER_CLIENT: usize = 2;
-/// The longest a check waits for the thread.
+/// The longest a check waits for its thread.
 const MAX_WAIT: Duration = Duration::from_secs(2);
+/// The longest a sign-in waits for its check, from asking to answer.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(3);
+/// The decoy thread's share of a core, as a part of the real one's.
+const DECOY_SHARE_FACTOR: f64 = 0.34;
 
 /// The Argon2id of every password: OWASP's minimum for Argon2id.
 fn argon2() -> Argon2<'static> {
@@ -34,6 +50,8 @@ fn argon2() -> Argon2<'static> {
 #[derive(Debug)]
 pub struct Hasher {
     pool: Pool,
+    /// Where names nobody has are checked against the decoy.
+    decoys: Pool,
     /// What a name that does not exist is checked against.
     decoy: String,
     /// Checks done (for the tests: one per sign-in, whatever the name).
@@ -50,7 +68,15 @@ impl Hasher {
     pub fn new(share: Share) -> Result<Hasher, AccountError> {
         let decoy = hash_now(&Password::parse(format!("{:x}", rand::rngs::SysRng.try_next_u64()?))?)?;
         Ok(Hasher {
-            pool: Pool::new("password", 1, QUEUE, Priority::Lowest, share, Some(MAX_WAIT)),
+            pool: Pool::new("password", 1, QUEUE, Priority::Normal, share, Some(MAX_WAIT)),
+            decoys: Pool::new(
+                "password-decoy",
+                1,
+                QUEUE,
+                Priority::Low,
+                share.times(DECOY_SHARE_FACTOR),
+                Some(MAX_WAIT),
+            ),
             decoy,
             checks: AtomicU64::new(0),
         })
@@ -63,7 +89,7 @@ impl Hasher {
     /// [`AccountError::TooMany`] past the client's checks at once,
     /// [`AccountError::Busy`] when the queue is full or the wait too long.
     pub async fn hash(&self, client: &str, password: Password) -> Result<String, AccountError> {
-        self.run(client, move || hash_now(&password)).await?
+        self.run(&self.pool, client, move || hash_now(&password)).await?
     }
 
     /// Whether `password` is the one `stored` hashes; with no stored hash
@@ -81,9 +107,10 @@ impl Hasher {
     ) -> Result<bool, AccountError> {
         self.checks.fetch_add(1, Ordering::Relaxed);
         let known = stored.is_some();
+        let pool = if known { &self.pool } else { &self.decoys };
         let hash = stored.unwrap_or_else(|| self.decoy.clone());
         let right = self
-            .run(client, move || {
+            .run(pool, client, move || {
                 let parsed = PasswordHash::new(&hash).map_err(|e| AccountError::Hash(e.to_string()))?;
                 Ok::<_, AccountError>(argon2().verify_password(password.expose(), &parsed).is_ok())
             })
@@ -98,17 +125,20 @@ impl Hasher {
 
     async fn run<T: Send + 'static>(
         &self,
+        pool: &Pool,
         client: &str,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, AccountError> {
-        let answer = self.pool.submit(client, Some(PER_CLIENT), job).map_err(|e| match e {
+        let answer = pool.submit(client, Some(PER_CLIENT), job).map_err(|e| match e {
             Busy::Client { limit } => AccountError::TooMany(limit),
             Busy::Full { .. } => AccountError::Busy,
         })?;
-        match answer.await {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(_late)) => Err(AccountError::Busy),
-            Err(_) => Err(AccountError::Hash("the password thread stopped".into())),
+        // Dropping the answer's receiver when the time is up lets a check
+        // that has not begun be skipped.
+        match actix_web::rt::time::timeout(ANSWER_WITHIN, answer).await {
+            Ok(Ok(Ok(value))) => Ok(value),
+            Ok(Ok(Err(_))) | Err(_) => Err(AccountError::Busy),
+            Ok(Err(_)) => Err(AccountError::Hash("the password thread stopped".into())),
         }
     }
 }

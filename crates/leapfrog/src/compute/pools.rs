@@ -87,6 +87,11 @@ impl Share {
         Share(f64::from(percent.clamp(1, 100)) / 100.0)
     }
 
+    /// `factor` times this share (at least 1%, at most all).
+    pub fn times(self, factor: f64) -> Share {
+        Share((self.0 * factor).clamp(0.01, 1.0))
+    }
+
     /// How long to rest after working `worked`, to keep within the share.
     fn rest_after(self, worked: Duration) -> Duration {
         worked.mul_f64((1.0 - self.0) / self.0)
@@ -133,6 +138,8 @@ pub enum Priority {
     Normal,
     /// Only when nothing else wants the CPU (`nice` 19).
     Lowest,
+    /// Behind the rest of the process, but never starved (`nice` 10).
+    Low,
 }
 
 impl Pool {
@@ -156,8 +163,10 @@ impl Pool {
         for i in 0..threads {
             let shared = shared.clone();
             let spawned = std::thread::Builder::new().name(format!("{name}-{i}")).spawn(move || {
-                if priority == Priority::Lowest {
-                    lower_this_threads_priority();
+                match priority {
+                    Priority::Lowest => lower_this_threads_priority(),
+                    Priority::Low => nice_this_thread(10),
+                    Priority::Normal => {}
                 }
                 work(&shared, share);
             });
@@ -319,6 +328,18 @@ fn lower_this_threads_priority() {
             tracing::warn!(error = %e, "cannot lower a background thread's priority");
         }
     }
+}
+
+/// Runs the calling thread at `nice` `level` under the normal policy: it
+/// yields to the rest of the process, yet still gets its weight of the CPU
+/// however busy the machine is. Elsewhere, or if refused, it runs as it was.
+fn nice_this_thread(level: i32) {
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), level) {
+        tracing::warn!(error = %e, "cannot lower a thread's priority");
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = level;
 }
 
 /// The computer's threads: one [`Pool`] a [`JobKind`].

@@ -132,8 +132,10 @@ pub struct LimitArgs {
     pub client_prefix_v6: u8,
     /// The share of one core password checks may take, in percent (1–100).
     /// A check takes about 35 ms on a recent core, so 15 is about four
-    /// sign-ins a second; past them, sign-ins wait (at most 2 s, then 503)
-    /// while play keeps its speed. Applies with `--no-rate-limits` too.
+    /// sign-ins a second; past them, sign-ins wait (every one is answered
+    /// within 3 s: past that, 503) while play keeps its speed. Sign-ins for
+    /// names nobody has get a third of it, apart. Applies with
+    /// `--no-rate-limits` too.
     #[arg(long, env = "LEAPFROG_PASSWORD_SHARE", value_name = "PERCENT", default_value_t = 15,
           value_parser = clap::value_parser!(u8).range(1..=100))]
     pub password_share: u8,

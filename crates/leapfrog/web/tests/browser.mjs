@@ -435,7 +435,7 @@ async function accountsAndRecords() {
   // A rated game: Ann's seat is her account's, the other open.
   await ann.goto(`${base}/#/`);
   await ann.locator("#preset").selectOption("old");
-  await ann.locator("#size").fill("4");
+  await ann.locator("#size").fill("6");
   const rows = ann.locator(".seat-row");
   assert.ok(await rows.nth(0).locator("[name=name]").isHidden(), "signed in, the seat is the account's");
   await rows.nth(1).locator("[name=kind]").selectOption("open");
@@ -450,7 +450,10 @@ async function accountsAndRecords() {
   await bob.goto(`${base}/#/game/${id}`);
   await bob.locator("#join", { hasText: "Join as Bob" }).click();
   await bob.locator(".badge", { hasText: "you" }).waitFor();
+  // Each moves once (resigned before that, a rated game is aborted), then
   // Ann resigns: both see the rating changes in the result.
+  await playByClicks(ann, (await firstLegal(id))[0].path);
+  await playByClicks(bob, (await firstLegal(id))[0].path);
   await ann.locator("#resign").click();
   for (const p of [ann, bob]) await p.locator("#result", { hasText: "rating 1500 →" }).waitFor();
   // Her profile: the pool, provisional; her games; the leaderboard.
