@@ -11,7 +11,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-binary=${1:-$root/target/debug/leapfrog}
+binary=$(realpath "${1:-$root/target/debug/leapfrog}")
 examples=${EXAMPLES:-30}
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -30,5 +30,6 @@ kill $server; wait $server 2>/dev/null || true
 "$binary" serve --bind "127.0.0.1:$port" --database-url "sqlite://$work/defaults.db" >"$work/defaults.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do curl -sf "$url/healthz" >/dev/null && break; sleep 0.1; done
+curl -sf "$url/healthz" >/dev/null || { echo "the server with default settings did not start:"; cat "$work/defaults.log"; exit 1; }
 schemathesis run "$url/openapi.json" --url "$url" --checks not_a_server_error \
   --exclude-path-regex '/events$' --max-examples "$examples" --seed 1898 --no-color
