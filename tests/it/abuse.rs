@@ -122,6 +122,7 @@ fn post_as(app: &TestApp, client: &str, path: &str, body: &Value, auth: Option<&
 fn assert_429(r: &Response) {
     assert_eq!(r.status, 429, "{}", r.body);
     assert_eq!(r.json()["type"], "urn:leapfrog:problem:too-many-requests");
+    assert!(r.json()["limit"].as_str().is_some_and(|l| l.starts_with("rate_")), "{}", r.body);
     let wait: u64 = r.header("retry-after").expect("Retry-After").parse().unwrap();
     assert!(wait >= 1, "Retry-After: {wait}");
 }

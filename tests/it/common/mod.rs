@@ -204,7 +204,24 @@ fn read_response(stream: TcpStream) -> Response {
     }
     let body = String::from_utf8_lossy(&body).into_owned();
     secrets::note_answer(&body);
-    Response { status, headers, body }
+    let response = Response { status, headers, body };
+    limit_is_named(&response);
+    response
+}
+
+/// Every 429 or 503 problem any test meets names its limit in the body and
+/// says when to retry (programs are users too).
+fn limit_is_named(r: &Response) {
+    let problem = r.header("content-type").is_some_and(|t| t.starts_with("application/problem+json"));
+    if !matches!(r.status, 429 | 503) || !problem {
+        return;
+    }
+    let limit = serde_json::from_str::<serde_json::Value>(&r.body)
+        .ok()
+        .and_then(|p| p["limit"].as_str().map(str::to_string));
+    assert!(limit.is_some_and(|l| !l.is_empty()), "a {} without its limit: {}", r.status, r.body);
+    let wait = r.header("retry-after").and_then(|w| w.parse::<u64>().ok());
+    assert!(wait.is_some_and(|w| w >= 1), "a {} without Retry-After: {}", r.status, r.body);
 }
 
 /// A fresh SQLite file name in the temporary directory.

@@ -37,14 +37,8 @@ impl From<AccountError> for ApiError {
             AccountError::Credentials | AccountError::Unauthenticated => ApiError::Unauthorized(detail),
             AccountError::Scope(_) | AccountError::NotYours => ApiError::Forbidden(detail),
             AccountError::NotFound(_) => ApiError::NotFound(detail),
-            AccountError::TooMany(_) => {
-                crate::process::meter::refused("sign_ins_waiting");
-                ApiError::TooManyRequests { detail, retry_after: Some(BUSY_RETRY_AFTER) }
-            }
-            AccountError::Busy => {
-                crate::process::meter::refused("password_share");
-                ApiError::Unavailable { detail, retry_after: BUSY_RETRY_AFTER }
-            }
+            AccountError::TooMany(_) => ApiError::too_many("sign_ins_waiting", detail, BUSY_RETRY_AFTER),
+            AccountError::Busy => ApiError::unavailable("password_share", detail, BUSY_RETRY_AFTER),
             AccountError::Randomness(_) | AccountError::Hash(_) | AccountError::Store(_) => {
                 ApiError::Internal(detail)
             }

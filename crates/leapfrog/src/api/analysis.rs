@@ -176,21 +176,12 @@ pub(super) async fn think<T: Send + 'static>(
         .thinkers
         .submit(JobKind::Background, &client, Some(state.analyses_per_client), job)
         .map_err(|busy| match busy {
-            Busy::Full { .. } => {
-                crate::process::meter::refused("think_queue");
-                ApiError::Unavailable { detail: busy.to_string(), retry_after: 1 }
-            }
-            Busy::Client { .. } => {
-                crate::process::meter::refused("analyses_per_client");
-                ApiError::TooManyRequests { detail: busy.to_string(), retry_after: Some(1) }
-            }
+            Busy::Full { .. } => ApiError::unavailable("think_queue", busy.to_string(), 1),
+            Busy::Client { .. } => ApiError::too_many("analyses_per_client", busy.to_string(), 1),
         })?
         .await
         .map_err(|_| ApiError::Internal("a search ended without an answer".into()))?
-        .map_err(|late| {
-            crate::process::meter::refused("think_wait");
-            ApiError::Unavailable { detail: format!("the computer is busy: {late}"), retry_after: 1 }
-        })
+        .map_err(|late| ApiError::unavailable("think_wait", format!("the computer is busy: {late}"), 1))
 }
 
 /// The budget a request asks for, within the caps.

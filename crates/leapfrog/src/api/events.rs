@@ -58,10 +58,8 @@ pub async fn events(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Stream, &req)?;
     if state.hub.stopping().is_stopping() {
-        return Err(ApiError::Unavailable {
-            detail: "this server is stopping; reconnect (through the proxy, to another)".into(),
-            retry_after: 1,
-        });
+        let detail = "this server is stopping; reconnect (through the proxy, to another)";
+        return Err(ApiError::unavailable("stopping", detail, 1));
     }
     // Through the games service: a 404, and the log of a game stored
     // before there were logs made first.
@@ -72,18 +70,9 @@ pub async fn events(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     let follower = state.hub.follow(game.id(), &state.client_key(&req)).map_err(|e| match e {
-        StreamsFull::Client(_) => {
-            crate::process::meter::refused("streams_per_client");
-            ApiError::TooManyRequests { detail: e.to_string(), retry_after: Some(FULL_RETRY_AFTER) }
-        }
-        StreamsFull::Server(_) | StreamsFull::Game(_) => {
-            crate::process::meter::refused(if matches!(e, StreamsFull::Game(_)) {
-                "streams_per_game"
-            } else {
-                "streams"
-            });
-            ApiError::Unavailable { detail: e.to_string(), retry_after: FULL_RETRY_AFTER }
-        }
+        StreamsFull::Client(_) => ApiError::too_many("streams_per_client", e.to_string(), FULL_RETRY_AFTER),
+        StreamsFull::Game(_) => ApiError::unavailable("streams_per_game", e.to_string(), FULL_RETRY_AFTER),
+        StreamsFull::Server(_) => ApiError::unavailable("streams", e.to_string(), FULL_RETRY_AFTER),
     })?;
     let stream = Stream::start(follower, game.id(), last).await.map_err(|e| match e {
         StreamError::NotFound(id) => GameError::NotFound(id),

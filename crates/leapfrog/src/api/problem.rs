@@ -40,6 +40,11 @@ pub struct Problem {
     /// `move.path[1]`), when one is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// On a 429 or a 503: the limit met, by the name the README's limits
+    /// table and the metrics give it (`rate_move`, `unfinished_games`,
+    /// `password_share`, …). The answer's `Retry-After` says when to retry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<String>,
 }
 
 /// Everything the HTTP layer can answer with other than success.
@@ -94,19 +99,23 @@ pub enum ApiError {
         /// The methods the path takes, comma-separated.
         allow: String,
     },
-    /// Over a rate limit or a quota: 429, with `Retry-After` when waiting
-    /// helps.
-    #[error("{detail}")]
-    TooManyRequests {
-        /// Which limit, and what to do.
-        detail: String,
-        /// Seconds until a retry can succeed.
-        retry_after: Option<u64>,
-    },
-    /// The server is at a limit of its own (streams, database): 503 with
+    /// Over a rate limit or a quota of the client or account: 429, with
     /// `Retry-After`.
     #[error("{detail}")]
+    TooManyRequests {
+        /// The limit's name, as the metrics and the README give it.
+        limit: &'static str,
+        /// Which limit, and what to do.
+        detail: String,
+        /// Seconds until a retry may succeed.
+        retry_after: u64,
+    },
+    /// The server is at a limit of its own (streams, threads, stopping):
+    /// 503 with `Retry-After`.
+    #[error("{detail}")]
     Unavailable {
+        /// The limit's name, as the metrics and the README give it.
+        limit: &'static str,
         /// Which limit.
         detail: String,
         /// Seconds to wait before retrying.
@@ -133,14 +142,9 @@ impl From<GameError> for ApiError {
             GameError::StaleVersion { .. } => ApiError::PreconditionFailed(detail),
             GameError::Conflict | GameError::Moved { .. } => ApiError::Conflict(detail),
             GameError::KeyReused { .. } => ApiError::refuse(Refusal::KeyReused, detail, "Idempotency-Key"),
-            GameError::TooManyGames { .. } => {
-                crate::process::meter::refused("unfinished_games");
-                ApiError::TooManyRequests { detail, retry_after: None }
-            }
-            GameError::TooManyComputerGames { .. } => {
-                crate::process::meter::refused("computer_games");
-                ApiError::TooManyRequests { detail, retry_after: None }
-            }
+            // Waiting helps only as games end: a minute.
+            GameError::TooManyGames { .. } => ApiError::too_many("unfinished_games", detail, 60),
+            GameError::TooManyComputerGames { .. } => ApiError::too_many("computer_games", detail, 60),
             GameError::Game(RuleError::Over) => ApiError::refuse(Refusal::GameOver, detail, "path"),
             GameError::Game(RuleError::Waiting)
             | GameError::Game(RuleError::NotWaiting)
@@ -211,6 +215,20 @@ impl ApiError {
     }
 
     /// The problem body.
+    /// A 429 for `limit` (counted in the metrics), retry in `retry_after`
+    /// seconds.
+    pub fn too_many(limit: &'static str, detail: impl Into<String>, retry_after: u64) -> ApiError {
+        crate::process::meter::refused(limit);
+        ApiError::TooManyRequests { limit, detail: detail.into(), retry_after }
+    }
+
+    /// A 503 for the server's own `limit` (counted in the metrics), retry
+    /// in `retry_after` seconds.
+    pub fn unavailable(limit: &'static str, detail: impl Into<String>, retry_after: u64) -> ApiError {
+        crate::process::meter::refused(limit);
+        ApiError::Unavailable { limit, detail: detail.into(), retry_after }
+    }
+
     pub fn problem(&self) -> Problem {
         let (slug, title, field) = match self {
             ApiError::BadRequest { field, .. } => ("invalid-request", "Malformed request", field.clone()),
@@ -235,6 +253,12 @@ impl ApiError {
             status: self.status_code().as_u16(),
             detail: self.to_string(),
             field,
+            limit: match self {
+                ApiError::TooManyRequests { limit, .. } | ApiError::Unavailable { limit, .. } => {
+                    Some((*limit).to_string())
+                }
+                _ => None,
+            },
         }
     }
 }
@@ -269,7 +293,7 @@ impl ResponseError for ApiError {
         if let ApiError::Unauthorized(_) = self {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
         }
-        if let ApiError::TooManyRequests { retry_after: Some(secs), .. }
+        if let ApiError::TooManyRequests { retry_after: secs, .. }
         | ApiError::Unavailable { retry_after: secs, .. } = self
         {
             response.insert_header((header::RETRY_AFTER, secs.to_string()));

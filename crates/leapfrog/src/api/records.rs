@@ -173,15 +173,13 @@ pub async fn export_account_games(
     let who = super::accounts::own_account(&state, &req, &name).await?;
     let slot = state.exports.take(&who.account_id).map_err(|e| match e {
         NoSlot::Key(most) => {
-            crate::process::meter::refused("exports_per_account");
             let detail =
                 format!("this account has {most} exports streaming, the most it may; retry when one ends");
-            ApiError::TooManyRequests { detail, retry_after: Some(EXPORT_RETRY_AFTER) }
+            ApiError::too_many("exports_per_account", detail, EXPORT_RETRY_AFTER)
         }
         NoSlot::All(most) => {
-            crate::process::meter::refused("exports");
             let detail = format!("the server streams its most exports ({most}); retry shortly");
-            ApiError::Unavailable { detail, retry_after: EXPORT_RETRY_AFTER }
+            ApiError::unavailable("exports", detail, EXPORT_RETRY_AFTER)
         }
     })?;
     let token = super::accounts::bearer(&req).trim().to_string();

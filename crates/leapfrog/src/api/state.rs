@@ -97,6 +97,5 @@ impl AppState {
 
 /// The answer to a request over a limit.
 fn too_many(class: Class, e: &Limited) -> ApiError {
-    crate::process::meter::refused(class.limit_name());
-    ApiError::TooManyRequests { detail: e.to_string(), retry_after: Some(e.retry_after) }
+    ApiError::too_many(class.limit_name(), e.to_string(), e.retry_after)
 }

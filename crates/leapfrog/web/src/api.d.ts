@@ -1657,6 +1657,12 @@ export interface components {
              *     `move.path[1]`), when one is.
              */
             field?: string | null;
+            /**
+             * @description On a 429 or a 503: the limit met, by the name the README's limits
+             *     table and the metrics give it (`rate_move`, `unfinished_games`,
+             *     `password_share`, …). The answer's `Retry-After` says when to retry.
+             */
+            limit?: string | null;
         };
         /** @description A player of a leaderboard. */
         Ranked: {

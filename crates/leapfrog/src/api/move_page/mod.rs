@@ -213,10 +213,7 @@ pub async fn legal_moves_page(
     let page = engine
         .run(client, move || write_page(&pos, from.as_deref(), limit, cursor.as_deref()))
         .await
-        .map_err(|e| {
-            crate::process::meter::refused("engine_queue");
-            ApiError::Unavailable { detail: e.to_string(), retry_after: 1 }
-        })?;
+        .map_err(|e| ApiError::unavailable("engine_queue", e.to_string(), 1))?;
     Ok(page?)
 }
 
