@@ -23,6 +23,7 @@ mod api;
 mod architecture;
 mod backup;
 mod bad_input;
+mod bots;
 mod bounded;
 mod browser;
 mod caps;

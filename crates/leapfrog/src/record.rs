@@ -124,6 +124,11 @@ impl Record {
             .map(|s| (s.player + 1).to_string())
             .collect();
         tags.push(("Resigned".into(), resigned.join(",")));
+        let bots: Vec<String> =
+            game.seats().iter().filter(|s| s.bot).map(|s| (s.player + 1).to_string()).collect();
+        if !bots.is_empty() {
+            tags.push(("Bots".into(), bots.join(",")));
+        }
         let result = game.result();
         let timed_out = game.seats().iter().any(|s| s.resigned == Some(Resignation::TimedOut));
         let resigning = game.seats().iter().any(|s| s.resigned == Some(Resignation::Resigned));

@@ -13,6 +13,7 @@
 
 mod credentials;
 mod password;
+pub mod profile;
 pub mod rating;
 
 use std::sync::Arc;
@@ -50,6 +51,9 @@ pub enum AccountError {
     /// The token's account is not the one named.
     #[error("a token acts only for its own account")]
     NotYours,
+    /// A bot asked for a game other than by a challenge.
+    #[error("a bot plays the games of challenges it sends or accepts, not games it creates or joins")]
+    BotsPlayChallenges,
     /// No account has this name, or no token this id.
     #[error("{0}")]
     NotFound(String),
@@ -83,6 +87,17 @@ pub enum AccountError {
     Store(#[from] StoreError),
 }
 
+/// Changes to an account's settings; `None` leaves one as it is.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Make it a bot (never back).
+    pub bot: Option<bool>,
+    /// Agree to rated games against bots, or not.
+    pub rated_against_bots: Option<bool>,
+    /// A new acceptance profile, or `Some(None)` to accept anything.
+    pub accepts: Option<Option<profile::Accepts>>,
+}
+
 /// The most personal access tokens an account may have at once.
 pub const MAX_TOKENS: usize = 50;
 
@@ -95,9 +110,16 @@ pub struct Principal {
     pub name: String,
     /// The token's scopes.
     pub scopes: Scopes,
+    /// Whether the account is a bot (rule book §15).
+    pub bot: bool,
 }
 
 impl Principal {
+    /// The account as a seat's holder.
+    pub fn seat_account(&self) -> crate::game::SeatAccount {
+        crate::game::SeatAccount { id: self.account_id.clone(), bot: self.bot }
+    }
+
     /// Refuses unless the token has `scope`.
     ///
     /// # Errors
@@ -150,6 +172,7 @@ impl Accounts {
         &self,
         name: &AccountName,
         password: Password,
+        bot: bool,
         client: &str,
     ) -> Result<AccountRow, AccountError> {
         if self.store.account(name.as_str()).await?.is_some() {
@@ -165,6 +188,9 @@ impl Accounts {
             name: name.as_str().to_string(),
             password: hash,
             created_at: crate::process::now_ms(),
+            bot: i64::from(bot),
+            rated_against_bots: 0,
+            accepts: None,
         };
         if !self.store.insert_account(&row, &look).await? {
             return Err(AccountError::Taken(name.as_str().to_string()));
@@ -245,13 +271,13 @@ impl Accounts {
     /// [`AccountError::Unauthenticated`] for a token that is unknown,
     /// revoked or of a deleted account; store failures.
     pub async fn authenticate(&self, token: &AccessToken) -> Result<Principal, AccountError> {
-        let (row, name) =
+        let (row, name, bot) =
             self.store.token(token.hash().as_str()).await?.ok_or(AccountError::Unauthenticated)?;
         let scopes = row
             .scopes
             .parse()
             .map_err(|_| AccountError::Hash(format!("token {} has scopes '{}'", row.id, row.scopes)))?;
-        Ok(Principal { account_id: row.account_id, name, scopes })
+        Ok(Principal { account_id: row.account_id, name, scopes, bot })
     }
 
     /// The tokens of `who`'s account, without their secrets.
@@ -302,6 +328,44 @@ impl Accounts {
             .account(name)
             .await?
             .ok_or_else(|| AccountError::NotFound(format!("there is no account {name}")))
+    }
+
+    /// Changes the settings of `who`'s account (rule book §15): each one
+    /// given; the account as it is then.
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::Invalid`] for a bot made a person again, an account
+    /// made a bot after a rated game, a bot agreeing to rated games against
+    /// bots, or a profile that contradicts itself; store failures.
+    pub async fn update(&self, who: &Principal, change: Settings) -> Result<AccountRow, AccountError> {
+        let invalid = |detail: &str, field| Err(AccountError::Invalid { detail: detail.to_string(), field });
+        let mut row = self.profile(&who.name).await?;
+        if let Some(bot) = change.bot {
+            if row.bot != 0 && !bot {
+                return invalid("a bot stays a bot: make another account to play as a person", "bot");
+            }
+            row.bot = i64::from(bot);
+        }
+        if let Some(agrees) = change.rated_against_bots {
+            if row.bot != 0 && agrees {
+                return invalid("a bot plays rated games against bots in any case", "rated_against_bots");
+            }
+            row.rated_against_bots = i64::from(agrees);
+        }
+        if let Some(accepts) = change.accepts {
+            if let Some(a) = &accepts {
+                a.check().map_err(|(detail, field)| AccountError::Invalid { detail, field })?;
+            }
+            row.accepts = accepts
+                .map(|a| serde_json::to_string(&a))
+                .transpose()
+                .map_err(|e| AccountError::Hash(format!("the acceptance profile does not encode: {e}")))?;
+        }
+        if !self.store.update_settings(&row).await? {
+            return invalid("an account that has played rated games cannot become a bot", "bot");
+        }
+        Ok(row)
     }
 
     /// The account's ratings, by pool.

@@ -30,10 +30,11 @@ fn pw(p: &str) -> Password {
 #[actix_rt::test]
 async fn a_name_is_one_account_whatever_its_case_and_the_password_is_stored_hashed() {
     let (_db, accounts) = service().await;
-    let ann = accounts.create(&AccountName::parse("Ann").unwrap(), pw("frog-spawn-1"), "c").await.unwrap();
+    let ann =
+        accounts.create(&AccountName::parse("Ann").unwrap(), pw("frog-spawn-1"), false, "c").await.unwrap();
     assert!(ann.password.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{}", ann.password);
     assert!(!ann.password.contains("frog-spawn-1"));
-    let again = accounts.create(&AccountName::parse("aNN").unwrap(), pw("other-password"), "c").await;
+    let again = accounts.create(&AccountName::parse("aNN").unwrap(), pw("other-password"), false, "c").await;
     assert!(matches!(again, Err(AccountError::Taken(_))), "{again:?}");
     assert_eq!(accounts.profile("ANN").await.unwrap().name, "Ann");
 }
@@ -41,7 +42,7 @@ async fn a_name_is_one_account_whatever_its_case_and_the_password_is_stored_hash
 #[actix_rt::test]
 async fn a_wrong_name_and_a_wrong_password_get_the_same_refusal_after_the_same_check() {
     let (_db, accounts) = service().await;
-    accounts.create(&AccountName::parse("Ann").unwrap(), pw("frog-spawn-1"), "c").await.unwrap();
+    accounts.create(&AccountName::parse("Ann").unwrap(), pw("frog-spawn-1"), false, "c").await.unwrap();
     let before = accounts.hasher.checks();
     let wrong_name = accounts.sign_in("Bob", pw("frog-spawn-1"), "c").await.unwrap_err();
     let wrong_password = accounts.sign_in("Ann", pw("frog-spawn-2"), "c").await.unwrap_err();
@@ -58,7 +59,8 @@ async fn a_wrong_name_and_a_wrong_password_get_the_same_refusal_after_the_same_c
 #[actix_rt::test]
 async fn a_token_acts_for_its_account_within_its_scopes_until_revoked_or_deleted() {
     let (_db, accounts) = service().await;
-    let ann = accounts.create(&AccountName::parse("Ann").unwrap(), pw("frog-spawn-1"), "c").await.unwrap();
+    let ann =
+        accounts.create(&AccountName::parse("Ann").unwrap(), pw("frog-spawn-1"), false, "c").await.unwrap();
     let label = Label::parse("laptop").unwrap();
     let play = accounts.create_token(&ann, &label, "play".parse().unwrap()).await.unwrap();
     let admin = accounts.create_token(&ann, &label, "account".parse().unwrap()).await.unwrap();

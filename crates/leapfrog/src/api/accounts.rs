@@ -35,7 +35,9 @@ impl From<AccountError> for ApiError {
             AccountError::TooManyTokens(_) => ApiError::refuse(Refusal::InvalidValue, detail, "tokens"),
             AccountError::Taken(_) | AccountError::LooksLike { .. } => ApiError::Conflict(detail),
             AccountError::Credentials | AccountError::Unauthenticated => ApiError::Unauthorized(detail),
-            AccountError::Scope(_) | AccountError::NotYours => ApiError::Forbidden(detail),
+            AccountError::Scope(_) | AccountError::NotYours | AccountError::BotsPlayChallenges => {
+                ApiError::Forbidden(detail)
+            }
             AccountError::NotFound(_) => ApiError::NotFound(detail),
             AccountError::TooMany(_) => ApiError::too_many("sign_ins_waiting", detail, BUSY_RETRY_AFTER),
             AccountError::Busy => ApiError::unavailable("password_share", detail, BUSY_RETRY_AFTER),
@@ -138,6 +140,10 @@ pub struct AccountInput {
     /// 8 to 256 characters, any.
     #[schema(min_length = 8, max_length = 256)]
     pub password: String,
+    /// A bot account (rule book §15): a program plays it, and it is shown
+    /// as one. Left out or false: a person's account.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// What a token is asked for with.
@@ -178,8 +184,15 @@ pub struct AccountView {
     /// When it was created (RFC 3339).
     pub created_at: String,
     /// Its rating in each pool it has played rated games in, keyed by pool
-    /// (`murray/orthogonal`: preset and direction set).
+    /// (`murray/orthogonal`: preset and direction set; `…/bots` for games
+    /// with a bot).
     pub ratings: BTreeMap<String, PoolRating>,
+    /// Whether it is a bot (rule book §15).
+    pub bot: bool,
+    /// Whether it agrees to rated games against bots.
+    pub rated_against_bots: bool,
+    /// What challenges it accepts; null: any.
+    pub accepts: Option<crate::accounts::profile::Accepts>,
 }
 
 /// An account's rating in one pool (Glicko-2, rule book §13).
@@ -199,7 +212,7 @@ pub struct PoolRating {
 }
 
 impl AccountView {
-    fn of(a: &AccountRow, ratings: &[RatingRow]) -> AccountView {
+    pub(crate) fn of(a: &AccountRow, ratings: &[RatingRow]) -> AccountView {
         let ratings = ratings
             .iter()
             .map(|r| {
@@ -218,7 +231,16 @@ impl AccountView {
                 (r.pool.clone(), view)
             })
             .collect();
-        AccountView { name: a.name.clone(), created_at: rfc3339(a.created_at), ratings }
+        AccountView {
+            name: a.name.clone(),
+            created_at: rfc3339(a.created_at),
+            ratings,
+            bot: a.bot != 0,
+            rated_against_bots: a.rated_against_bots != 0,
+            // Written by this server from a checked profile: one that does
+            // not read is shown as none.
+            accepts: a.accepts.as_deref().and_then(|json| serde_json::from_str(json).ok()),
+        }
     }
 }
 
@@ -324,7 +346,7 @@ pub async fn create_account(
     let name = AccountName::parse(&body.name)?;
     let password = Password::parse(body.password)?;
     state.limit(Class::SignIn, &req)?;
-    let account = state.accounts.create(&name, password, &state.client_key(&req)).await?;
+    let account = state.accounts.create(&name, password, body.bot, &state.client_key(&req)).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/accounts/{}", account.name)))
         .json(AccountView::of(&account, &[])))

@@ -78,6 +78,9 @@ pub async fn create_game(
         None
     };
     if let Some(who) = &creator {
+        if who.bot {
+            return Err(AccountError::BotsPlayChallenges.into());
+        }
         // An account's games are limited whatever networks it uses.
         state.limit_account(Class::Create, &who.name)?;
     }
@@ -95,7 +98,7 @@ pub async fn create_game(
                     return Err(ApiError::refuse(Refusal::InvalidValue, detail, &format!("players[{i}]")));
                 }
                 who.is(account)?;
-                return Ok(NewSeat::Account(who.account_id.clone(), PlayerName::stored(&who.name)));
+                return Ok(NewSeat::Account(who.seat_account(), PlayerName::stored(&who.name)));
             }
             match (&p.name, p.computer, p.open) {
                 (None, None, Some(open)) => Ok(NewSeat::Open(open.visibility())),

@@ -22,6 +22,7 @@ pub mod meta;
 pub mod move_page;
 pub mod moves;
 pub mod problem;
+pub mod profile;
 pub mod query;
 pub mod ratings;
 pub mod records;
@@ -170,6 +171,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(records::game_record)
         .service(accounts::revoke_token)
         .service(accounts::get_account)
+        .service(profile::update_account)
         .service(accounts::delete_account)
         .service(accounts::export_account)
         .service(ratings::list_account_games)

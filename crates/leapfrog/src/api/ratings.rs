@@ -27,6 +27,9 @@ pub struct LeaderboardQuery {
     /// A previous page's `next_cursor`.
     #[param(min_length = 1)]
     pub cursor: Option<String>,
+    /// The pool's bot pool instead: rated games with a bot in them (rule
+    /// book §15).
+    pub bots: Option<bool>,
 }
 
 /// A player of a leaderboard.
@@ -40,6 +43,8 @@ pub struct Ranked {
     pub deviation: f64,
     /// Rated games it counts.
     pub games: i64,
+    /// Whether the account is a bot.
+    pub bot: bool,
 }
 
 /// A page of a leaderboard.
@@ -111,7 +116,10 @@ pub async fn list_ratings(
             Some((f64::from_bits(bits), id.to_string()))
         }
     };
-    let pool = format!("{preset}/{directions}");
+    let pool = match query.bots {
+        Some(true) => format!("{preset}/{directions}/{}", crate::game::BOT_POOL),
+        _ => format!("{preset}/{directions}"),
+    };
     let mut rows = state
         .games
         .store()
@@ -134,6 +142,7 @@ pub async fn list_ratings(
             rating: tenth(r.rating),
             deviation: tenth(r.deviation),
             games: r.games,
+            bot: r.bot,
         })
         .collect();
     Ok(HttpResponse::Ok().json(Leaderboard { pool, players, next_cursor }))

@@ -73,6 +73,9 @@ pub async fn join_game(
     state.limit(Class::Move, &req)?;
     // With an account's token, the account takes the seat under its name.
     let account = super::accounts::player(&state, &req).await?;
+    if account.as_ref().is_some_and(|who| who.bot) {
+        return Err(crate::accounts::AccountError::BotsPlayChallenges.into());
+    }
     let name = match (&account, body.name.as_deref()) {
         (Some(who), _) => PlayerName::stored(&who.name),
         (None, Some(text)) => {
@@ -93,7 +96,8 @@ pub async fn join_game(
             return Err(ApiError::refuse(Refusal::InvalidValue, detail, "invitation"));
         }
     };
-    let choice = SeatChoice { player: body.player, invitation, account: account.map(|who| who.account_id) };
+    let choice =
+        SeatChoice { player: body.player, invitation, account: account.map(|who| who.seat_account()) };
     let joined = state.games.join(&id, name, &choice).await?;
     let seat = SeatView::of(&joined.game, joined.player, &joined.token)
         .ok_or_else(|| ApiError::Internal("the seat joined is not in the game".into()))?;

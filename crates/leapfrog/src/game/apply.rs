@@ -10,7 +10,7 @@ use jump_capture as jc;
 
 use super::{
     Game, GameStatus, HistoryMove, Holder, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, NewSeat, PlayerName, Resignation,
-    RuleError, Seat, Unreadable, Visibility,
+    RuleError, Seat, SeatAccount, Unreadable, Visibility,
 };
 
 /// What can be done to a game that exists. Who asks has been told apart
@@ -41,8 +41,8 @@ pub enum Command {
         with_invitation: bool,
         /// The private seats that invitation opens.
         invited: Vec<usize>,
-        /// The joiner's account (its id), when they join with one.
-        account: Option<String>,
+        /// The joiner's account, when they join with one.
+        account: Option<SeatAccount>,
     },
     /// A seat is given back while the game waits.
     Leave {
@@ -194,11 +194,12 @@ impl Game {
         let seats = new.seats.into_iter().enumerate().map(|(player, seat)| {
             let (name, holder, account) = match seat {
                 NewSeat::Person(name) => (name, Holder::Person, None),
-                NewSeat::Account(id, name) => (name, Holder::Person, Some(id)),
+                NewSeat::Account(account, name) => (name, Holder::Person, Some(account)),
                 NewSeat::Computer(level, name) => (name, Holder::Computer(level), None),
                 NewSeat::Open(visibility) => (open_name(), Holder::Open(visibility), None),
             };
-            Seat { player, name, holder, resigned: None, account }
+            let bot = account.as_ref().is_some_and(|a| a.bot);
+            Seat { player, name, holder, resigned: None, account: account.map(|a| a.id), bot }
         });
         let seats: Vec<Seat> = seats.collect();
         if new.rated {
@@ -244,6 +245,7 @@ impl Game {
                     holder,
                     resigned: None,
                     account: old.account.clone(),
+                    bot: old.bot,
                 }
             })
             .collect();
@@ -337,12 +339,15 @@ impl Game {
                 }
                 let player = self.seat_to_join(seat, with_invitation, &invited)?;
                 if self.rated {
-                    let Some(id) = &account else { return Err(RuleError::RatedNeedsAccount) };
-                    if let Some(held) = self.seats.iter().find(|s| s.account.as_ref() == Some(id)) {
+                    let Some(joiner) = &account else { return Err(RuleError::RatedNeedsAccount) };
+                    if let Some(held) = self.seats.iter().find(|s| s.account.as_ref() == Some(&joiner.id)) {
                         return Err(RuleError::AlreadySeated { player: held.player });
                     }
                 }
-                next.seats[player] = Seat { player, name, holder: Holder::Person, resigned: None, account };
+                let bot = account.as_ref().is_some_and(|a| a.bot);
+                let account = account.map(|a| a.id);
+                next.seats[player] =
+                    Seat { player, name, holder: Holder::Person, resigned: None, account, bot };
                 changes.push(Change::Joined { player });
             }
             Command::Leave { player, private } => {
@@ -356,6 +361,7 @@ impl Game {
                     holder: Holder::Open(visibility),
                     resigned: None,
                     account: None,
+                    bot: false,
                 };
                 changes.push(Change::Left { player });
             }

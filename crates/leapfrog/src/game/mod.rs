@@ -70,8 +70,17 @@ pub enum NewSeat {
     Computer(Level, PlayerName),
     /// Open for someone to join.
     Open(Visibility),
-    /// A person's account (its id), under its name.
-    Account(String, PlayerName),
+    /// A person's or a bot's account, under its name.
+    Account(SeatAccount, PlayerName),
+}
+
+/// The account that holds a seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatAccount {
+    /// Its id.
+    pub id: String,
+    /// Whether it is a bot (rule book §15).
+    pub bot: bool,
 }
 
 /// One player's place in a game.
@@ -89,6 +98,8 @@ pub struct Seat {
     /// The account that holds it (its id), when a person's account does:
     /// its tokens play the seat as well as the seat's own token.
     pub account: Option<String>,
+    /// Whether that account is a bot (rule book §15).
+    pub bot: bool,
 }
 
 /// A persisted game as it stands.
@@ -441,9 +452,11 @@ impl Game {
     }
 
     /// A rated game's rating pool: its preset and direction set
-    /// (`murray/orthogonal`).
+    /// (`murray/orthogonal`), and `/bots` when a bot holds a seat (bots are
+    /// rated in pools of their own, rule book §15).
     pub fn pool(&self) -> Option<String> {
-        if self.rated { preset_pool(&self.rules) } else { None }
+        let pool = if self.rated { preset_pool(&self.rules) } else { None }?;
+        Some(if self.seats.iter().any(|s| s.bot) { format!("{pool}/{BOT_POOL}") } else { pool })
     }
 
     /// How many events its log holds (the next event's number); `None`
@@ -472,6 +485,9 @@ impl Game {
 
 /// The pool of rules that are a preset's at some size and direction set
 /// (`murray/orthogonal`); `None` for other rules.
+/// What a bot pool's name ends with, after its preset and direction set.
+pub const BOT_POOL: &str = "bots";
+
 pub fn preset_pool(rules: &jc::Rules) -> Option<String> {
     let spec = rules.spec();
     let preset = jc::Preset::ALL.into_iter().find(|p| p.id() == spec.name)?;

@@ -58,7 +58,7 @@ fn rated(rules: jc::RulesSpec, seats: Vec<NewSeat>) -> Result<Game, RuleError> {
 }
 
 fn account(id: &str) -> NewSeat {
-    NewSeat::Account(id.into(), name(id))
+    NewSeat::Account(SeatAccount { id: id.into(), bot: false }, name(id))
 }
 
 fn join(
@@ -345,7 +345,7 @@ fn a_rated_games_open_seat_is_joined_by_an_account_that_holds_no_other_seat() {
         seat: None,
         with_invitation: false,
         invited: vec![],
-        account: Some("ann".into()),
+        account: Some(SeatAccount { id: "ann".into(), bot: false }),
     };
     assert!(matches!(g.apply(as_ann, T0), Err(RuleError::AlreadySeated { player: 0 })));
     let as_bob = Command::Join {
@@ -353,7 +353,7 @@ fn a_rated_games_open_seat_is_joined_by_an_account_that_holds_no_other_seat() {
         seat: None,
         with_invitation: false,
         invited: vec![],
-        account: Some("bob".into()),
+        account: Some(SeatAccount { id: "bob".into(), bot: false }),
     };
     let (started, _) = g.apply(as_bob, T0).unwrap();
     assert_eq!(started.status(), GameStatus::Started);

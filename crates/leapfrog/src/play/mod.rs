@@ -83,8 +83,8 @@ pub struct SeatChoice {
     pub player: Option<usize>,
     /// The invitation of a private seat.
     pub invitation: Option<SeatToken>,
-    /// The joiner's account (its id), when they join with its token.
-    pub account: Option<String>,
+    /// The joiner's account, when they join with its token.
+    pub account: Option<crate::game::SeatAccount>,
 }
 
 /// A seat just joined, or claimed in a rematch.

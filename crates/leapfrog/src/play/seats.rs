@@ -48,7 +48,7 @@ impl Games {
                 token_hash: token.hash().as_str().to_string(),
                 invite_hash: None,
                 claim_hash: None,
-                account_id: choice.account.clone(),
+                account_id: choice.account.as_ref().map(|a| a.id.clone()),
             })
         };
         let (game, player) = self.change(id, None, command, row).await?;

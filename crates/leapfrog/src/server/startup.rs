@@ -177,9 +177,9 @@ impl std::fmt::Debug for Application {
 
 fn cors(origins: &[String]) -> Cors {
     let cors = Cors::default()
-        .allowed_methods(["GET", "POST", "OPTIONS"])
+        .allowed_methods(["GET", "POST", "PATCH", "DELETE", "OPTIONS"])
         .allow_any_header()
-        .expose_headers(["etag", "location", "x-request-id"])
+        .expose_headers(["etag", "location", "x-request-id", "retry-after"])
         .max_age(3600);
     if origins.iter().any(|o| o == "*") {
         cors.allow_any_origin()

@@ -23,6 +23,12 @@ pub struct AccountRow {
     pub password: String,
     /// Unix milliseconds.
     pub created_at: i64,
+    /// 1 for a bot account.
+    pub bot: i64,
+    /// 1 when the account agrees to rated games against bots.
+    pub rated_against_bots: i64,
+    /// Its acceptance profile, JSON; `None`: any challenge.
+    pub accepts: Option<String>,
 }
 
 /// A personal access token as stored: never its secret.
@@ -42,18 +48,29 @@ pub struct TokenRow {
 
 static INSERT_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "INSERT INTO accounts (id, name, name_key, password, created_at, look) \
-         VALUES (:id, :name, :name_key, :password, :created_at, :look)",
+        "INSERT INTO accounts (id, name, name_key, password, created_at, look, bot, rated_against_bots, accepts) \
+         VALUES (:id, :name, :name_key, :password, :created_at, :look, :bot, :rated_against_bots, :accepts)",
     )
 });
 static ACCOUNT_BY_LOOK: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("SELECT name FROM accounts WHERE look = :look LIMIT 1"));
+/// An account's settings (rule book §15); `bot` only while it has no
+/// rated game.
+static UPDATE_SETTINGS: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE accounts SET bot = :bot, rated_against_bots = :rated_against_bots, accepts = :accepts \
+         WHERE id = :id AND (:bot = bot OR NOT EXISTS (SELECT 1 FROM ratings WHERE account_id = :id AND games > 0))",
+    )
+});
 static WITHOUT_LOOK: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("SELECT id, name FROM accounts WHERE look IS NULL LIMIT 500"));
 static SET_LOOK: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("UPDATE accounts SET look = :look WHERE id = :id"));
 static ACCOUNT_BY_NAME: LazyLock<Statement> = LazyLock::new(|| {
-    Statement::new("SELECT id, name, password, created_at FROM accounts WHERE name_key = :name_key")
+    Statement::new(
+        "SELECT id, name, password, created_at, bot, rated_against_bots, accepts FROM accounts \
+         WHERE name_key = :name_key",
+    )
 });
 /// Takes the account's row for the transaction: token inserts of one
 /// account queue here (PostgreSQL's row lock; SQLite writes one at a time).
@@ -69,7 +86,7 @@ static INSERT_TOKEN: LazyLock<Statement> = LazyLock::new(|| {
 });
 static TOKEN_BY_HASH: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "SELECT t.id, t.account_id, t.label, t.scopes, t.created_at, a.name FROM account_tokens t \
+        "SELECT t.id, t.account_id, t.label, t.scopes, t.created_at, a.name, a.bot FROM account_tokens t \
          JOIN accounts a ON a.id = t.account_id WHERE t.token_hash = :token_hash",
     )
 });
@@ -116,6 +133,9 @@ impl Store {
                     ("password", (&a.password).into()),
                     ("created_at", a.created_at.into()),
                     ("look", (&look).into()),
+                    ("bot", a.bot.into()),
+                    ("rated_against_bots", a.rated_against_bots.into()),
+                    ("accepts", (&a.accepts).into()),
                 ])?
                 .execute(&mut *s.write().await?)
                 .await;
@@ -173,6 +193,31 @@ impl Store {
         .await
     }
 
+    /// Writes an account's settings: whether it is a bot, whether it takes
+    /// rated games against bots, its acceptance profile. Whether they were
+    /// written: not when it would become a bot after a rated game.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn update_settings(&self, a: &AccountRow) -> Result<bool, StoreError> {
+        let a = a.clone();
+        self.on_db(move |s| async move {
+            let done = UPDATE_SETTINGS
+                .query(&[
+                    ("id", (&a.id).into()),
+                    ("bot", a.bot.into()),
+                    ("rated_against_bots", a.rated_against_bots.into()),
+                    ("accepts", (&a.accepts).into()),
+                ])?
+                .execute(&mut *s.write().await?)
+                .await?
+                .rows_affected();
+            Ok(done == 1)
+        })
+        .await
+    }
+
     /// The account of this name, whatever its case.
     ///
     /// # Errors
@@ -221,13 +266,14 @@ impl Store {
         .await
     }
 
-    /// The token whose secret has this hash, with its account's name; a
+    /// The token whose secret has this hash, with its account's name and
+    /// whether it is a bot; a
     /// revoked token, or one of a deleted account, is none.
     ///
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn token(&self, token_hash: &str) -> Result<Option<(TokenRow, String)>, StoreError> {
+    pub async fn token(&self, token_hash: &str) -> Result<Option<(TokenRow, String, bool)>, StoreError> {
         let token_hash = token_hash.to_string();
         self.on_db(move |s| async move {
             let row = TOKEN_BY_HASH
@@ -236,7 +282,7 @@ impl Store {
                 .await?;
             let Some(row) = row else { return Ok(None) };
             let token: TokenRow = sqlx::FromRow::from_row(&row)?;
-            Ok(Some((token, row.try_get("name")?)))
+            Ok(Some((token, row.try_get("name")?, row.try_get::<i64, _>("bot")? != 0)))
         })
         .await
     }

@@ -97,7 +97,7 @@ static UPDATE_RATING: LazyLock<Statement> = LazyLock::new(|| {
 static LEADERBOARD: LazyLock<[Statement; 2]> = LazyLock::new(|| {
     let shape = |after: &str| {
         Statement::new(&format!(
-            "SELECT r.account_id, a.name, r.rating, r.deviation, r.volatility, r.games FROM ratings r \
+            "SELECT r.account_id, a.name, r.rating, r.deviation, r.volatility, r.games, a.bot FROM ratings r \
              JOIN accounts a ON a.id = r.account_id WHERE r.pool = :pool AND r.deviation <= :provisional {after} \
              ORDER BY r.rating DESC, r.account_id LIMIT :limit"
         ))
@@ -118,6 +118,8 @@ pub struct Ranked {
     pub deviation: f64,
     /// Rated games it counts.
     pub games: i64,
+    /// Whether the account is a bot.
+    pub bot: bool,
 }
 
 impl Store {
@@ -205,6 +207,7 @@ impl Store {
                     rating: r.try_get(2)?,
                     deviation: r.try_get(3)?,
                     games: r.try_get(5)?,
+                    bot: r.try_get::<i64, _>(6)? != 0,
                 })
             })
             .collect::<Result<_, sqlx::Error>>()

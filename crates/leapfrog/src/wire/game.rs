@@ -246,6 +246,8 @@ pub struct PlayerView {
     /// Whether an account holds the seat (under the seat's name, its
     /// profile at `/v1/accounts/{name}`).
     pub account: bool,
+    /// Whether that account is a bot (rule book §15).
+    pub bot: bool,
 }
 
 /// A seat's secret, shown once.
@@ -352,6 +354,7 @@ impl GameView {
                         game::Resignation::TimedOut => ResignationView::TimedOut,
                     }),
                     account: s.account.is_some(),
+                    bot: s.bot,
                 })
                 .collect(),
             position: PositionView::of(game.position()),

@@ -115,7 +115,15 @@ export interface paths {
         delete: operations["deleteAccount"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update an account
+         * @description Changes the settings of the account the token acts for: whether it is
+         *     a bot, whether it takes rated games against bots, and its acceptance
+         *     profile (what challenges it takes; one it would decline is refused at
+         *     once with the reason). Needs the `account` scope; a bot's own token may
+         *     set its profile.
+         */
+        patch: operations["updateAccount"];
         trace?: never;
     };
     "/v1/accounts/{name}/export": {
@@ -708,6 +716,67 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description What an account accepts. Every field may be left out: then anything.
+         * @example {
+         *       "bots": true,
+         *       "casual": true,
+         *       "max_games": 4,
+         *       "max_move_time": 600,
+         *       "max_size": 15,
+         *       "min_move_time": 10,
+         *       "min_size": 6,
+         *       "people": true,
+         *       "presets": [
+         *         "murray",
+         *         "konane"
+         *       ],
+         *       "rated": true,
+         *       "untimed": false
+         *     }
+         */
+        Accepts: {
+            /**
+             * @description Presets accepted (`old`, `murray`, `froglet`, `konane`, `capture`, …); empty: any preset and
+             *     custom rule sets too. Named: only those presets' rules, at any size the sizes allow.
+             */
+            presets?: string[];
+            /**
+             * Format: int32
+             * @description The fewest rows and columns a board may have.
+             */
+            min_size?: number | null;
+            /**
+             * Format: int32
+             * @description The most rows and columns a board may have.
+             */
+            max_size?: number | null;
+            /**
+             * Format: int32
+             * @description The fewest seconds per move accepted.
+             */
+            min_move_time?: number | null;
+            /**
+             * Format: int32
+             * @description The most seconds per move accepted.
+             */
+            max_move_time?: number | null;
+            /** @description Games with no time limit accepted (default true). */
+            untimed?: boolean;
+            /** @description Rated challenges accepted (default true). */
+            rated?: boolean;
+            /** @description Casual challenges accepted (default true). */
+            casual?: boolean;
+            /** @description Challenges from bots accepted (default true). */
+            bots?: boolean;
+            /** @description Challenges from people accepted (default true). */
+            people?: boolean;
+            /**
+             * Format: int32
+             * @description The most unfinished games at once; past it, `busy`.
+             */
+            max_games?: number | null;
+        };
         /** @description What the server holds about an account. */
         AccountExport: {
             /** @description The account (its password is held only as a hash, not given). */
@@ -730,6 +799,33 @@ export interface components {
             name: string;
             /** @description 8 to 256 characters, any. */
             password: string;
+            /**
+             * @description A bot account (rule book §15): a program plays it, and it is shown
+             *     as one. Left out or false: a person's account.
+             */
+            bot?: boolean;
+        };
+        /**
+         * @description Changes to one's own account; a field left out stays as it is.
+         * @example {
+         *       "accepts": {
+         *         "max_games": 4,
+         *         "presets": [
+         *           "murray"
+         *         ]
+         *       },
+         *       "bot": true
+         *     }
+         */
+        AccountUpdate: {
+            /**
+             * @description Make the account a bot: allowed while it has played no rated game,
+             *     and for good.
+             */
+            bot?: boolean | null;
+            /** @description Agree (or no longer) to rated games against bots; a person only. */
+            rated_against_bots?: boolean | null;
+            accepts?: components["schemas"]["Accepts"] | null;
         };
         /** @description An account as anyone sees it. */
         AccountView: {
@@ -739,11 +835,17 @@ export interface components {
             created_at: string;
             /**
              * @description Its rating in each pool it has played rated games in, keyed by pool
-             *     (`murray/orthogonal`: preset and direction set).
+             *     (`murray/orthogonal`: preset and direction set; `…/bots` for games
+             *     with a bot).
              */
             ratings: {
                 [key: string]: components["schemas"]["PoolRating"];
             };
+            /** @description Whether it is a bot (rule book §15). */
+            bot: boolean;
+            /** @description Whether it agrees to rated games against bots. */
+            rated_against_bots: boolean;
+            accepts?: components["schemas"]["Accepts"] | null;
         };
         /** @description What a move changed in its game, besides the history. */
         AfterMove: {
@@ -1458,6 +1560,8 @@ export interface components {
              *     profile at `/v1/accounts/{name}`).
              */
             account: boolean;
+            /** @description Whether that account is a bot (rule book §15). */
+            bot: boolean;
         };
         /** @description An account's rating in one pool (Glicko-2, rule book §13). */
         PoolRating: {
@@ -1683,6 +1787,8 @@ export interface components {
              * @description Rated games it counts.
              */
             games: number;
+            /** @description Whether the account is a bot. */
+            bot: boolean;
         };
         /** @description A player's rating before and after a rated game (rounded to a tenth). */
         RatingChangeView: {
@@ -2311,6 +2417,90 @@ export interface operations {
              *     acts for another account.
              */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountUpdate"];
+            };
+        };
+        responses: {
+            /** @description The account as it is now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountView"];
+                };
+            };
+            /** @description Malformed JSON or a wrong type; `field` names where. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No account has this name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit (64 KiB unless configured). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bot made a person again, an account with rated games made a bot, or a profile that contradicts itself (`field` says which) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3532,6 +3722,11 @@ export interface operations {
                 limit?: number;
                 /** @description A previous page's `next_cursor`. */
                 cursor?: string;
+                /**
+                 * @description The pool's bot pool instead: rated games with a bot in them (rule
+                 *     book §15).
+                 */
+                bots?: boolean;
             };
             header?: never;
             path: {

@@ -54,7 +54,7 @@ impl Game {
                     }
                     _ => Holder::Person,
                 };
-                Ok(Seat { player, name, holder, resigned, account: state.account.clone() })
+                Ok(Seat { player, name, holder, resigned, account: state.account.clone(), bot: state.bot })
             })
             .collect::<Result<_, RuleError>>()?;
         let seed = row.seed.parse().map_err(|e| corrupt("seed", &e))?;
@@ -147,6 +147,7 @@ impl Game {
             .seats()
             .iter()
             .map(|s| StoredSeat {
+                bot: s.bot,
                 account: s.account.clone(),
                 open: match s.holder {
                     Holder::Open(Visibility::Public) => Some(OpenTo::Public),

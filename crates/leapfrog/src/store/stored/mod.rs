@@ -378,6 +378,10 @@ pub struct StoredSeat {
     /// Whether and how it resigned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resigned: Option<Resigned>,
+    /// Whether the account that holds it is a bot (before `account`,
+    /// which a deleted account's removal expects last).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
     /// The id of the account that holds it (set to null when the account
     /// is deleted).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,0 +1,77 @@
+//! Bot accounts (rule book §15): made at sign-up or later while no rated
+//! game counts, for good; their settings and acceptance profile; a bot's
+//! tokens play only the games of challenges.
+
+use serde_json::json;
+
+use crate::accounts::{PASSWORD, as_token, play_plies, players, rated_game, secret, token};
+use crate::common::spawn_app;
+
+#[test]
+fn an_account_becomes_a_bot_for_good_and_publishes_what_it_accepts() {
+    let app = spawn_app();
+    let made = app.post_json("/v1/accounts", &json!({"name": "Robo", "password": PASSWORD, "bot": true}));
+    assert_eq!(made.status, 201, "{}", made.body);
+    assert_eq!((made.json()["bot"].as_bool(), made.json()["accepts"].is_null()), (Some(true), true));
+    let robo = secret(&token(&app, "Robo", PASSWORD, &["play", "account"]));
+    // Its profile: what it takes, shown to anyone.
+    let accepts = json!({"presets": ["murray", "konane"], "min_size": 6, "max_games": 2, "untimed": false});
+    let r = as_token(&app, "PATCH", "/v1/accounts/Robo", &robo, &json!({"accepts": accepts}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let shown = app.get("/v1/accounts/robo").json();
+    assert_eq!(shown["accepts"]["presets"], json!(["murray", "konane"]), "{shown}");
+    assert_eq!(
+        (shown["accepts"]["max_games"].as_u64(), shown["accepts"]["rated"].as_bool()),
+        (Some(2), Some(true))
+    );
+    // A profile that contradicts itself, or names no preset, is refused by field.
+    for (bad, field) in [
+        (json!({"min_size": 9, "max_size": 8}), "accepts.min_size"),
+        (json!({"presets": ["chess"]}), "accepts.presets"),
+        (json!({"rated": false, "casual": false}), "accepts.rated"),
+    ] {
+        let r = as_token(&app, "PATCH", "/v1/accounts/Robo", &robo, &json!({"accepts": bad}));
+        assert_eq!((r.status, r.json()["field"].as_str()), (422, Some(field)), "{}", r.body);
+    }
+    // Null: any challenge again. A bot stays a bot.
+    let r = as_token(&app, "PATCH", "/v1/accounts/Robo", &robo, &json!({"accepts": null}));
+    assert!(r.json()["accepts"].is_null(), "{}", r.body);
+    let r = as_token(&app, "PATCH", "/v1/accounts/Robo", &robo, &json!({"bot": false}));
+    assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("bot")), "{}", r.body);
+    let r = as_token(&app, "PATCH", "/v1/accounts/Robo", &robo, &json!({"rated_against_bots": true}));
+    assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("rated_against_bots")), "{}", r.body);
+    // A bot plays challenges' games: it neither creates nor joins others.
+    let game = json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "players": [{"account": "Robo"}, {"open": "public"}]});
+    assert_eq!(as_token(&app, "POST", "/v1/games", &robo, &game).status, 403);
+    let open = app.post_json(
+        "/v1/games",
+        &json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "players": [{"name": "Zed P"}, {"open": "public"}]}),
+    );
+    let id = open.json()["id"].as_str().unwrap().to_string();
+    let r = as_token(&app, "POST", &format!("/v1/games/{id}/join"), &robo, &json!({}));
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.json()["detail"].as_str().unwrap().contains("challenges"), "{}", r.body);
+}
+
+#[test]
+fn a_person_opts_in_to_bots_and_becomes_a_bot_only_before_a_rated_game() {
+    let app = spawn_app();
+    let tokens = players(&app, &["Ann", "Bob", "Cy"]);
+    let r = as_token(&app, "PATCH", "/v1/accounts/Ann", &tokens[0], &json!({"rated_against_bots": true}));
+    assert_eq!((r.status, r.json()["rated_against_bots"].as_bool()), (200, Some(true)), "{}", r.body);
+    assert_eq!(app.get("/v1/accounts/Ann").json()["bot"], false);
+    // Another's account, or no token: refused.
+    assert_eq!(as_token(&app, "PATCH", "/v1/accounts/Bob", &tokens[0], &json!({"bot": true})).status, 403);
+    let anonymous = app.request("PATCH", "/v1/accounts/Ann", &[("Content-Type", "application/json")], b"{}");
+    assert_eq!(anonymous.status, 401);
+    // Cy becomes a bot while he has played no rated game.
+    let r = as_token(&app, "PATCH", "/v1/accounts/Cy", &tokens[2], &json!({"bot": true}));
+    assert_eq!((r.status, r.json()["bot"].as_bool()), (200, Some(true)), "{}", r.body);
+    // Ann and Bob play a rated game to a result: neither may become a bot.
+    let id = rated_game(&app, &tokens[..2]);
+    play_plies(&app, &id, &tokens[..2], 2);
+    assert_eq!(as_token(&app, "POST", &format!("/v1/games/{id}/resign"), &tokens[1], &json!({})).status, 200);
+    let r = as_token(&app, "PATCH", "/v1/accounts/Bob", &tokens[1], &json!({"bot": true}));
+    assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("bot")), "{}", r.body);
+    assert_eq!(app.get("/v1/accounts/Bob").json()["bot"], false);
+}
