@@ -8,17 +8,19 @@ ALTER TABLE accounts ADD COLUMN bot BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE accounts ADD COLUMN rated_against_bots BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE accounts ADD COLUMN accepts TEXT;
 
--- A challenge: from an account, to one (`challenged_id`) or to anyone with
--- its id (NULL). `rules` is the rule set's JSON as the API gives it;
--- `seats` the number of players, `seat` the challenger's; `accepted` the
--- JSON list of the accounts seated so far, in seat order (the challenger's
--- seat included), `version` bumped by each acceptance. `status`: `open`,
+-- A challenge: from an account, to one (`challenged_id`, its name kept
+-- beside it) or to anyone with its id (NULL). `rules` is the rule set's
+-- JSON as the API gives it; `seats` the number of players, `seat` the
+-- challenger's; `accepted` the JSON list, seat by seat, of the accounts
+-- seated so far (id, name, bot; null for a free seat), the challenger's
+-- included, `version` bumped by each change. `status`: `open`,
 -- `accepted`, `declined`, `canceled`; an open one past `expires_at` is
 -- expired. Its game, once full, has the challenge's id.
 CREATE TABLE challenges (
     id              TEXT    PRIMARY KEY,
     challenger_id   TEXT    NOT NULL,
     challenged_id   TEXT,
+    challenged_name TEXT,
     rules           TEXT    NOT NULL,
     seats           BIGINT  NOT NULL,
     seat            BIGINT  NOT NULL,

@@ -27,6 +27,7 @@ mod bots;
 mod bounded;
 mod browser;
 mod caps;
+mod challenges;
 mod common;
 mod computer;
 mod custom_rules;

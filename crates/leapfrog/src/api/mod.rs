@@ -14,6 +14,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod challenges;
 pub mod events;
 pub mod games;
 pub mod json;
@@ -72,6 +73,7 @@ digits for runs of empty cells.",
         (name = "play", description = "Stateless play: set up, list moves, apply a move"),
         (name = "games", description = "Persisted games: seats, moves, history, live updates"),
         (name = "accounts", description = "Accounts and personal access tokens"),
+        (name = "challenges", description = "Challenges between accounts: the way bots find games"),
         (name = "meta", description = "Health")
     )
 )]
@@ -170,6 +172,12 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(moves::position_at)
         .service(records::game_record)
         .service(accounts::revoke_token)
+        .service(challenges::create_challenge)
+        .service(challenges::list_challenges)
+        .service(challenges::get_challenge)
+        .service(challenges::accept_challenge)
+        .service(challenges::decline_challenge)
+        .service(challenges::cancel_challenge)
         .service(accounts::get_account)
         .service(profile::update_account)
         .service(accounts::delete_account)

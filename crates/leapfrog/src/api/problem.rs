@@ -45,6 +45,10 @@ pub struct Problem {
     /// `password_share`, …). The answer's `Retry-After` says when to retry.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,
+    /// On a challenge refused at once (`declined`): the key of the reason
+    /// the account would decline it for (`rules`, `busy`, `too_fast`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Everything the HTTP layer can answer with other than success.
@@ -99,6 +103,18 @@ pub enum ApiError {
         /// The methods the path takes, comma-separated.
         allow: String,
     },
+    /// What the other side would decline, refused at once: 422 with the
+    /// reason's key.
+    #[error("{detail}")]
+    Declined {
+        /// The key (`busy`, `rules`, …).
+        reason: &'static str,
+        /// In words.
+        detail: String,
+    },
+    /// A thing that was there and is no more (an expired challenge): 410.
+    #[error("{0}")]
+    Gone(String),
     /// Over a rate limit or a quota of the client or account: 429, with
     /// `Retry-After`.
     #[error("{detail}")]
@@ -214,7 +230,6 @@ impl ApiError {
         ApiError::Unprocessable { kind, detail: detail.to_string(), field: Some(field.to_string()) }
     }
 
-    /// The problem body.
     /// A 429 for `limit` (counted in the metrics), retry in `retry_after`
     /// seconds.
     pub fn too_many(limit: &'static str, detail: impl Into<String>, retry_after: u64) -> ApiError {
@@ -229,6 +244,7 @@ impl ApiError {
         ApiError::Unavailable { limit, detail: detail.into(), retry_after }
     }
 
+    /// The problem body.
     pub fn problem(&self) -> Problem {
         let (slug, title, field) = match self {
             ApiError::BadRequest { field, .. } => ("invalid-request", "Malformed request", field.clone()),
@@ -243,6 +259,8 @@ impl ApiError {
             ApiError::Conflict(_) => ("conflict", "Conflict", None),
             ApiError::PreconditionFailed(_) => ("precondition-failed", "Precondition failed", None),
             ApiError::MethodNotAllowed { .. } => ("method-not-allowed", "Method not allowed", None),
+            ApiError::Declined { .. } => ("declined", "Declined", None),
+            ApiError::Gone(_) => ("gone", "Gone", None),
             ApiError::TooManyRequests { .. } => ("too-many-requests", "Too many requests", None),
             ApiError::Unavailable { .. } => ("unavailable", "Service unavailable", None),
             ApiError::Internal(_) => ("internal", "Internal error", None),
@@ -257,6 +275,10 @@ impl ApiError {
                 ApiError::TooManyRequests { limit, .. } | ApiError::Unavailable { limit, .. } => {
                     Some((*limit).to_string())
                 }
+                _ => None,
+            },
+            reason: match self {
+                ApiError::Declined { reason, .. } => Some((*reason).to_string()),
                 _ => None,
             },
         }
@@ -275,6 +297,8 @@ impl ResponseError for ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Declined { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Gone(_) => StatusCode::GONE,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -16,6 +16,7 @@
 //! Handlers, the clock, the computer and the sweep call this; nothing else
 //! writes a game.
 
+pub mod challenges;
 pub mod computer;
 mod error;
 pub mod move_clock;
@@ -188,32 +189,7 @@ impl Games {
         };
         let game = Game::new(new, now_ms())?;
         self.check_caps(creator, computer_only).await?;
-        let mut created = Created::default();
-        for seat in game.seats() {
-            match seat.holder {
-                Holder::Person => created.tokens.push((seat.player, crate::play::new_token()?)),
-                Holder::Open(Visibility::Private) => {
-                    created.invitations.push((seat.player, crate::play::new_token()?));
-                }
-                Holder::Open(Visibility::Public) | Holder::Computer(_) => {}
-            }
-        }
-        let secret = |list: &[(usize, SeatToken)], player| {
-            list.iter().find(|(p, _)| *p == player).map(|(_, t)| t.hash().as_str().to_string())
-        };
-        let rows: Vec<SeatRow> = game
-            .seats()
-            .iter()
-            .map(|seat| SeatRow {
-                player: seat.player as i64,
-                name: seat.name.as_str().to_string(),
-                token_hash: secret(&created.tokens, seat.player)
-                    .unwrap_or_else(|| no_token(&game, seat.player)),
-                invite_hash: secret(&created.invitations, seat.player),
-                claim_hash: None,
-                account_id: seat.account.clone(),
-            })
-            .collect();
+        let (created, rows) = seat_rows(&game)?;
         self.store.insert_game(&game.to_row()?, &rows).await?;
         self.tell(&game);
         Ok((game, created))
@@ -502,6 +478,38 @@ impl Games {
 }
 
 pub(crate) use seats::no_token;
+
+/// New secrets for a new game's seats — a token per person's seat, an
+/// invitation per private open seat — and the seats' rows, which keep
+/// only their hashes.
+fn seat_rows(game: &Game) -> Result<(Created, Vec<SeatRow>), GameError> {
+    let mut created = Created::default();
+    for seat in game.seats() {
+        match seat.holder {
+            Holder::Person => created.tokens.push((seat.player, crate::play::new_token()?)),
+            Holder::Open(Visibility::Private) => {
+                created.invitations.push((seat.player, crate::play::new_token()?));
+            }
+            Holder::Open(Visibility::Public) | Holder::Computer(_) => {}
+        }
+    }
+    let secret = |list: &[(usize, SeatToken)], player| {
+        list.iter().find(|(p, _)| *p == player).map(|(_, t)| t.hash().as_str().to_string())
+    };
+    let rows = game
+        .seats()
+        .iter()
+        .map(|seat| SeatRow {
+            player: seat.player as i64,
+            name: seat.name.as_str().to_string(),
+            token_hash: secret(&created.tokens, seat.player).unwrap_or_else(|| no_token(game, seat.player)),
+            invite_hash: secret(&created.invitations, seat.player),
+            claim_hash: None,
+            account_id: seat.account.clone(),
+        })
+        .collect();
+    Ok((created, rows))
+}
 
 /// When `changes` were made: the game's last change, or its abandonment
 /// (which is not play: the game's `updated_at` stays).

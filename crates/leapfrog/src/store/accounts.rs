@@ -66,6 +66,11 @@ static WITHOUT_LOOK: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("SELECT id, name FROM accounts WHERE look IS NULL LIMIT 500"));
 static SET_LOOK: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("UPDATE accounts SET look = :look WHERE id = :id"));
+static ACCOUNT_BY_ID: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT id, name, password, created_at, bot, rated_against_bots, accepts FROM accounts WHERE id = :id",
+    )
+});
 static ACCOUNT_BY_NAME: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT id, name, password, created_at, bot, rated_against_bots, accepts FROM accounts \
@@ -214,6 +219,21 @@ impl Store {
                 .await?
                 .rows_affected();
             Ok(done == 1)
+        })
+        .await
+    }
+
+    /// The account of this id.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn account_by_id(&self, id: &str) -> Result<Option<AccountRow>, StoreError> {
+        let id = id.to_string();
+        self.on_db(move |s| async move {
+            let row =
+                ACCOUNT_BY_ID.query(&[("id", (&id).into())])?.fetch_optional(&mut *s.read().await?).await?;
+            Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
         })
         .await
     }

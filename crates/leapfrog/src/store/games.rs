@@ -183,7 +183,7 @@ impl Store {
     }
 
     /// A game's row and its seats' rows, within `tx`.
-    async fn insert_rows(
+    pub(super) async fn insert_rows(
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         g: &GameRow,
         seats: &[SeatRow],

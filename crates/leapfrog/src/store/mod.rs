@@ -27,6 +27,7 @@
 
 mod accounts;
 pub mod backup;
+mod challenges;
 mod events;
 mod games;
 mod group;
@@ -48,6 +49,7 @@ use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyPool, Executor};
 
 pub use accounts::{AccountGames, AccountRow, TokenRow};
+pub use challenges::{ChallengeRow, ChallengeWrite};
 pub use games::WAITING;
 pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
 pub use rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};

@@ -240,6 +240,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List challenges
+         * @description The challenges the token's account sent or was sent, newest first, a
+         *     page at a time. Needs a personal access token with the `play` scope.
+         */
+        get: operations["listChallenges"];
+        put?: never;
+        /**
+         * Send a challenge
+         * @description Challenges an account (`to`) or anyone with the challenge's id (no
+         *     `to`) to a game on these terms. What the challenged account's profile
+         *     would decline is refused at once (422 `declined`, with its `reason`),
+         *     never sent. Needs a personal access token with the `play` scope.
+         */
+        post: operations["createChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a challenge
+         * @description A challenge by its id: anyone with it may read it (an open challenge's
+         *     id is its invitation).
+         */
+        get: operations["getChallenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a challenge
+         * @description Takes a free seat of the challenge (the account it was sent to, or
+         *     anyone for an open one); the last seat taken makes the game, exactly
+         *     once however many accept at once. Needs a personal access token with
+         *     the `play` scope.
+         */
+        post: operations["acceptChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a challenge
+         * @description Its challenger withdraws it while it is open. Needs a personal access
+         *     token with the `play` scope.
+         */
+        post: operations["cancelChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a challenge
+         * @description The account a challenge was sent to declines it, with a reason a
+         *     program can act on. Needs a personal access token with the `play` scope.
+         */
+        post: operations["declineChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games": {
         parameters: {
             query?: never;
@@ -716,6 +830,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An acceptance's answer. */
+        Accepted: {
+            /** @description The challenge after it. */
+            challenge: components["schemas"]["ChallengeView"];
+            game: components["schemas"]["Game"] | null;
+        };
         /**
          * @description What an account accepts. Every field may be left out: then anything.
          * @example {
@@ -1003,6 +1123,85 @@ export interface components {
          * @enum {string}
          */
         ChainRule: "free" | "straight";
+        /** @description A page of challenges. */
+        ChallengeList: {
+            /** @description The account's challenges, sent and received, newest first. */
+            challenges: components["schemas"]["ChallengeView"][];
+            /** @description The cursor of the next page; null on the last. */
+            next_cursor: string | null;
+        };
+        /**
+         * @description A challenge asked for.
+         * @example {
+         *       "move_time_limit": 60,
+         *       "rated": true,
+         *       "rules": {
+         *         "cols": 8,
+         *         "preset": "murray",
+         *         "rows": 8
+         *       },
+         *       "to": "Robo"
+         *     }
+         */
+        ChallengeRequest: {
+            /**
+             * @description The account challenged; left out: an open challenge, for anyone
+             *     with its id (it stays open a day, a direct one ten minutes).
+             */
+            to?: string | null;
+            /** @description The rule set of its game. */
+            rules: components["schemas"]["Rules"];
+            /**
+             * @description How many seats its game has (2 to 64, within the rules' range;
+             *     default 2). A challenge of more collects acceptances until full.
+             */
+            players?: number | null;
+            /** @description The challenger's seat, from 0 (default 0: moving first). */
+            seat?: number | null;
+            /**
+             * Format: int32
+             * @description Seconds a seat has for each move (5 to 604800); left out: no limit.
+             */
+            move_time_limit?: number | null;
+            /** @description Rated (rule book §13, §15); left out or false: casual. */
+            rated?: boolean;
+        };
+        /** @description A challenge as it stands. */
+        ChallengeView: {
+            /** @description Its id; once accepted, also its game's. */
+            id: string;
+            /** @description Who sent it. */
+            from: components["schemas"]["EntrantView"];
+            /** @description The account challenged; null: open to anyone with its id. */
+            to: string | null;
+            /** @description The rule set of its game. */
+            rules: components["schemas"]["RuleSet"];
+            /** @description How many seats its game has. */
+            players: number;
+            /** @description The challenger's seat. */
+            seat: number;
+            /** @description Seat by seat, the accounts seated so far (null: free). */
+            seats: (components["schemas"]["EntrantView"] | null)[];
+            /**
+             * Format: int32
+             * @description Seconds a move, if limited.
+             */
+            move_time_limit: number | null;
+            /** @description Whether its game is rated. */
+            rated: boolean;
+            /**
+             * @description `open`, `accepted`, `declined`, `canceled` or `expired`.
+             * @example open
+             */
+            status: string;
+            reason: components["schemas"]["Reason"] | null;
+            /** @description Its game's id, once every seat is taken. */
+            game: string | null;
+            /** @description When it was sent (RFC 3339). */
+            created_at: string;
+            /** @description When it expires if still open (RFC 3339). */
+            expires_at: string;
+        };
         /**
          * @description How strongly the computer plays a seat, weakest first: `random`
          *     (uniformly random moves), `greedy` (the largest immediate gain),
@@ -1058,6 +1257,10 @@ export interface components {
              */
             rated?: boolean;
         };
+        /** @description A decline. */
+        DeclineRequest: {
+            reason?: components["schemas"]["Reason"] | null;
+        };
         /**
          * @description Jump directions.
          * @enum {string}
@@ -1073,6 +1276,13 @@ export interface components {
          * @enum {string}
          */
         Ended: "play" | "resignation" | "aborted";
+        /** @description An account in a challenge. */
+        EntrantView: {
+            /** @description Its name. */
+            name: string;
+            /** @description Whether it is a bot. */
+            bot: boolean;
+        };
         /**
          * @description How the starting board is filled. `random` uses `weights` (one per
          *     kind); `checkerboard` uses `top_left` and `other` (kind letters).
@@ -1767,6 +1977,11 @@ export interface components {
              *     `password_share`, …). The answer's `Retry-After` says when to retry.
              */
             limit?: string | null;
+            /**
+             * @description On a challenge refused at once (`declined`): the key of the reason
+             *     the account would decline it for (`rules`, `busy`, `too_fast`, …).
+             */
+            reason?: string | null;
         };
         /** @description A player of a leaderboard. */
         Ranked: {
@@ -1837,6 +2052,11 @@ export interface components {
             /** @description The most event streams this process takes. */
             streams_limit: number;
         };
+        /**
+         * @description Why a challenge was declined: a key a program can act on.
+         * @enum {string}
+         */
+        Reason: "generic" | "later" | "too_fast" | "too_slow" | "rules" | "rated" | "casual" | "no_bot" | "only_bot" | "busy";
         /**
          * @description A record to read.
          * @example {
@@ -2818,6 +3038,432 @@ export interface operations {
              *     1000000 legal moves, or 100000 from one cell with their tree).
              */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listChallenges: {
+        parameters: {
+            query?: {
+                /** @description Challenges per page, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description A previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of challenges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeList"];
+                };
+            };
+            /**
+             * @description An unknown query parameter, or one of the wrong type or value (such
+             *     as an unknown `status`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `limit` out of range or a bad `cursor`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeRequest"];
+            };
+        };
+        responses: {
+            /** @description The challenge, open */
+            201: {
+                headers: {
+                    /** @description The challenge's URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeView"];
+                };
+            };
+            /** @description Malformed JSON or a wrong type; `field` names where. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No account has the name `to` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit (64 KiB unless configured). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Terms the rules refuse (`field`), a challenge to oneself, a rated game with a person who has not agreed to bots, or one the challenged account's profile declines (`declined`, with `reason`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client or account challenged too often lately (`limit`: `rate_create`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeView"];
+                };
+            };
+            /** @description No challenge has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    acceptChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge, and its game when this took the last seat */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Accepted"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The challenger, an account the challenge was not sent to, or a token without the `play` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No challenge has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Accepted, declined or canceled already, or this account is seated already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description At the accepter's most games (`declined`, `reason`: `busy`), or a rated game with a person who has not agreed to bots */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge, canceled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeView"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not its challenger, or a token without the `play` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No challenge has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No longer open */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    declineChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineRequest"];
+            };
+        };
+        responses: {
+            /** @description The challenge, declined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeView"];
+                };
+            };
+            /** @description Malformed JSON or a wrong type; `field` names where. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not the account the challenge was sent to (an open challenge is not declined), or a token without the `play` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No challenge has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No longer open */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit (64 KiB unless configured). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

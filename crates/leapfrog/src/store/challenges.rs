@@ -1,0 +1,239 @@
+//! The `challenges` table: a challenge by its id, an account's challenges
+//! newest first, acceptances recorded if the challenge is still as read,
+//! and the last acceptance written with its game in one transaction —
+//! the game's id is the challenge's, so however many accept at once, one
+//! game is made.
+
+use std::sync::LazyLock;
+
+use sqlx::{Connection, Row};
+
+use super::rows::{GameRow, SeatRow};
+use super::sql::Statement;
+use super::{Store, StoreError, is_unique_violation};
+
+/// A challenge as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ChallengeRow {
+    /// Its id (a UUID), also its game's.
+    pub id: String,
+    /// Who sent it.
+    pub challenger_id: String,
+    /// To whom; `None`: anyone with its id.
+    pub challenged_id: Option<String>,
+    /// That account's name.
+    pub challenged_name: Option<String>,
+    /// The rule set, JSON as the API gives it.
+    pub rules: String,
+    /// How many seats its game has.
+    pub seats: i64,
+    /// The challenger's seat.
+    pub seat: i64,
+    /// Seconds a move, if limited.
+    pub move_limit: Option<i64>,
+    /// 1 for rated.
+    pub rated: i64,
+    /// `open`, `accepted`, `declined` or `canceled`.
+    pub status: String,
+    /// A decline's reason key.
+    pub reason: Option<String>,
+    /// JSON: per seat, the account seated (or null).
+    pub accepted: String,
+    /// Bumped by every change.
+    pub version: i64,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds; an open challenge is expired from then.
+    pub expires_at: i64,
+}
+
+/// How a change of a challenge went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChallengeWrite {
+    /// Written.
+    Done,
+    /// The challenge changed since it was read.
+    Moved,
+    /// Its game exists already: another acceptance made it.
+    GameExists,
+}
+
+const COLUMNS: &str = "id, challenger_id, challenged_id, challenged_name, rules, seats, seat, move_limit, rated, status, reason, \
+                       accepted, version, created_at, expires_at";
+
+static INSERT: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(&format!(
+        "INSERT INTO challenges ({COLUMNS}) VALUES (:id, :challenger_id, :challenged_id, :challenged_name, :rules, :seats, :seat, \
+         :move_limit, :rated, :status, :reason, :accepted, :version, :created_at, :expires_at)"
+    ))
+});
+static BY_ID: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new(&format!("SELECT {COLUMNS} FROM challenges WHERE id = :id")));
+static OF_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(&format!(
+        "SELECT {COLUMNS} FROM challenges WHERE (challenger_id = :account OR challenged_id = :account) \
+         AND (created_at < :before_at OR (created_at = :before_at AND id < :before_id)) \
+         ORDER BY created_at DESC, id DESC LIMIT :limit"
+    ))
+});
+static UPDATE: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE challenges SET status = :status, reason = :reason, accepted = :accepted, version = :version \
+         WHERE id = :id AND version = :old_version",
+    )
+});
+static UNFINISHED_OF_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id \
+         WHERE s.account_id = :account AND g.status <> 'over' AND g.abandoned_at IS NULL",
+    )
+});
+
+impl Store {
+    /// Stores a new challenge.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn insert_challenge(&self, c: &ChallengeRow) -> Result<(), StoreError> {
+        let c = c.clone();
+        self.on_db(move |s| async move {
+            INSERT
+                .query(&[
+                    ("id", (&c.id).into()),
+                    ("challenger_id", (&c.challenger_id).into()),
+                    ("challenged_id", (&c.challenged_id).into()),
+                    ("challenged_name", (&c.challenged_name).into()),
+                    ("rules", (&c.rules).into()),
+                    ("seats", c.seats.into()),
+                    ("seat", c.seat.into()),
+                    ("move_limit", c.move_limit.into()),
+                    ("rated", c.rated.into()),
+                    ("status", (&c.status).into()),
+                    ("reason", (&c.reason).into()),
+                    ("accepted", (&c.accepted).into()),
+                    ("version", c.version.into()),
+                    ("created_at", c.created_at.into()),
+                    ("expires_at", c.expires_at.into()),
+                ])?
+                .execute(&mut *s.write().await?)
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Challenge `id`, if there is one.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, StoreError> {
+        let id = id.to_string();
+        self.on_db(move |s| async move {
+            let row = BY_ID.query(&[("id", (&id).into())])?.fetch_optional(&mut *s.read().await?).await?;
+            Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
+        })
+        .await
+    }
+
+    /// The challenges an account sent or was sent, newest first: at most
+    /// `limit`, before the one made at `before` (time and id).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn challenges_of(
+        &self,
+        account_id: &str,
+        before: Option<(i64, &str)>,
+        limit: i64,
+    ) -> Result<Vec<ChallengeRow>, StoreError> {
+        let account = account_id.to_string();
+        let (before_at, before_id) =
+            before.map_or((i64::MAX, String::new()), |(at, id)| (at, id.to_string()));
+        // With no cursor, every id is "before" the empty one only if it
+        // sorts first: compare with a string above any UUID instead.
+        let before_id = if before.is_none() { "~".to_string() } else { before_id };
+        self.on_db(move |s| async move {
+            let rows = OF_ACCOUNT
+                .query(&[
+                    ("account", (&account).into()),
+                    ("before_at", before_at.into()),
+                    ("before_id", (&before_id).into()),
+                    ("limit", limit.into()),
+                ])?
+                .fetch_all(&mut *s.read().await?)
+                .await?;
+            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    /// Writes `c`'s status, reason and acceptances if it is still at
+    /// `old_version`; with `game`, stores the game too, in the same
+    /// transaction (neither, if either fails).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn update_challenge(
+        &self,
+        c: &ChallengeRow,
+        old_version: i64,
+        game: Option<(&GameRow, &[SeatRow])>,
+    ) -> Result<ChallengeWrite, StoreError> {
+        let c = c.clone();
+        let game = game.map(|(g, seats)| (g.clone(), seats.to_vec()));
+        self.on_db(move |s| async move {
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
+            let changed = UPDATE
+                .query(&[
+                    ("status", (&c.status).into()),
+                    ("reason", (&c.reason).into()),
+                    ("accepted", (&c.accepted).into()),
+                    ("version", c.version.into()),
+                    ("id", (&c.id).into()),
+                    ("old_version", old_version.into()),
+                ])?
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if changed != 1 {
+                return Ok(ChallengeWrite::Moved);
+            }
+            if let Some((g, seats)) = &game {
+                match Store::insert_rows(&mut tx, g, seats).await {
+                    Ok(()) => {}
+                    Err(StoreError::Database(e)) if is_unique_violation(&e) => {
+                        return Ok(ChallengeWrite::GameExists);
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            tx.commit().await?;
+            Ok(ChallengeWrite::Done)
+        })
+        .await
+    }
+
+    /// How many unfinished games (neither over nor abandoned) an account
+    /// holds a seat of.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn unfinished_games_of_account(&self, account_id: &str) -> Result<u64, StoreError> {
+        let account = account_id.to_string();
+        self.on_db(move |s| async move {
+            let n: i64 = UNFINISHED_OF_ACCOUNT
+                .query(&[("account", (&account).into())])?
+                .fetch_one(&mut *s.read().await?)
+                .await?
+                .try_get(0)?;
+            Ok(u64::try_from(n).unwrap_or(0))
+        })
+        .await
+    }
+}
