@@ -16,10 +16,11 @@ use crate::accounts::profile::Reason;
 use crate::accounts::{AccountError, Principal};
 use crate::api::limits::Class;
 use crate::game::GameCursor;
-use crate::play::challenges::{Challenge, ChallengeError, Entrant, NewChallenge};
+use crate::play::challenges::{ChallengeError, NewChallenge};
+use crate::wire::challenge::ChallengeView;
 use crate::store::AccountRow;
-use crate::wire::game::{GameView, rfc3339};
-use crate::wire::{Refusal, RuleSet, Rules};
+use crate::wire::game::GameView;
+use crate::wire::{Refusal, Rules};
 
 impl From<ChallengeError> for ApiError {
     fn from(e: ChallengeError) -> Self {
@@ -67,82 +68,6 @@ pub struct ChallengeRequest {
     /// Rated (rule book §13, §15); left out or false: casual.
     #[serde(default)]
     pub rated: bool,
-}
-
-/// An account in a challenge.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct EntrantView {
-    /// Its name.
-    pub name: String,
-    /// Whether it is a bot.
-    pub bot: bool,
-}
-
-impl EntrantView {
-    fn of(e: &Entrant) -> EntrantView {
-        EntrantView { name: e.name.clone(), bot: e.bot }
-    }
-}
-
-/// A challenge as it stands.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ChallengeView {
-    /// Its id; once accepted, also its game's.
-    pub id: String,
-    /// Who sent it.
-    pub from: EntrantView,
-    /// The account challenged; null: open to anyone with its id.
-    #[schema(required = true)]
-    pub to: Option<String>,
-    /// The rule set of its game.
-    pub rules: RuleSet,
-    /// How many seats its game has.
-    pub players: usize,
-    /// The challenger's seat.
-    pub seat: usize,
-    /// Seat by seat, the accounts seated so far (null: free).
-    pub seats: Vec<Option<EntrantView>>,
-    /// Seconds a move, if limited.
-    #[schema(required = true)]
-    pub move_time_limit: Option<u32>,
-    /// Whether its game is rated.
-    pub rated: bool,
-    /// `open`, `accepted`, `declined`, `canceled` or `expired`.
-    #[schema(example = "open")]
-    pub status: String,
-    /// Why it was declined: `generic`, `later`, `too_fast`, `too_slow`, `rules`, `rated`, `casual`,
-    /// `no_bot`, `only_bot` or `busy`.
-    #[schema(required = true)]
-    pub reason: Option<Reason>,
-    /// Its game's id, once every seat is taken.
-    #[schema(required = true)]
-    pub game: Option<String>,
-    /// When it was sent (RFC 3339).
-    pub created_at: String,
-    /// When it expires if still open (RFC 3339).
-    pub expires_at: String,
-}
-
-impl ChallengeView {
-    fn of(c: &Challenge) -> ChallengeView {
-        let accepted = c.status == crate::play::challenges::Status::Accepted;
-        ChallengeView {
-            id: c.id.clone(),
-            from: c.from().map_or(EntrantView { name: String::new(), bot: false }, EntrantView::of),
-            to: c.to.as_ref().map(|(_, name)| name.clone()),
-            rules: RuleSet::from_rules(&c.rules),
-            players: c.entrants.len(),
-            seat: c.seat,
-            seats: c.entrants.iter().map(|e| e.as_ref().map(EntrantView::of)).collect(),
-            move_time_limit: c.move_limit,
-            rated: c.rated,
-            status: c.status.name().to_string(),
-            reason: c.reason,
-            game: accepted.then(|| c.id.clone()),
-            created_at: rfc3339(c.created_at),
-            expires_at: rfc3339(c.expires_at),
-        }
-    }
 }
 
 /// An acceptance's answer.
@@ -244,7 +169,7 @@ pub async fn create_challenge(
     let challenge = state.games.challenge(&from, to.as_ref(), new).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/challenges/{}", challenge.id)))
-        .json(ChallengeView::of(&challenge)))
+        .json(challenge.view()))
 }
 
 /// List challenges
@@ -288,7 +213,7 @@ pub async fn list_challenges(
         .then(|| page.last().map(|c| GameCursor { created_at: c.created_at, id: c.id.clone() }.to_string()))
         .flatten();
     Ok(HttpResponse::Ok()
-        .json(ChallengeList { challenges: page.iter().map(ChallengeView::of).collect(), next_cursor }))
+        .json(ChallengeList { challenges: page.iter().map(|c| c.view()).collect(), next_cursor }))
 }
 
 /// Get a challenge
@@ -309,7 +234,7 @@ pub async fn get_challenge(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(ChallengeView::of(&state.games.get_challenge(&id).await?)))
+    Ok(HttpResponse::Ok().json(state.games.get_challenge(&id).await?.view()))
 }
 
 /// Accept a challenge
@@ -343,7 +268,7 @@ pub async fn accept_challenge(
     let (_, account) = playing_account(&state, &req).await?;
     let (challenge, game) = state.games.accept(&id, &account).await?;
     Ok(HttpResponse::Ok()
-        .json(Accepted { challenge: ChallengeView::of(&challenge), game: game.as_ref().map(GameView::of) }))
+        .json(Accepted { challenge: challenge.view(), game: game.as_ref().map(GameView::of) }))
 }
 
 /// Decline a challenge
@@ -377,7 +302,7 @@ pub async fn decline_challenge(
     state.limit(Class::Move, &req)?;
     let (_, account) = playing_account(&state, &req).await?;
     let challenge = state.games.decline(&id, &account, body.reason.unwrap_or(Reason::Generic)).await?;
-    Ok(HttpResponse::Ok().json(ChallengeView::of(&challenge)))
+    Ok(HttpResponse::Ok().json(challenge.view()))
 }
 
 /// Cancel a challenge
@@ -407,5 +332,5 @@ pub async fn cancel_challenge(
     state.limit(Class::Move, &req)?;
     let (_, account) = playing_account(&state, &req).await?;
     let challenge = state.games.cancel(&id, &account).await?;
-    Ok(HttpResponse::Ok().json(ChallengeView::of(&challenge)))
+    Ok(HttpResponse::Ok().json(challenge.view()))
 }

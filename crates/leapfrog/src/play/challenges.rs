@@ -13,6 +13,9 @@ use super::{GameError, Games, now_ms, random_seed, seat_rows};
 use crate::accounts::profile::{Accepts, Reason, Terms};
 use crate::game::{Game, MAX_SEATS, NewGame, NewSeat, PlayerName, SeatAccount};
 use crate::store::{AccountRow, ChallengeRow, ChallengeWrite, StoreError};
+use crate::wire::RuleSet;
+use crate::wire::challenge::{ChallengeView, EntrantView};
+use crate::wire::game::rfc3339;
 
 /// How long a challenge to one account stays open: 10 minutes.
 pub const DIRECT_FOR_MS: i64 = 10 * 60 * 1000;
@@ -164,6 +167,27 @@ impl Challenge {
             created_at: self.created_at,
             expires_at: self.expires_at,
         })
+    }
+
+    /// The view the API and the account streams show.
+    pub fn view(&self) -> ChallengeView {
+        let entrant = |e: &Entrant| EntrantView { name: e.name.clone(), bot: e.bot };
+        ChallengeView {
+            id: self.id.clone(),
+            from: self.from().map_or(EntrantView { name: String::new(), bot: false }, entrant),
+            to: self.to.as_ref().map(|(_, name)| name.clone()),
+            rules: RuleSet::from_rules(&self.rules),
+            players: self.entrants.len(),
+            seat: self.seat,
+            seats: self.entrants.iter().map(|e| e.as_ref().map(entrant)).collect(),
+            move_time_limit: self.move_limit,
+            rated: self.rated,
+            status: self.status.name().to_string(),
+            reason: self.reason,
+            game: (self.status == Status::Accepted).then(|| self.id.clone()),
+            created_at: rfc3339(self.created_at),
+            expires_at: rfc3339(self.expires_at),
+        }
     }
 
     /// Its terms, as a profile judges them, from a challenger bot or not.

@@ -3,6 +3,7 @@
 //! its OpenAPI schema; the rules crate knows nothing of JSON, and these
 //! types know nothing of HTTP.
 
+pub mod challenge;
 pub mod game;
 pub mod position;
 pub mod resolve;
