@@ -156,7 +156,7 @@ fn computer_seats_play_to_the_end(app: &TestApp) {
     assert_eq!(game["seats"], json!([]), "the computer's seats have no token");
     assert_eq!(
         game["players"][0],
-        json!({"player": 0, "name": "Computer (greedy)", "computer": "greedy", "open": null, "resigned": null, "account": false})
+        json!({"player": 0, "name": "Computer (greedy)", "computer": "greedy", "open": null, "resigned": null, "account": false, "bot": false})
     );
     assert_eq!(game["players"][1]["name"], "Frog");
     let id = game["id"].as_str().unwrap();

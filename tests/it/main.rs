@@ -18,6 +18,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
 mod abuse;
+mod account_events;
 mod accounts;
 mod api;
 mod architecture;

@@ -81,24 +81,25 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
     let seats = two_seats();
     store.insert_game(&game(1, "start"), &seats).await.unwrap();
 
-    let done = store.commit_move(&game(2, "after a1"), 1, &a_move(0, "a1"), None, &ev(0)).await.unwrap();
+    let done = store.commit_move(&game(2, "after a1"), 1, &a_move(0, "a1"), None, &ev(0), &[]).await.unwrap();
     assert_eq!(done, Commit::Done);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
 
     // The ply is taken: the move's row is refused, the game is as it was.
-    let taken = store.commit_move(&game(2, "after b1"), 1, &a_move(0, "b1"), None, &ev(0)).await.unwrap();
+    let taken =
+        store.commit_move(&game(2, "after b1"), 1, &a_move(0, "b1"), None, &ev(0), &[]).await.unwrap();
     assert_eq!(taken, Commit::Conflict);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
 
     // A new ply, computed from a version that has moved on: the game's
     // update finds no row, and the move's row goes with it.
-    let stale = store.commit_move(&game(2, "stale"), 1, &a_move(1, "b1"), None, &ev(0)).await.unwrap();
+    let stale = store.commit_move(&game(2, "stale"), 1, &a_move(1, "b1"), None, &ev(0), &[]).await.unwrap();
     assert_eq!(stale, Commit::Conflict);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
 
     // An event whose number is taken: nothing of the move is kept.
     let renumbered =
-        store.commit_move(&game(3, "renumbered"), 2, &a_move(1, "b1"), None, &ev(0)).await.unwrap();
+        store.commit_move(&game(3, "renumbered"), 2, &a_move(1, "b1"), None, &ev(0), &[]).await.unwrap();
     assert_eq!(renumbered, Commit::Conflict);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
     assert_eq!(store.events("g1", 0, 10).await.unwrap().len(), 1);
@@ -111,8 +112,9 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
         request: request.into(),
         created_at: ply,
     };
-    let keyed =
-        store.commit_move(&game(3, "after b1"), 2, &a_move(1, "b1"), Some(&key("k", 1, "b1")), &ev(1)).await;
+    let keyed = store
+        .commit_move(&game(3, "after b1"), 2, &a_move(1, "b1"), Some(&key("k", 1, "b1")), &ev(1), &[])
+        .await;
     assert_eq!(keyed.unwrap(), Commit::Done);
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
     let stored = store.key_record("g1", 1, "k").await.unwrap().unwrap();
@@ -123,20 +125,21 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
 
     // A key with a stale move: neither the move nor the record is kept.
     let stale_keyed =
-        store.commit_move(&game(4, "stale"), 2, &a_move(2, "x"), Some(&key("k2", 2, "x")), &ev(2)).await;
+        store.commit_move(&game(4, "stale"), 2, &a_move(2, "x"), Some(&key("k2", 2, "x")), &ev(2), &[]).await;
     assert_eq!(stale_keyed.unwrap(), Commit::Conflict);
     assert!(store.key_record("g1", 0, "k2").await.unwrap().is_none());
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
 
     // The same player's key again, on a new move: nothing is written.
     let player_1_again = a_move(3, "c1");
-    let reused =
-        store.commit_move(&game(4, "reused"), 3, &player_1_again, Some(&key("k", 3, "c1")), &ev(2)).await;
+    let reused = store
+        .commit_move(&game(4, "reused"), 3, &player_1_again, Some(&key("k", 3, "c1")), &ev(2), &[])
+        .await;
     assert_eq!(reused.unwrap(), Commit::Conflict);
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
 
     // And the game goes on.
-    let next = store.commit_move(&game(4, "after c1"), 3, &a_move(2, "c1"), None, &ev(2)).await.unwrap();
+    let next = store.commit_move(&game(4, "after c1"), 3, &a_move(2, "c1"), None, &ev(2), &[]).await.unwrap();
     assert_eq!(next, Commit::Done);
     assert_eq!(state(&store).await, (4, "after c1".into(), vec!["a1".into(), "b1".into(), "c1".into()]));
     store.close().await;

@@ -455,7 +455,9 @@ impl EventStream {
         EventStream::open_with(app, path, &format!("X-Forwarded-For: {client}\r\n"))
     }
 
-    fn open_with(app: &TestApp, path: &str, headers: &str) -> EventStream {
+    /// Opens `path` as an event stream with these extra header lines
+    /// (each ending in `\r\n`).
+    pub fn open_with(app: &TestApp, path: &str, headers: &str) -> EventStream {
         let mut stream = TcpStream::connect(("127.0.0.1", app.port)).expect("connect");
         stream.set_read_timeout(Some(Duration::from_secs(20))).expect("timeout");
         let mut head = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n");

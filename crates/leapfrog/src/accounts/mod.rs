@@ -13,7 +13,6 @@
 
 mod credentials;
 mod password;
-pub mod profile;
 pub mod rating;
 
 use std::sync::Arc;
@@ -95,7 +94,7 @@ pub struct Settings {
     /// Agree to rated games against bots, or not.
     pub rated_against_bots: Option<bool>,
     /// A new acceptance profile, or `Some(None)` to accept anything.
-    pub accepts: Option<Option<profile::Accepts>>,
+    pub accepts: Option<Option<crate::wire::profile::Accepts>>,
 }
 
 /// The most personal access tokens an account may have at once.

@@ -192,7 +192,7 @@ pub struct AccountView {
     /// Whether it agrees to rated games against bots.
     pub rated_against_bots: bool,
     /// What challenges it accepts; null: any.
-    pub accepts: Option<crate::accounts::profile::Accepts>,
+    pub accepts: Option<crate::wire::profile::Accepts>,
 }
 
 /// An account's rating in one pool (Glicko-2, rule book §13).

@@ -12,14 +12,14 @@ use super::problem::{ApiError, Problem};
 use super::query::{QueryParams, page_limit};
 use super::responses::{BadJson, BadPage, BadQuery, NoToken, NotThisAccount, TooLarge};
 use super::state::AppState;
-use crate::accounts::profile::Reason;
 use crate::accounts::{AccountError, Principal};
 use crate::api::limits::Class;
 use crate::game::GameCursor;
 use crate::play::challenges::{ChallengeError, NewChallenge};
-use crate::wire::challenge::ChallengeView;
 use crate::store::AccountRow;
+use crate::wire::challenge::ChallengeView;
 use crate::wire::game::GameView;
+use crate::wire::profile::Reason;
 use crate::wire::{Refusal, Rules};
 
 impl From<ChallengeError> for ApiError {

@@ -12,6 +12,7 @@
 //! tokens, §13), `ratings` (leaderboards, an account's games), `meta` (health). `move_page` owns the fast JSON path of a page
 //! of legal moves; `problem` the one error type.
 
+pub mod account_events;
 pub mod accounts;
 pub mod analysis;
 pub mod challenges;
@@ -178,6 +179,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(challenges::accept_challenge)
         .service(challenges::decline_challenge)
         .service(challenges::cancel_challenge)
+        .service(account_events::follow_account)
         .service(accounts::get_account)
         .service(profile::update_account)
         .service(accounts::delete_account)

@@ -11,7 +11,7 @@ use super::problem::{ApiError, Problem};
 use super::responses::{BadJson, NoAccount, NoToken, NotThisAccount, TooLarge};
 use super::state::AppState;
 use crate::accounts::Settings;
-use crate::accounts::profile::Accepts;
+use crate::wire::profile::Accepts;
 
 /// Changes to one's own account; a field left out stays as it is.
 #[derive(Debug, Deserialize, ToSchema)]

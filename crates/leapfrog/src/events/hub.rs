@@ -158,6 +158,11 @@ impl Hub {
         self.lock().closed
     }
 
+    /// How many streams follow `key` in this process.
+    pub fn followers(&self, key: &str) -> usize {
+        self.lock().games.get(key).map_or(0, |c| c.followers)
+    }
+
     /// Whether game `game` has a channel here (followers in this process).
     pub fn followed(&self, game: &str) -> bool {
         self.lock().games.contains_key(game)
@@ -224,7 +229,7 @@ impl Hub {
             // the reader.
             let Some(mut next) = *place else { return };
             loop {
-                let rows = match store.events(&id, next as i64, BATCH).await {
+                let rows = match store.log(&id, next as i64, BATCH).await {
                     Ok(rows) => rows,
                     Err(e) => {
                         return tracing::warn!(error = %e, game = %id, "live updates: reading the log failed");

@@ -17,6 +17,8 @@
 //!
 //! Nothing here decides what happened: the core does ([`Game::apply`]).
 
+pub mod account;
+mod account_stream;
 mod hub;
 mod stream;
 #[cfg(test)]
@@ -25,6 +27,7 @@ mod tests;
 use actix_web::web::Bytes;
 use serde::Serialize;
 
+pub use account_stream::{ACCOUNT_HEARTBEAT, AccountStream};
 pub use hub::{Follower, Hub, StreamLimits, StreamsFull, forward_postgres};
 pub use stream::{HEARTBEAT, REMATCH_WAIT, Stream, StreamError};
 

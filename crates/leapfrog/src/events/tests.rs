@@ -21,7 +21,7 @@ async fn game_with_a_move(store: &Store) -> String {
     store.insert_game(&row, &[]).await.unwrap();
     let moved = crate::store::GameRow { version: 2, events: Some(1), ..row };
     let event = EventRow { seq: 0, kind: "move".into(), data: "{}".into(), at: 2 };
-    let commit = store.update_game(&moved, 1, None, &[event]).await.unwrap();
+    let commit = store.update_game(&moved, 1, None, &[event], &[]).await.unwrap();
     assert_eq!(commit, crate::store::Commit::Done);
     id
 }

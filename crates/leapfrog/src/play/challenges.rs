@@ -4,205 +4,27 @@
 //! however many accept at once (the game's id is the challenge's, written
 //! in the transaction that marks the challenge accepted).
 
+pub use super::challenge::{Challenge, Entrant, Status};
+
 use std::sync::Arc;
 
 use jump_capture as jc;
-use serde::{Deserialize, Serialize};
 
 use super::{GameError, Games, now_ms, random_seed, seat_rows};
-use crate::accounts::profile::{Accepts, Reason, Terms};
+use crate::events::account::of_challenge;
+use crate::game::Change;
 use crate::game::{Game, MAX_SEATS, NewGame, NewSeat, PlayerName, SeatAccount};
-use crate::store::{AccountRow, ChallengeRow, ChallengeWrite, StoreError};
-use crate::wire::RuleSet;
-use crate::wire::challenge::{ChallengeView, EntrantView};
-use crate::wire::game::rfc3339;
+use crate::store::{ACCOUNT_KEY, AccountRow, ChallengeRow, ChallengeWrite, StoreError};
+use crate::wire::profile::{Accepts, Reason};
 
 /// How long a challenge to one account stays open: 10 minutes.
 pub const DIRECT_FOR_MS: i64 = 10 * 60 * 1000;
 /// How long an open challenge (to anyone with its id) stays open: a day.
 pub const OPEN_FOR_MS: i64 = 24 * 3600 * 1000;
+/// Challenges, and games, a fresh account stream starts with at most.
+const SNAPSHOT: usize = 100;
 /// Tries of an acceptance that meets others changing the challenge.
 const TRIES: usize = 8;
-
-/// An account seated by a challenge.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Entrant {
-    /// Its id.
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// Whether it is a bot.
-    pub bot: bool,
-}
-
-impl Entrant {
-    /// The entrant an account is.
-    pub fn of(a: &AccountRow) -> Entrant {
-        Entrant { id: a.id.clone(), name: a.name.clone(), bot: a.bot != 0 }
-    }
-}
-
-/// Where a challenge stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// Waiting for acceptances.
-    Open,
-    /// Every seat taken: its game is made (with the challenge's id).
-    Accepted,
-    /// Declined by the account it was sent to.
-    Declined,
-    /// Withdrawn by its challenger.
-    Canceled,
-    /// Open past its time.
-    Expired,
-}
-
-impl Status {
-    /// Its name, as the API writes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Open => "open",
-            Status::Accepted => "accepted",
-            Status::Declined => "declined",
-            Status::Canceled => "canceled",
-            Status::Expired => "expired",
-        }
-    }
-}
-
-/// A challenge as it stands.
-#[derive(Debug, Clone)]
-pub struct Challenge {
-    /// Its id, also its game's.
-    pub id: String,
-    /// The account it was sent to (id and name); `None`: anyone.
-    pub to: Option<(String, String)>,
-    /// Its rules.
-    pub rules: Arc<jc::Rules>,
-    /// The challenger's seat.
-    pub seat: usize,
-    /// Seconds a move, if limited.
-    pub move_limit: Option<u32>,
-    /// Whether its game is rated.
-    pub rated: bool,
-    /// Where it stands (open past its time: expired).
-    pub status: Status,
-    /// Why it was declined.
-    pub reason: Option<Reason>,
-    /// Seat by seat, the accounts seated so far.
-    pub entrants: Vec<Option<Entrant>>,
-    /// Unix milliseconds.
-    pub created_at: i64,
-    /// Unix milliseconds.
-    pub expires_at: i64,
-    version: i64,
-}
-
-impl Challenge {
-    /// The challenger.
-    pub fn from(&self) -> Option<&Entrant> {
-        self.entrants.get(self.seat).and_then(Option::as_ref)
-    }
-
-    fn read(row: &ChallengeRow, now: i64) -> Result<Challenge, ChallengeError> {
-        let damaged = |what: &'static str, e: &dyn std::fmt::Display| {
-            ChallengeError::Game(GameError::Store(StoreError::Damaged {
-                what,
-                detail: format!("{}: {e}", row.id),
-            }))
-        };
-        let rules = crate::store::stored::read_rules(&row.rules).map_err(|e| damaged("rules", &e))?;
-        let entrants: Vec<Option<Entrant>> =
-            serde_json::from_str(&row.accepted).map_err(|e| damaged("challenge seats", &e))?;
-        let status = match row.status.as_str() {
-            "open" if now >= row.expires_at => Status::Expired,
-            "open" => Status::Open,
-            "accepted" => Status::Accepted,
-            "declined" => Status::Declined,
-            "canceled" => Status::Canceled,
-            other => return Err(damaged("challenge status", &other)),
-        };
-        let reason = row
-            .reason
-            .as_deref()
-            .map(|r| serde_json::from_value(serde_json::Value::String(r.to_string())))
-            .transpose()
-            .map_err(|e| damaged("decline reason", &e))?;
-        Ok(Challenge {
-            id: row.id.clone(),
-            to: row.challenged_id.clone().zip(row.challenged_name.clone()),
-            rules,
-            seat: usize::try_from(row.seat).map_err(|e| damaged("challenge seat", &e))?,
-            move_limit: row.move_limit.map(|l| u32::try_from(l).unwrap_or(u32::MAX)),
-            rated: row.rated != 0,
-            status,
-            reason,
-            entrants,
-            created_at: row.created_at,
-            expires_at: row.expires_at,
-            version: row.version,
-        })
-    }
-
-    fn row(&self, challenger_id: &str) -> Result<ChallengeRow, ChallengeError> {
-        let status = match self.status {
-            Status::Expired => "open",
-            other => other.name(),
-        };
-        Ok(ChallengeRow {
-            id: self.id.clone(),
-            challenger_id: challenger_id.to_string(),
-            challenged_id: self.to.as_ref().map(|(id, _)| id.clone()),
-            challenged_name: self.to.as_ref().map(|(_, name)| name.clone()),
-            rules: crate::store::stored::rules_json(&self.rules).map_err(GameError::from)?,
-            seats: self.entrants.len() as i64,
-            seat: self.seat as i64,
-            move_limit: self.move_limit.map(i64::from),
-            rated: i64::from(self.rated),
-            status: status.to_string(),
-            reason: self.reason.map(|r| r.key().to_string()),
-            accepted: serde_json::to_string(&self.entrants)
-                .map_err(|e| GameError::from(StoreError::Encode(e)))?,
-            version: self.version,
-            created_at: self.created_at,
-            expires_at: self.expires_at,
-        })
-    }
-
-    /// The view the API and the account streams show.
-    pub fn view(&self) -> ChallengeView {
-        let entrant = |e: &Entrant| EntrantView { name: e.name.clone(), bot: e.bot };
-        ChallengeView {
-            id: self.id.clone(),
-            from: self.from().map_or(EntrantView { name: String::new(), bot: false }, entrant),
-            to: self.to.as_ref().map(|(_, name)| name.clone()),
-            rules: RuleSet::from_rules(&self.rules),
-            players: self.entrants.len(),
-            seat: self.seat,
-            seats: self.entrants.iter().map(|e| e.as_ref().map(entrant)).collect(),
-            move_time_limit: self.move_limit,
-            rated: self.rated,
-            status: self.status.name().to_string(),
-            reason: self.reason,
-            game: (self.status == Status::Accepted).then(|| self.id.clone()),
-            created_at: rfc3339(self.created_at),
-            expires_at: rfc3339(self.expires_at),
-        }
-    }
-
-    /// Its terms, as a profile judges them, from a challenger bot or not.
-    fn terms(&self, from_bot: bool) -> Terms<'_> {
-        let spec = self.rules.spec();
-        let preset = crate::game::preset_pool(&self.rules).map(|_| spec.name.as_str());
-        Terms {
-            preset,
-            size: (spec.rows, spec.cols),
-            move_limit: self.move_limit,
-            rated: self.rated,
-            from_bot,
-        }
-    }
-}
 
 /// A challenge asked for.
 #[derive(Debug, Clone)]
@@ -322,7 +144,15 @@ impl Games {
             }
             check_bots(challenge.rated, &[from, to])?;
         }
-        self.store.insert_challenge(&challenge.row(&from.id)?).await?;
+        // The challenge is told to both sides of a direct one (a bot
+        // follows its own as well), to its challenger alone when open.
+        let view = challenge.view();
+        let told: Vec<&str> = std::iter::once(from.id.as_str()).chain(to.map(|a| a.id.as_str())).collect();
+        let events: Vec<_> = told.iter().map(|a| of_challenge(a, "challenge", &view, now)).collect();
+        self.store.insert_challenge(&challenge.row(&from.id)?, &events).await?;
+        for account in told {
+            self.hub.notify(&format!("{ACCOUNT_KEY}{account}"));
+        }
         Ok(challenge)
     }
 
@@ -421,12 +251,18 @@ impl Games {
             };
             let rows =
                 game.as_ref().map(|g| Ok::<_, GameError>((g.to_row()?, seat_rows(g)?.1))).transpose()?;
+            // Every entrant hears that the game started (and whose turn it is).
+            let events = game
+                .as_ref()
+                .map(|g| crate::events::account::of_changes(&[Change::Started], g, g.created_at()))
+                .unwrap_or_default();
             let write = self
                 .store
                 .update_challenge(
                     &challenge.row(&row.challenger_id)?,
                     old,
                     rows.as_ref().map(|(g, seats)| (g, seats.as_slice())),
+                    &events,
                 )
                 .await?;
             match write {
@@ -434,6 +270,7 @@ impl Games {
                     if let Some(g) = &game {
                         self.tell(g);
                     }
+                    self.tell_accounts(&events);
                     return Ok((challenge, game));
                 }
                 ChallengeWrite::GameExists => return Err(ChallengeError::Closed("accepted")),
@@ -459,7 +296,7 @@ impl Games {
     ) -> Result<Challenge, ChallengeError> {
         self.close(id, |row| {
             if row.challenged_id.as_deref() == Some(who.id.as_str()) {
-                Ok((Status::Declined, Some(reason)))
+                Ok((Status::Declined, Some(reason), vec![row.challenger_id.clone()]))
             } else {
                 Err(ChallengeError::NotYours("only the account a challenge was sent to declines it"))
             }
@@ -475,7 +312,7 @@ impl Games {
     pub async fn cancel(&self, id: &str, who: &AccountRow) -> Result<Challenge, ChallengeError> {
         self.close(id, |row| {
             if row.challenger_id == who.id {
-                Ok((Status::Canceled, None))
+                Ok((Status::Canceled, None, row.challenged_id.iter().cloned().collect()))
             } else {
                 Err(ChallengeError::NotYours("only its challenger cancels a challenge"))
             }
@@ -486,22 +323,64 @@ impl Games {
     async fn close(
         &self,
         id: &str,
-        how: impl Fn(&ChallengeRow) -> Result<(Status, Option<Reason>), ChallengeError>,
+        how: impl Fn(&ChallengeRow) -> Result<(Status, Option<Reason>, Vec<String>), ChallengeError>,
     ) -> Result<Challenge, ChallengeError> {
         for _ in 0..TRIES {
             let row =
                 self.store.challenge(id).await?.ok_or_else(|| ChallengeError::NotFound(id.to_string()))?;
-            let mut challenge = Challenge::read(&row, now_ms())?;
-            let (status, reason) = how(&row)?;
+            let now = now_ms();
+            let mut challenge = Challenge::read(&row, now)?;
+            let (status, reason, told) = how(&row)?;
             open(&challenge)?;
             let old = challenge.version;
             (challenge.status, challenge.reason, challenge.version) = (status, reason, old + 1);
-            match self.store.update_challenge(&challenge.row(&row.challenger_id)?, old, None).await? {
-                ChallengeWrite::Done => return Ok(challenge),
+            let kind = if status == Status::Declined { "challenge_declined" } else { "challenge_canceled" };
+            let view = challenge.view();
+            let events: Vec<_> = told.iter().map(|a| of_challenge(a, kind, &view, now)).collect();
+            match self.store.update_challenge(&challenge.row(&row.challenger_id)?, old, None, &events).await?
+            {
+                ChallengeWrite::Done => {
+                    self.tell_accounts(&events);
+                    return Ok(challenge);
+                }
                 ChallengeWrite::Moved | ChallengeWrite::GameExists => {}
             }
         }
         Err(ChallengeError::Game(GameError::Conflict))
+    }
+
+    /// What a fresh stream of `account` sends first: its open challenges
+    /// (sent and received, newest first) and its unfinished games (oldest
+    /// first, each `game_started` and, on its turn, `your_turn`), a
+    /// hundred of each at most.
+    ///
+    /// # Errors
+    ///
+    /// Store failures; a damaged row.
+    pub async fn account_snapshot(
+        &self,
+        account: &AccountRow,
+    ) -> Result<Vec<crate::store::AccountEvent>, ChallengeError> {
+        let now = now_ms();
+        let mut events = Vec::new();
+        for c in self.challenges_of(account, None, SNAPSHOT).await? {
+            if c.status == Status::Open {
+                events.push(of_challenge(&account.id, "challenge", &c.view(), now));
+            }
+        }
+        for id in self.store.unfinished_game_ids_of_account(&account.id, SNAPSHOT as i64).await? {
+            let game = self.load(&id).await?;
+            let told = crate::events::account::of_changes(&[Change::Started], &game, now);
+            events.extend(told.into_iter().filter(|e| e.account_id == account.id));
+        }
+        Ok(events)
+    }
+
+    /// Tells the hub of the accounts whose logs `events` grew.
+    pub(crate) fn tell_accounts(&self, events: &[crate::store::AccountEvent]) {
+        for e in events {
+            self.hub.notify(&format!("{ACCOUNT_KEY}{}", e.account_id));
+        }
     }
 }
 

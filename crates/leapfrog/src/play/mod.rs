@@ -16,6 +16,7 @@
 //! Handlers, the clock, the computer and the sweep call this; nothing else
 //! writes a game.
 
+mod challenge;
 pub mod challenges;
 pub mod computer;
 mod error;
@@ -357,15 +358,18 @@ impl Games {
             self.commit_rated_end(before, next, (first, changes), moved.as_ref(), seat, key).await?
         } else {
             let row = next.to_row()?;
-            let events = encode(changes, &next, first, changed_at(&next, changes))?;
+            let at = changed_at(&next, changes);
+            let events = encode(changes, &next, first, at)?;
+            let accounts = crate::events::account::of_changes(changes, &next, at);
             let commit = match &moved {
-                Some(m) => self.store.commit_move(&row, before.version(), m, key, &events).await?,
-                None => self.store.update_game(&row, before.version(), seat, &events).await?,
+                Some(m) => self.store.commit_move(&row, before.version(), m, key, &events, &accounts).await?,
+                None => self.store.update_game(&row, before.version(), seat, &events, &accounts).await?,
             };
             if commit == Commit::Conflict {
                 return Ok(None);
             }
             self.tell(&next);
+            self.tell_accounts(&accounts);
             Some(next)
         };
         if let (Some(_), Some(m)) = (&committed, &moved) {
@@ -442,17 +446,26 @@ impl Games {
             let ended = next.clone().with_rating_changes(rating_changes);
             let row = ended.to_row()?;
             let events = encode(changes, &ended, first, ended.updated_at())?;
+            let accounts = crate::events::account::of_changes(changes, &ended, ended.updated_at());
             let end = match moved {
                 Some(m) => EndWrite::Move(m, key),
                 None => EndWrite::Seats(seat),
             };
             match self
                 .store
-                .commit_rated_end(&row, before.version(), end, &events, &writes, ended.updated_at())
+                .commit_rated_end(
+                    &row,
+                    before.version(),
+                    end,
+                    (&events, &accounts),
+                    &writes,
+                    ended.updated_at(),
+                )
                 .await?
             {
                 Commit::Done => {
                     self.tell(&ended);
+                    self.tell_accounts(&accounts);
                     return Ok(Some(ended));
                 }
                 // The game moved: another change ended it (or came first).

@@ -115,6 +115,8 @@ static FORGET_IN_GAMES: LazyLock<Statement> = LazyLock::new(|| {
 });
 static FORGET_SEATS: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("UPDATE seats SET account_id = NULL WHERE account_id = :account_id"));
+static DELETE_EVENTS: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("DELETE FROM account_events WHERE account_id = :account_id"));
 static DELETE_TOKENS: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("DELETE FROM account_tokens WHERE account_id = :account_id"));
 static DELETE_ACCOUNT: LazyLock<Statement> =
@@ -379,7 +381,7 @@ impl Store {
             ])?
             .execute(&mut *tx)
             .await?;
-        for statement in [&*FORGET_SEATS, &*DELETE_TOKENS, &*DELETE_ACCOUNT] {
+        for statement in [&*FORGET_SEATS, &*DELETE_TOKENS, &*DELETE_EVENTS, &*DELETE_ACCOUNT] {
             statement.query(&[("account_id", account_id.into())])?.execute(&mut *tx).await?;
         }
         tx.commit().await?;

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 
 use sqlx::{Connection, Row};
 
+use super::account_events::AccountEvent;
 use super::rows::{GameRow, SeatRow};
 use super::sql::Statement;
 use super::{Store, StoreError, is_unique_violation};
@@ -82,6 +83,13 @@ static UPDATE: LazyLock<Statement> = LazyLock::new(|| {
          WHERE id = :id AND version = :old_version",
     )
 });
+static UNFINISHED_IDS_OF_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT g.id FROM seats s JOIN games g ON g.id = s.game_id \
+         WHERE s.account_id = :account AND g.status <> 'over' AND g.abandoned_at IS NULL \
+         ORDER BY g.created_at LIMIT :limit",
+    )
+});
 static UNFINISHED_OF_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id \
@@ -95,9 +103,15 @@ impl Store {
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn insert_challenge(&self, c: &ChallengeRow) -> Result<(), StoreError> {
-        let c = c.clone();
+    pub async fn insert_challenge(
+        &self,
+        c: &ChallengeRow,
+        accounts: &[AccountEvent],
+    ) -> Result<(), StoreError> {
+        let (c, accounts) = (c.clone(), accounts.to_vec());
         self.on_db(move |s| async move {
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
             INSERT
                 .query(&[
                     ("id", (&c.id).into()),
@@ -116,8 +130,10 @@ impl Store {
                     ("created_at", c.created_at.into()),
                     ("expires_at", c.expires_at.into()),
                 ])?
-                .execute(&mut *s.write().await?)
+                .execute(&mut *tx)
                 .await?;
+            Self::append_account_events(s.backend, &mut tx, &accounts).await?;
+            tx.commit().await?;
             Ok(())
         })
         .await
@@ -171,8 +187,8 @@ impl Store {
     }
 
     /// Writes `c`'s status, reason and acceptances if it is still at
-    /// `old_version`; with `game`, stores the game too, in the same
-    /// transaction (neither, if either fails).
+    /// `old_version`, with the accounts' events; with `game`, stores the
+    /// game too, in the same transaction (nothing, if any part fails).
     ///
     /// # Errors
     ///
@@ -182,8 +198,9 @@ impl Store {
         c: &ChallengeRow,
         old_version: i64,
         game: Option<(&GameRow, &[SeatRow])>,
+        accounts: &[AccountEvent],
     ) -> Result<ChallengeWrite, StoreError> {
-        let c = c.clone();
+        let (c, accounts) = (c.clone(), accounts.to_vec());
         let game = game.map(|(g, seats)| (g.clone(), seats.to_vec()));
         self.on_db(move |s| async move {
             let mut conn = s.write().await?;
@@ -212,8 +229,35 @@ impl Store {
                     Err(e) => return Err(e),
                 }
             }
+            Self::append_account_events(s.backend, &mut tx, &accounts).await?;
+            if let Some((g, _)) = &game
+                && s.backend == super::Backend::Postgres
+            {
+                super::games::NOTIFY.query(&[("game", (&g.id).into())])?.execute(&mut *tx).await?;
+            }
             tx.commit().await?;
             Ok(ChallengeWrite::Done)
+        })
+        .await
+    }
+
+    /// The ids of an account's unfinished games, oldest first, at most `limit`.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn unfinished_game_ids_of_account(
+        &self,
+        account_id: &str,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let account = account_id.to_string();
+        self.on_db(move |s| async move {
+            let rows = UNFINISHED_IDS_OF_ACCOUNT
+                .query(&[("account", (&account).into()), ("limit", limit.into())])?
+                .fetch_all(&mut *s.read().await?)
+                .await?;
+            Ok(rows.iter().map(|r| r.try_get::<String, _>(0)).collect::<Result<_, _>>()?)
         })
         .await
     }

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 
 use sqlx::{Connection, Row};
 
+use super::account_events::AccountEvent;
 use super::rows::{Commit, EventRow, GameRow, SeatRow};
 use super::sql::{Arg, Statement};
 use super::{Backend, CHANNEL, Store, StoreError, is_unique_violation};
@@ -383,12 +384,15 @@ impl Store {
         version: i64,
         seat: Option<&SeatRow>,
         events: &[EventRow],
+        accounts: &[AccountEvent],
     ) -> Result<Commit, StoreError> {
-        let (g, seat, events) = (g.clone(), seat.cloned(), events.to_vec());
+        let (g, seat, events, accounts) = (g.clone(), seat.cloned(), events.to_vec(), accounts.to_vec());
         self.on_db(move |s| async move {
             let mut conn = s.write().await?;
             let mut tx = conn.begin().await?;
-            let commit = Self::write_update(s.backend, &mut tx, &g, version, seat.as_ref(), &events).await?;
+            let commit =
+                Self::write_update(s.backend, &mut tx, &g, version, seat.as_ref(), (&events, &accounts))
+                    .await?;
             if commit == Commit::Done {
                 tx.commit().await?;
             }
@@ -405,7 +409,7 @@ impl Store {
         g: &GameRow,
         version: i64,
         seat: Option<&SeatRow>,
-        events: &[EventRow],
+        (events, accounts): (&[EventRow], &[AccountEvent]),
     ) -> Result<Commit, StoreError> {
         let updated = UPDATE_GAME
             .query(&[
@@ -456,6 +460,7 @@ impl Store {
         if backend == Backend::Postgres {
             NOTIFY.query(&[("game", (&g.id).into())])?.execute(&mut **tx).await?;
         }
+        Self::append_account_events(backend, tx, accounts).await?;
         Ok(Commit::Done)
     }
 }

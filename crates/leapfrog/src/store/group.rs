@@ -24,6 +24,7 @@ pub struct MoveWrite {
     pub mv: MoveRow,
     pub key: Option<KeyRecord>,
     pub events: Vec<EventRow>,
+    pub accounts: Vec<super::account_events::AccountEvent>,
 }
 
 type Job = (MoveWrite, oneshot::Sender<Result<Commit, StoreError>>);
@@ -88,7 +89,7 @@ async fn write_group(writer: &AnyPool, jobs: &[Job]) -> Result<Vec<Commit>, Stor
             w.version,
             &w.mv,
             w.key.as_ref(),
-            &w.events,
+            (&w.events, &w.accounts),
         )
         .await?;
         match commit {

@@ -25,6 +25,7 @@
 //! OS crash for speed (SQLite `synchronous = NORMAL`, PostgreSQL
 //! `synchronous_commit = off`); a killed process loses nothing either way.
 
+mod account_events;
 mod accounts;
 pub mod backup;
 mod challenges;
@@ -48,6 +49,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyPool, Executor};
 
+pub use account_events::{ACCOUNT_KEY, AccountEvent};
 pub use accounts::{AccountGames, AccountRow, TokenRow};
 pub use challenges::{ChallengeRow, ChallengeWrite};
 pub use games::WAITING;

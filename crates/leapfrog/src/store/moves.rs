@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 
 use sqlx::{Connection, Row};
 
+use super::account_events::AccountEvent;
 use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow};
 use super::sql::{Arg, Statement};
 use super::{Backend, CHANNEL, Store, StoreError, group, is_unique_violation};
@@ -151,6 +152,7 @@ impl Store {
         mv: &MoveRow,
         key: Option<&KeyRecord>,
         events: &[EventRow],
+        accounts: &[AccountEvent],
     ) -> Result<Commit, StoreError> {
         if let Some(group) = &self.group {
             let write = group::MoveWrite {
@@ -159,15 +161,18 @@ impl Store {
                 mv: mv.clone(),
                 key: key.cloned(),
                 events: events.to_vec(),
+                accounts: accounts.to_vec(),
             };
             return group.commit(write).await;
         }
-        let (game, mv, key, events) = (game.clone(), mv.clone(), key.cloned(), events.to_vec());
+        let (game, mv, key, events, accounts) =
+            (game.clone(), mv.clone(), key.cloned(), events.to_vec(), accounts.to_vec());
         self.on_db(move |s| async move {
             let mut conn = s.write().await?;
             let mut tx = conn.begin().await?;
             let commit =
-                Self::write_move(s.backend, &mut tx, &game, version, &mv, key.as_ref(), &events).await?;
+                Self::write_move(s.backend, &mut tx, &game, version, &mv, key.as_ref(), (&events, &accounts))
+                    .await?;
             if commit == Commit::Done {
                 tx.commit().await?;
             }
@@ -187,7 +192,7 @@ impl Store {
         version: i64,
         mv: &MoveRow,
         key: Option<&KeyRecord>,
-        events: &[EventRow],
+        (events, accounts): (&[EventRow], &[AccountEvent]),
     ) -> Result<Commit, StoreError> {
         if events.is_empty() || events.len() > MOVE_EVENTS {
             return Err(StoreError::Statement(format!("a move makes 1 or 2 events, not {}", events.len())));
@@ -226,10 +231,12 @@ impl Store {
             }
         };
         match written {
-            Ok(n) if n == rows => Ok(Commit::Done),
-            Ok(_) => Ok(Commit::Conflict),
-            Err(e) if is_unique_violation(&e) => Ok(Commit::Conflict),
-            Err(e) => Err(e.into()),
+            Ok(n) if n == rows => {}
+            Ok(_) => return Ok(Commit::Conflict),
+            Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
+            Err(e) => return Err(e.into()),
         }
+        Self::append_account_events(backend, tx, accounts).await?;
+        Ok(Commit::Done)
     }
 }

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 
 use sqlx::{Connection, Row};
 
+use super::account_events::AccountEvent;
 use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};
 use super::sql::Statement;
 use super::{Store, StoreError, is_unique_violation};
@@ -227,14 +228,14 @@ impl Store {
         game: &GameRow,
         version: i64,
         end: EndWrite<'_>,
-        events: &[EventRow],
+        (events, accounts): (&[EventRow], &[AccountEvent]),
         ratings: &[RatingWrite],
         at: i64,
     ) -> Result<Commit, StoreError> {
-        let (game, ratings, end, events) =
-            (game.clone(), ratings.to_vec(), OwnedEnd::of(end), events.to_vec());
+        let (game, ratings, end, events, accounts) =
+            (game.clone(), ratings.to_vec(), OwnedEnd::of(end), events.to_vec(), accounts.to_vec());
         self.on_db(move |s| async move {
-            s.commit_rated_end_here(&game, version, end.borrow(), &events, &ratings, at).await
+            s.commit_rated_end_here(&game, version, end.borrow(), (&events, &accounts), &ratings, at).await
         })
         .await
     }
@@ -244,7 +245,7 @@ impl Store {
         game: &GameRow,
         version: i64,
         end: EndWrite<'_>,
-        events: &[EventRow],
+        logs: (&[EventRow], &[AccountEvent]),
         ratings: &[RatingWrite],
         at: i64,
     ) -> Result<Commit, StoreError> {
@@ -252,10 +253,10 @@ impl Store {
         let mut tx = conn.begin().await?;
         let done = match end {
             EndWrite::Move(mv, key) => {
-                Self::write_move(self.backend, &mut tx, game, version, mv, key, events).await?
+                Self::write_move(self.backend, &mut tx, game, version, mv, key, logs).await?
             }
             EndWrite::Seats(seat) => {
-                Self::write_update(self.backend, &mut tx, game, version, seat, events).await?
+                Self::write_update(self.backend, &mut tx, game, version, seat, logs).await?
             }
         };
         if done == Commit::Conflict {

@@ -4,7 +4,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::RuleSet;
-use crate::accounts::profile::Reason;
+use crate::wire::profile::Reason;
 
 /// An account in a challenge.
 #[derive(Debug, Serialize, ToSchema)]
@@ -53,4 +53,3 @@ pub struct ChallengeView {
     /// When it expires if still open (RFC 3339).
     pub expires_at: String,
 }
-

@@ -6,6 +6,7 @@
 pub mod challenge;
 pub mod game;
 pub mod position;
+pub mod profile;
 pub mod resolve;
 pub mod rules;
 

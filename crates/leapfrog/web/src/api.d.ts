@@ -126,6 +126,41 @@ export interface paths {
         patch: operations["updateAccount"];
         trace?: never;
     };
+    "/v1/accounts/{name}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow an account live
+         * @description Server-sent events of what concerns the account, each with an `id`: its
+         *     number in the account's event log. A fresh stream starts with the
+         *     account as it stands — a `challenge` event per open challenge it sent
+         *     or was sent, and for each unfinished game a `game_started` event (and
+         *     `your_turn` when it is to move) — without ids. A client that reconnects
+         *     with `Last-Event-ID` gets exactly the events after that one. Then, as
+         *     they happen: `challenge` (a challenge sent to it, or by it: data
+         *     `Challenge`), `challenge_canceled` and `challenge_declined` (data
+         *     `Challenge`, with `reason`), `game_started` (game, seat, players,
+         *     rated, move time limit), `your_turn` (game, seat, ply, deadline and
+         *     time left in ms when timed), `game_over` (game, seat, result, and its
+         *     rating change when rated); a comment line every 5 s while nothing
+         *     happens. Up to 8 streams of one account may be open at once on a
+         *     server process, each getting every event; changes made through other
+         *     processes sharing the PostgreSQL database arrive too. Needs the
+         *     account's personal access token (`play` or `account` scope).
+         */
+        get: operations["followAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts/{name}/export": {
         parameters: {
             query?: never;
@@ -2721,6 +2756,71 @@ export interface operations {
             };
             /** @description A bot made a person again, an account with rated games made a bot, or a profile that contradicts itself (`field` says which) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    followAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event received: exactly the events after it come */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream: `challenge`, `challenge_canceled`, `challenge_declined`, `game_started`, `your_turn`, `game_over` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has its most streams open (`limit`: `streams_per_account`), or this client opened too many streams lately; see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server has its most streams open; see `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,164 @@
+//! The `account_events` table: each account's log (rule book §15), written
+//! in the transaction of the change it tells of — the account's counter
+//! bumped and the event numbered from it in one statement, so events of
+//! one account never share a number — and read from a number on.
+
+use std::sync::LazyLock;
+
+use sqlx::Row;
+
+use super::rows::EventRow;
+use super::sql::Statement;
+use super::{Backend, CHANNEL, Store, StoreError};
+
+/// An event for an account's log, numbered when written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountEvent {
+    /// The account it concerns.
+    pub account_id: String,
+    /// Its SSE event name.
+    pub kind: String,
+    /// Its JSON, as streams send it.
+    pub data: String,
+    /// Unix milliseconds.
+    pub at: i64,
+}
+
+/// What a hub's key of an account's log starts with (a game's is its id).
+pub const ACCOUNT_KEY: &str = "account:";
+
+/// Appends one event: the account's counter goes up by one and the event
+/// takes the number before it. An account that is gone gets nothing.
+/// PostgreSQL also tells the other processes (on commit).
+fn append(backend: Backend) -> &'static Statement {
+    static STATEMENTS: LazyLock<[Statement; 2]> = LazyLock::new(|| {
+        [
+            Statement::new(
+                "UPDATE accounts SET events = events + 1 WHERE id = :account; \
+                 INSERT INTO account_events (account_id, seq, kind, data, at) \
+                 SELECT id, events - 1, :kind, :data, :at FROM accounts WHERE id = :account",
+            ),
+            Statement::new(&format!(
+                "WITH a AS (UPDATE accounts SET events = events + 1 WHERE id = :account RETURNING id, events - 1 AS seq), \
+                 i AS (INSERT INTO account_events (account_id, seq, kind, data, at) \
+                 SELECT id, seq, :kind, :data, :at FROM a RETURNING 1) \
+                 SELECT pg_notify('{CHANNEL}', '{ACCOUNT_KEY}' || :account), (SELECT count(*) FROM i)"
+            )),
+        ]
+    });
+    match backend {
+        Backend::Sqlite => &STATEMENTS[0],
+        Backend::Postgres => &STATEMENTS[1],
+    }
+}
+
+static READ: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT seq, kind, data, at FROM account_events WHERE account_id = :account AND seq >= :from \
+         ORDER BY seq LIMIT :limit",
+    )
+});
+static COUNT: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("SELECT events FROM accounts WHERE id = :account"));
+
+impl Store {
+    /// Appends `events` to their accounts' logs within `tx`.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub(super) async fn append_account_events(
+        backend: Backend,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        events: &[AccountEvent],
+    ) -> Result<(), StoreError> {
+        for e in events {
+            let query = append(backend).query(&[
+                ("account", (&e.account_id).into()),
+                ("kind", (&e.kind).into()),
+                ("data", (&e.data).into()),
+                ("at", e.at.into()),
+            ])?;
+            match backend {
+                Backend::Sqlite => {
+                    query.execute(&mut **tx).await?;
+                }
+                Backend::Postgres => {
+                    query.fetch_one(&mut **tx).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends `events` in a transaction of their own (what tells of no
+    /// other change).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn write_account_events(&self, events: Vec<AccountEvent>) -> Result<(), StoreError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        self.on_db(move |s| async move {
+            use sqlx::Connection;
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
+            Self::append_account_events(s.backend, &mut tx, &events).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Account `account_id`'s events from number `from` on, at most `limit`.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn account_events(
+        &self,
+        account_id: &str,
+        from: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let account = account_id.to_string();
+        self.on_db(move |s| async move {
+            let rows = READ
+                .query(&[("account", (&account).into()), ("from", from.into()), ("limit", limit.into())])?
+                .fetch_all(&mut *s.read().await?)
+                .await?;
+            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    /// How many events account `account_id`'s log holds (the next number).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn account_event_count(&self, account_id: &str) -> Result<u64, StoreError> {
+        let account = account_id.to_string();
+        self.on_db(move |s| async move {
+            let row =
+                COUNT.query(&[("account", (&account).into())])?.fetch_optional(&mut *s.read().await?).await?;
+            Ok(row.map(|r| r.try_get::<i64, _>(0)).transpose()?.map_or(0, |n| u64::try_from(n).unwrap_or(0)))
+        })
+        .await
+    }
+
+    /// The events of a hub's key from `from` on: a game's log, or an
+    /// account's (`account:ID`).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn log(&self, key: &str, from: i64, limit: i64) -> Result<Vec<EventRow>, StoreError> {
+        match key.strip_prefix(ACCOUNT_KEY) {
+            Some(account) => self.account_events(account, from, limit).await,
+            None => self.events(key, from, limit).await,
+        }
+    }
+}
