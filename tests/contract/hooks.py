@@ -8,8 +8,12 @@ fuzzed past its authentication and its 404:
   public), with the first seat's token;
 - a rematch: a game its second seat resigned, with the first seat's token;
 - joining: a waiting game with one public open seat;
-- an account's own operations (tokens, export, deletion): a fresh account
-  and a token of it with every scope, its name and a token id in the path.
+- an account's own operations (tokens, export, deletion, settings,
+  challenges sent and listed): a fresh account and a token of it with every
+  scope, its name and a token id in the path;
+- a challenge's acceptance, decline or cancellation: a fresh challenge and
+  the token of the account that may act on it (anyone for an open one, the
+  challenged, the challenger).
 
 And a request schemathesis calls schema-valid loses any header whose value
 breaks the header's own declared pattern (its coverage phase sends
@@ -104,6 +108,7 @@ def new_account():
 
 
 ACCOUNT_ENDPOINTS = (
+    "/v1/challenges",
     "/v1/tokens",
     "/v1/tokens/{id}",
     "/v1/accounts/{name}",
@@ -127,6 +132,33 @@ class AccountToken:
         if "id" in parameters:
             parameters["id"] = token_id
         case.path_parameters = parameters
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+
+
+def challenge(action):
+    """A fresh challenge, and the token of an account that may `action` it."""
+    challenger, challenger_token, _ = new_account()
+    target, target_token, _ = new_account()
+    terms = {"rules": {"preset": "old", "rows": 6, "cols": 6}}
+    if action != "accept":
+        terms["to"] = target
+    made = post("/v1/challenges", terms, challenger_token)
+    return made["id"], challenger_token if action == "cancel" else target_token
+
+
+CHALLENGE_ACTIONS = {f"/v1/challenges/{{id}}/{a}": a for a in ("accept", "decline", "cancel")}
+
+
+@schemathesis.auth(refresh_interval=None).apply_to(
+    method="POST", path_regex="^(" + "|".join(map(re.escape, CHALLENGE_ACTIONS)) + ")$"
+)
+class ChallengeToken:
+    def get(self, case, context):
+        return challenge(CHALLENGE_ACTIONS[case.path])
+
+    def set(self, case, data, context):
+        challenge_id, token = data
+        case.path_parameters = {**(case.path_parameters or {}), "id": challenge_id}
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
 
 
@@ -160,6 +192,9 @@ def drop_headers_breaking_their_pattern(case):
 @schemathesis.hook
 def before_call(context, case, kwargs):
     drop_headers_breaking_their_pattern(case)
+    if case.method.upper() == "GET" and case.path == "/v1/challenges/{id}":
+        challenge_id, _ = challenge("accept")
+        case.path_parameters = {**(case.path_parameters or {}), "id": challenge_id}
     if case.method.upper() == "POST" and case.path == "/v1/games/{id}/join":
         game, _ = waiting()
         case.path_parameters = {**(case.path_parameters or {}), "id": game}

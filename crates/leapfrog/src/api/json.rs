@@ -97,6 +97,14 @@ pub fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
             field: None,
         });
     }
+    // Every body is an object: serde would also read a struct from an
+    // array of its fields in order (`[null, null]`), which no schema allows.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::BadRequest {
+            detail: "the request body is not a JSON object; send one ({...})".into(),
+            field: None,
+        });
+    }
     // The plain parser first; only a body that fails is read again with the
     // path tracked, to name the field.
     let plain = match serde_json::from_slice(body) {
