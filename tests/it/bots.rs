@@ -75,3 +75,106 @@ fn a_person_opts_in_to_bots_and_becomes_a_bot_only_before_a_rated_game() {
     assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("bot")), "{}", r.body);
     assert_eq!(app.get("/v1/accounts/Bob").json()["bot"], false);
 }
+
+/// A `leapfrog bot` process, killed when dropped; what it printed is kept.
+struct BotProcess(std::process::Child);
+
+impl BotProcess {
+    fn start(server: &crate::common::TestApp, account: &str, token: &str, level: &str) -> BotProcess {
+        let child = std::process::Command::new(crate::common::leapfrog_binary())
+            .args([
+                "bot",
+                "--server",
+                &server.address,
+                "--account",
+                account,
+                "--level",
+                level,
+                "--accept",
+                "old",
+            ])
+            .env("LEAPFROG_BOT_TOKEN", token)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("leapfrog bot starts");
+        BotProcess(child)
+    }
+
+    /// Interrupts it and reads what it printed.
+    fn stop(mut self) -> String {
+        let _ = std::process::Command::new("kill").args(["-INT", &self.0.id().to_string()]).status();
+        let mut out = String::new();
+        if let Some(mut err) = self.0.stderr.take() {
+            use std::io::Read;
+            let _ = err.read_to_string(&mut out);
+        }
+        let status = self.0.wait().expect("it ends");
+        assert!(status.success(), "{status}: {out}");
+        out
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Two `leapfrog bot` processes on different levels, each on its own
+/// server process: one sends a rated challenge, the other's accepts it,
+/// both play it to its end through their streams; the ratings change once.
+fn two_bots_play_a_rated_game(a: &crate::common::TestApp, b: &crate::common::TestApp) {
+    let bot = |name: &str| {
+        let r = a.post_json("/v1/accounts", &json!({"name": name, "password": PASSWORD, "bot": true}));
+        assert_eq!(r.status, 201, "{}", r.body);
+        secret(&token(a, name, PASSWORD, &["play", "account"]))
+    };
+    let (greedy, easy) = (bot("Greedy"), bot("Easy"));
+    let first = BotProcess::start(a, "Greedy", &greedy, "greedy");
+    let second = BotProcess::start(b, "Easy", &easy, "easy");
+    // The second bot's profile is published before it is challenged.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while a.get("/v1/accounts/Easy").json()["accepts"].is_null() {
+        assert!(std::time::Instant::now() < deadline, "the bot never published its profile");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let terms = json!({"to": "Easy", "rules": {"preset": "old", "rows": 6, "cols": 6}, "rated": true});
+    let sent = as_token(a, "POST", "/v1/challenges", &greedy, &terms);
+    assert_eq!(sent.status, 201, "{}", sent.body);
+    let id = sent.json()["id"].as_str().unwrap().to_string();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let g = b.get(&format!("/v1/games/{id}"));
+        if g.status == 200 && g.json()["status"] == "over" {
+            assert_eq!(g.json()["result"]["ratings"].as_array().map(Vec::len), Some(2), "{}", g.body);
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the bots did not finish: {}", g.body);
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    for name in ["Greedy", "Easy"] {
+        let ratings = &a.get(&format!("/v1/accounts/{name}")).json()["ratings"];
+        assert_eq!(ratings["old/orthogonal/bots"]["games"], 1, "rated once, in the bot pool: {ratings}");
+    }
+    let (first, second) = (first.stop(), second.stop());
+    for out in [&first, &second] {
+        assert!(out.contains("over:") && out.contains("stopped: 1 games"), "{out}");
+    }
+    assert!(second.contains("accepted the challenge of"), "{second}");
+}
+
+#[test]
+fn two_leapfrog_bot_processes_play_a_rated_game_through_challenges_sqlite() {
+    let app = crate::common::spawn_app();
+    two_bots_play_a_rated_game(&app, &app);
+}
+
+#[test]
+fn two_leapfrog_bot_processes_play_a_rated_game_through_challenges_postgres() {
+    let Some(url) = crate::common::pg::fresh_database() else { return };
+    let a = crate::common::ServerProcess::start(&["--database-url", &url], &[]);
+    let b = crate::common::ServerProcess::start(&["--database-url", &url], &[]);
+    two_bots_play_a_rated_game(&a.app, &b.app);
+}

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use jump_capture::{DirectionSet, Position, Preset, Rules, Setup};
 
+mod bot;
 mod commands;
 
 use commands::{analyse, arena, position, replay, setup, solve};
@@ -20,6 +21,9 @@ use crate::store::StoreError;
 /// Why a command failed: one line for stderr.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
+    /// The bot could not start.
+    #[error("bot: {0}")]
+    Bot(String),
     /// The rules refuse the rule set.
     #[error("{0}")]
     Rules(#[from] jump_capture::RulesError),
@@ -132,6 +136,10 @@ enum Command {
     /// Replay a game record (rule book §14): each ply and the position after
     /// it, then the result; the first bad ply is an error naming it.
     Replay(ReplayArgs),
+    /// Play as a bot account on a server (rule book §15): accept the
+    /// challenges its profile takes and play each game at a level, until
+    /// interrupted. The token comes best from LEAPFROG_BOT_TOKEN.
+    Bot(bot::BotArgs),
 }
 
 #[derive(Debug, Args)]
@@ -422,6 +430,7 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
         }
         Command::Analyse(args) => analyse(&args),
         Command::Replay(args) => replay(&args),
+        Command::Bot(args) => bot::run(&args).map_err(CliError::Bot),
         Command::Arena(args) => arena(&args),
         Command::Solve(args) => solve(&args),
         Command::Perft(args) => {
