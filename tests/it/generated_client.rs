@@ -11,6 +11,9 @@
 use std::path::Path;
 use std::process::Command;
 
+use serde_json::json;
+
+use crate::accounts::{PASSWORD, as_token, players, secret, token};
 use crate::common::{run, temp_dir, tools_present};
 
 fn root() -> &'static Path {
@@ -59,6 +62,85 @@ fn a_generated_python_client_plays_a_whole_game() {
             .arg(&out.0),
     );
     assert!(String::from_utf8_lossy(&played.stdout).contains("a whole game of"));
+}
+
+/// The sample bot of `examples/python_bot`, on a client generated from the
+/// committed spec and checked with `mypy --strict`, accepts a challenge and
+/// plays the game to its end against a person.
+#[test]
+fn the_sample_python_bot_plays_a_whole_game() {
+    let generator = std::env::var("OPENAPI_PYTHON_CLIENT").unwrap_or_else(|_| "openapi-python-client".into());
+    if !tools_present(
+        "the_sample_python_bot_plays_a_whole_game",
+        &[("python3", "--version"), (&generator, "--version"), ("mypy", "--version")],
+        "pip install openapi-python-client mypy",
+    ) {
+        return;
+    }
+    let out = temp_dir("python-bot");
+    run(
+        "openapi-python-client",
+        Command::new(&generator)
+            .args(["generate", "--meta", "none", "--overwrite", "--path"])
+            .arg(root().join("openapi/openapi.json"))
+            .arg("--output-path")
+            .arg(out.0.join("leapfrog_client")),
+    );
+    let bot = root().join("examples/python_bot/bot.py");
+    run(
+        "mypy --strict",
+        Command::new("mypy")
+            .args(["--strict", "--follow-imports=silent", "--cache-dir"])
+            .arg(out.0.join(".mypy_cache"))
+            .arg(&bot)
+            .env("MYPYPATH", &out.0),
+    );
+    let app = crate::common::spawn_app();
+    let made = app.post_json("/v1/accounts", &json!({"name": "Sampler", "password": PASSWORD, "bot": true}));
+    assert_eq!(made.status, 201, "{}", made.body);
+    let sampler = secret(&token(&app, "Sampler", PASSWORD, &["play"]));
+    let ann = players(&app, &["Ann"]).remove(0);
+    let child = Command::new("python3")
+        .arg(&bot)
+        .args([app.address.as_str(), "Sampler", "1"])
+        .arg(&out.0)
+        .env("LEAPFROG_BOT_TOKEN", &sampler)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs the bot");
+    let terms = json!({"to": "Sampler", "rules": {"preset": "old", "rows": 6, "cols": 6}});
+    let sent = as_token(&app, "POST", "/v1/challenges", &ann, &terms);
+    assert_eq!(sent.status, 201, "{}", sent.body);
+    let id = sent.json()["id"].as_str().unwrap().to_string();
+    // Ann plays her turns (the first legal move) until the game is over.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        assert!(std::time::Instant::now() < deadline, "the game did not end");
+        let g = app.get(&format!("/v1/games/{id}"));
+        if g.status == 404 {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            continue;
+        }
+        let g = g.json();
+        if g["status"] == "over" {
+            break;
+        }
+        let to_move = g["position"]["to_move"].as_u64().unwrap() as usize;
+        if g["players"][to_move]["name"] == "Ann" {
+            let path =
+                app.get(&format!("/v1/games/{id}/legal-moves?limit=1")).json()["moves"][0]["path"].clone();
+            let r = as_token(&app, "POST", &format!("/v1/games/{id}/moves"), &ann, &json!({"path": path}));
+            assert!([201, 409].contains(&r.status), "{}", r.body);
+        } else {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+    let done = child.wait_with_output().expect("the bot ends");
+    let printed = String::from_utf8_lossy(&done.stdout);
+    assert!(done.status.success(), "{printed}{}", String::from_utf8_lossy(&done.stderr));
+    assert!(printed.contains("accepted the challenge of Ann"), "{printed}");
+    assert!(printed.contains(&format!("game {id} over")), "{printed}");
 }
 
 #[test]
