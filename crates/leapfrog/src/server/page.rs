@@ -9,10 +9,11 @@ use actix_web::{HttpResponse, web};
 
 const INDEX: &str = include_str!("../../web/index.html");
 /// Each module `tsc` writes to `web/dist/`, by the path it is served at.
-pub const SCRIPTS: [(&str, &str); 16] = [
+pub const SCRIPTS: [(&str, &str); 17] = [
     ("/account.js", include_str!("../../web/dist/account.js")),
     ("/app.js", include_str!("../../web/dist/app.js")),
     ("/board.js", include_str!("../../web/dist/board.js")),
+    ("/challenges.js", include_str!("../../web/dist/challenges.js")),
     ("/client.js", include_str!("../../web/dist/client.js")),
     ("/dom.js", include_str!("../../web/dist/dom.js")),
     ("/game.js", include_str!("../../web/dist/game.js")),

@@ -5,6 +5,7 @@ import { api } from "./client.js";
 import { account } from "./storage.js";
 import { h, main, reason, say } from "./dom.js";
 import { gameName, offered } from "./pieces.js";
+import { botBadge, botSetting, myChallenges } from "./challenges.js";
 /** The rating pools: each offered game by direction set. */
 const pools = () => offered().flatMap((p) => ["orthogonal", "diagonal", "all"].map((d) => `${p}/${d}`));
 /** The header's link to the account page: the account's name, or "Sign in". */
@@ -47,6 +48,7 @@ function signInForms() {
 function signedIn(name) {
     const ratings = h("tbody", {});
     const games = h("ul", { class: "games", id: "my-games" });
+    const setting = h("div", { id: "bot-setting" });
     const signOut = async () => {
         const me = account.get();
         account.clear();
@@ -59,6 +61,9 @@ function signedIn(name) {
         try {
             const [profile, list] = await Promise.all([api.account(name), api.accountGames(name)]);
             const pools = Object.entries(profile.ratings);
+            const me = account.get();
+            if (me)
+                setting.replaceChildren(botBadge(profile.bot) ?? "", botSetting(profile, me.token) ?? "");
             ratings.replaceChildren(...pools.map(([pool, r]) => h("tr", {}, h("td", {}, pool), h("td", {}, String(r.rating)), h("td", {}, `±${r.deviation}`), h("td", {}, String(r.games)), h("td", {}, r.provisional ? "provisional" : ""))));
             if (pools.length === 0)
                 ratings.append(h("tr", {}, h("td", { colspan: 5 }, "No rated game yet.")));
@@ -70,7 +75,7 @@ function signedIn(name) {
             say(`The profile did not load: ${reason(err)}`, true);
         }
     })();
-    return h("section", { class: "panel", "aria-labelledby": "profile" }, h("h1", { id: "profile" }, name), h("div", { class: "actions" }, h("button", { type: "button", id: "sign-out", class: "secondary", onclick: () => void signOut() }, "Sign out")), h("h2", {}, "Ratings"), h("table", { class: "ratings" }, h("thead", {}, h("tr", {}, h("th", {}, "Pool"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", {}, "Games"), h("th", {}, ""))), ratings), h("h2", {}, "Your games"), games);
+    return h("section", { class: "panel", "aria-labelledby": "profile" }, h("h1", { id: "profile" }, name), h("div", { class: "actions" }, h("button", { type: "button", id: "sign-out", class: "secondary", onclick: () => void signOut() }, "Sign out")), h("h2", {}, "Ratings"), h("table", { class: "ratings" }, h("thead", {}, h("tr", {}, h("th", {}, "Pool"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", {}, "Games"), h("th", {}, ""))), ratings), setting, myChallenges(account.get()?.token ?? "", name), h("h2", {}, "Your games"), games);
 }
 /** A pool's leaderboard, chosen from a list. */
 function leaderboards() {
@@ -79,7 +84,7 @@ function leaderboards() {
     const load = async () => {
         try {
             const board = await api.leaderboard(pool.value);
-            body.replaceChildren(...board.players.map((p, i) => h("tr", {}, h("td", {}, String(i + 1)), h("td", {}, p.name), h("td", {}, String(p.rating)), h("td", {}, String(p.games)))));
+            body.replaceChildren(...board.players.map((p, i) => h("tr", {}, h("td", {}, String(i + 1)), h("td", {}, h("a", { href: `#/profile/${p.name}` }, p.name), " ", botBadge(p.bot)), h("td", {}, String(p.rating)), h("td", {}, String(p.games)))));
             if (board.players.length === 0)
                 body.append(h("tr", {}, h("td", { colspan: 4 }, "Nobody is ranked here yet (players are ranked once no longer provisional).")));
         }

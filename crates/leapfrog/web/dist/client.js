@@ -54,4 +54,10 @@ export const api = {
     resign: (id, token) => call("POST", `/v1/games/${id}/resign`, undefined, token),
     rematch: (id, token) => call("POST", `/v1/games/${id}/rematch`, undefined, token),
     analyse: (req) => call("POST", "/v1/analysis", req),
+    updateAccount: (name, req, token) => call("PATCH", `/v1/accounts/${encodeURIComponent(name)}`, req, token),
+    challenge: (req, token) => call("POST", "/v1/challenges", req, token),
+    challenges: (token) => call("GET", "/v1/challenges?limit=50", undefined, token),
+    acceptChallenge: (id, token) => call("POST", `/v1/challenges/${encodeURIComponent(id)}/accept`, undefined, token),
+    declineChallenge: (id, why, token) => call("POST", `/v1/challenges/${encodeURIComponent(id)}/decline`, { reason: why }, token),
+    cancelChallenge: (id, token) => call("POST", `/v1/challenges/${encodeURIComponent(id)}/cancel`, undefined, token),
 };

@@ -6,6 +6,7 @@ import { api } from "./client.js";
 import { account } from "./storage.js";
 import { h, main, reason, say } from "./dom.js";
 import { gameName, offered } from "./pieces.js";
+import { botBadge, botSetting, myChallenges } from "./challenges.js";
 
 /** The rating pools: each offered game by direction set. */
 const pools = (): string[] => offered().flatMap((p) => ["orthogonal", "diagonal", "all"].map((d) => `${p}/${d}`));
@@ -54,6 +55,7 @@ function signInForms(): HTMLElement {
 function signedIn(name: string): HTMLElement {
   const ratings = h("tbody", {});
   const games = h("ul", { class: "games", id: "my-games" });
+  const setting = h("div", { id: "bot-setting" });
   const signOut = async (): Promise<void> => {
     const me = account.get();
     account.clear();
@@ -65,6 +67,8 @@ function signedIn(name: string): HTMLElement {
     try {
       const [profile, list] = await Promise.all([api.account(name), api.accountGames(name)]);
       const pools = Object.entries(profile.ratings);
+      const me = account.get();
+      if (me) setting.replaceChildren(botBadge(profile.bot) ?? "", botSetting(profile, me.token) ?? "");
       ratings.replaceChildren(...pools.map(([pool, r]) => h("tr", {}, h("td", {}, pool), h("td", {}, String(r.rating)),
         h("td", {}, `±${r.deviation}`), h("td", {}, String(r.games)), h("td", {}, r.provisional ? "provisional" : ""))));
       if (pools.length === 0) ratings.append(h("tr", {}, h("td", { colspan: 5 }, "No rated game yet.")));
@@ -81,6 +85,8 @@ function signedIn(name: string): HTMLElement {
     h("h2", {}, "Ratings"),
     h("table", { class: "ratings" }, h("thead", {}, h("tr", {}, h("th", {}, "Pool"), h("th", {}, "Rating"), h("th", {}, "Deviation"),
       h("th", {}, "Games"), h("th", {}, ""))), ratings),
+    setting,
+    myChallenges(account.get()?.token ?? "", name),
     h("h2", {}, "Your games"), games);
 }
 
@@ -91,7 +97,8 @@ function leaderboards(): HTMLElement {
   const load = async (): Promise<void> => {
     try {
       const board = await api.leaderboard(pool.value);
-      body.replaceChildren(...board.players.map((p, i) => h("tr", {}, h("td", {}, String(i + 1)), h("td", {}, p.name),
+      body.replaceChildren(...board.players.map((p, i) => h("tr", {}, h("td", {}, String(i + 1)),
+        h("td", {}, h("a", { href: `#/profile/${p.name}` }, p.name), " ", botBadge(p.bot)),
         h("td", {}, String(p.rating)), h("td", {}, String(p.games)))));
       if (board.players.length === 0) body.append(h("tr", {}, h("td", { colspan: 4 }, "Nobody is ranked here yet (players are ranked once no longer provisional).")));
     } catch (err) {

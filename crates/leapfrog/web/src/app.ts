@@ -7,6 +7,7 @@ import { leave, reason, say } from "./dom.js";
 import { showHome } from "./home.js";
 import { showGame } from "./game.js";
 import { showAccount, showAccountLink } from "./account.js";
+import { showProfile } from "./challenges.js";
 import { showReplay } from "./replay.js";
 import { showPuzzle } from "./puzzle.js";
 import { loadPresets, puzzles } from "./pieces.js";
@@ -21,6 +22,7 @@ function route(): void {
   showAccountLink();
   if (game?.[1]) void showGame(game[1], params.get("invite"));
   else if (path === "/account") showAccount();
+  else if (/^\/profile\/[A-Za-z][A-Za-z0-9_-]{1,23}$/.test(path ?? "")) void showProfile(path?.slice("/profile/".length) ?? "");
   else if (path === "/replay") showReplay();
   else if (puzzles().some((p) => path === `/puzzle/${p}`)) void showPuzzle(path?.slice("/puzzle/".length) as S["PresetId"]);
   else showHome();

@@ -54,4 +54,14 @@ export const api = {
   resign: (id: string, token: string) => call<Game>("POST", `/v1/games/${id}/resign`, undefined, token),
   rematch: (id: string, token: string) => call<Joined>("POST", `/v1/games/${id}/rematch`, undefined, token),
   analyse: (req: S["AnalysisRequest"]) => call<S["AnalysisResponse"]>("POST", "/v1/analysis", req),
+  updateAccount: (name: string, req: S["AccountUpdate"], token: string) =>
+    call<S["AccountView"]>("PATCH", `/v1/accounts/${encodeURIComponent(name)}`, req, token),
+  challenge: (req: S["ChallengeRequest"], token: string) => call<S["ChallengeView"]>("POST", "/v1/challenges", req, token),
+  challenges: (token: string) => call<S["ChallengeList"]>("GET", "/v1/challenges?limit=50", undefined, token),
+  acceptChallenge: (id: string, token: string) =>
+    call<S["Accepted"]>("POST", `/v1/challenges/${encodeURIComponent(id)}/accept`, undefined, token),
+  declineChallenge: (id: string, why: S["Reason"], token: string) =>
+    call<S["ChallengeView"]>("POST", `/v1/challenges/${encodeURIComponent(id)}/decline`, { reason: why }, token),
+  cancelChallenge: (id: string, token: string) =>
+    call<S["ChallengeView"]>("POST", `/v1/challenges/${encodeURIComponent(id)}/cancel`, undefined, token),
 };

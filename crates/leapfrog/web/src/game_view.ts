@@ -30,8 +30,11 @@ function playerList(view: View): HTMLElement {
       const counts = new Map<string, number>();
       for (const l of taken) counts.set(l, (counts.get(l) ?? 0) + 1);
       return h("li", { class: p.player === g.position.to_move && g.status !== "over" && g.status !== "waiting" ? "to-move" : "" },
-        h("span", {}, `${p.player + 1}. ${p.open ? "Open seat" : p.name}`),
+        p.account
+          ? h("span", {}, `${p.player + 1}. `, h("a", { href: `#/profile/${p.name}` }, p.name))
+          : h("span", {}, `${p.player + 1}. ${p.open ? "Open seat" : p.name}`),
         p.computer ? h("span", { class: "badge" }, `computer, ${p.computer}`) : null,
+        p.bot ? h("span", { class: "badge bot" }, "bot") : null,
         p.open ? h("span", { class: "badge" }, p.open) : null,
         p.resigned ? h("span", { class: "badge" }, p.resigned === "timed_out" ? "out of time" : "resigned") : null,
         mine.some((s) => s.player === p.player) ? h("span", { class: "badge" }, "you") : null,

@@ -463,6 +463,28 @@ async function accountsAndRecords() {
   await ann.locator("#my-games", { hasText: "rated, over" }).waitFor();
   await ann.locator("#pool").selectOption("old/orthogonal");
   await ann.locator(".leaderboard", { hasText: "Nobody is ranked here yet" }).waitFor();
+  // Bots and challenges: Ann agrees to rated games against bots; a bot's
+  // profile says it is one; Ann challenges Bob from his profile, and Bob
+  // accepts from his account page, which opens the game.
+  await ann.goto(`${base}/#/account`);
+  await ann.locator("#rated-against-bots").check();
+  await ann.locator("#status", { hasText: "Rated games against bots: accepted." }).waitFor();
+  assert.equal((await api("/v1/accounts/Ann")).rated_against_bots, true);
+  await api("/v1/accounts", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Robo", password: "frog-spawn-42", bot: true }) });
+  await ann.goto(`${base}/#/profile/Robo`);
+  await ann.locator("#profile .badge.bot", { hasText: "bot" }).waitFor();
+  await ann.goto(`${base}/#/profile/Bob`);
+  await ann.locator("#challenge-preset").selectOption("old");
+  await ann.locator("#challenge-size").fill("6");
+  await ann.locator("#challenge").click();
+  await ann.locator("#status", { hasText: "Challenge sent to Bob" }).waitFor();
+  await bob.goto(`${base}/#/account`);
+  await bob.locator("#my-challenges li", { hasText: "Ann" }).locator("button.accept").click();
+  await bob.waitForURL(/#\/game\//);
+  const challenged = /#\/game\/([0-9a-f-]+)/.exec(bob.url())[1];
+  assert.deepEqual((await api(`/v1/games/${challenged}`)).players.map((p) => p.name), ["Ann", "Bob"]);
+  console.log("bots and challenges: the setting, a bot's badge, a challenge sent from a profile and accepted");
   // The record: the game page links it; pasted on the replay page, it
   // replays to its result and back to the start.
   await ann.goto(`${base}/#/game/${id}`);
