@@ -134,17 +134,33 @@ fn a_challenge_is_declined_with_a_reason_canceled_or_expires() {
 #[test]
 fn racing_acceptances_of_an_open_challenge_make_one_game() {
     let app = spawn_unlimited();
+    racing(&app, &app);
+}
+
+/// The same race, the acceptances split between two server processes on
+/// one PostgreSQL.
+#[test]
+fn racing_acceptances_through_two_processes_make_one_game_postgres() {
+    let Some(url) = crate::common::pg::fresh_database() else { return };
+    let a = crate::common::ServerProcess::start(&["--database-url", &url, "--no-rate-limits"], &[]);
+    let b = crate::common::ServerProcess::start(&["--database-url", &url, "--no-rate-limits"], &[]);
+    racing(&a.app, &b.app);
+}
+
+fn racing(app: &crate::common::TestApp, other: &crate::common::TestApp) {
     let names: Vec<String> = (0..9).map(|i| format!("Racer{i}")).collect();
-    let tokens = players(&app, &names.iter().map(String::as_str).collect::<Vec<_>>());
+    let tokens = players(app, &names.iter().map(String::as_str).collect::<Vec<_>>());
     for round in 0..3 {
-        let sent = as_token(&app, "POST", "/v1/challenges", &tokens[0], &challenge(None, json!({})));
+        let sent = as_token(app, "POST", "/v1/challenges", &tokens[0], &challenge(None, json!({})));
         assert_eq!(sent.status, 201, "{}", sent.body);
         let id = sent.json()["id"].as_str().unwrap().to_string();
         let answers: Vec<(u16, Value)> = std::thread::scope(|s| {
             let racers: Vec<_> = tokens[1..]
                 .iter()
-                .map(|t| {
-                    let (app, path) = (&app, format!("/v1/challenges/{id}/accept"));
+                .enumerate()
+                .map(|(i, t)| {
+                    let (app, path) =
+                        (if i % 2 == 0 { app } else { other }, format!("/v1/challenges/{id}/accept"));
                     s.spawn(move || {
                         let r = as_token(app, "POST", &path, t, &json!({}));
                         (r.status, if r.status == 200 { r.json() } else { Value::Null })
@@ -160,16 +176,16 @@ fn racing_acceptances_of_an_open_challenge_make_one_game() {
         assert_eq!(app.get(&format!("/v1/games/{id}")).status, 200);
     }
     // Three seats: the first acceptance waits for the second, which makes the game.
-    let sent = as_token(&app, "POST", "/v1/challenges", &tokens[0], &challenge(None, json!({"players": 3})));
+    let sent = as_token(app, "POST", "/v1/challenges", &tokens[0], &challenge(None, json!({"players": 3})));
     let id = sent.json()["id"].as_str().unwrap().to_string();
-    let first = as_token(&app, "POST", &format!("/v1/challenges/{id}/accept"), &tokens[1], &json!({}));
+    let first = as_token(app, "POST", &format!("/v1/challenges/{id}/accept"), &tokens[1], &json!({}));
     assert_eq!((first.status, first.json()["game"].is_null()), (200, true), "{}", first.body);
     assert_eq!(first.json()["challenge"]["status"], "open");
     assert_eq!(
-        as_token(&app, "POST", &format!("/v1/challenges/{id}/accept"), &tokens[1], &json!({})).status,
+        as_token(app, "POST", &format!("/v1/challenges/{id}/accept"), &tokens[1], &json!({})).status,
         409
     );
-    let second = as_token(&app, "POST", &format!("/v1/challenges/{id}/accept"), &tokens[2], &json!({}));
+    let second = as_token(app, "POST", &format!("/v1/challenges/{id}/accept"), &tokens[2], &json!({}));
     assert_eq!(second.json()["game"]["players"].as_array().map(Vec::len), Some(3), "{}", second.body);
 }
 

@@ -84,6 +84,7 @@ pub struct Accepted {
 /// A decline.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"reason": "too_fast"}))]
 pub struct DeclineRequest {
     /// Why (default `generic`).
     #[serde(default)]

@@ -1292,7 +1292,12 @@ export interface components {
              */
             rated?: boolean;
         };
-        /** @description A decline. */
+        /**
+         * @description A decline.
+         * @example {
+         *       "reason": "too_fast"
+         *     }
+         */
         DeclineRequest: {
             reason?: components["schemas"]["Reason"] | null;
         };
