@@ -41,6 +41,7 @@ mod generated_client;
 mod lobby;
 mod metrics;
 mod other_boards;
+mod outages;
 mod process;
 mod ratings;
 mod records;

@@ -32,6 +32,41 @@ pub async fn apply_time_outs(games: &Games, now: i64) -> Result<usize, GameError
     Ok(applied)
 }
 
+/// How often a process says it is alive.
+pub const BEAT: Duration = Duration::from_secs(2);
+/// A silence longer than this (no process alive) is an outage.
+const GRACE_MS: i64 = 3_000;
+
+/// Moves every running move clock on by an outage that ended at `now`,
+/// before the clock times anyone out: the server's own outages cost no one
+/// time (rule book §11). Once in a fleet.
+///
+/// # Errors
+///
+/// On a database failure.
+pub async fn after_outage(games: &Games, now: i64) -> Result<Option<i64>, GameError> {
+    let moved = games.store().move_clocks_past_outage(now, GRACE_MS).await?;
+    if let Some(outage) = moved {
+        tracing::info!(
+            outage_ms = outage,
+            "no server ran for a while: every running move clock moves on by it"
+        );
+    }
+    Ok(moved)
+}
+
+/// Says this process is alive every [`BEAT`], for as long as it runs.
+pub async fn beat(games: Games) {
+    let mut every = tokio::time::interval(BEAT);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Err(e) = games.store().beat(now_ms()).await {
+            tracing::warn!(error = %e, "saying this process is alive failed; it tries again");
+        }
+    }
+}
+
 /// Applies time-outs every [`TICK`] for as long as the process runs.
 pub async fn run(games: Games) {
     let mut every = tokio::time::interval(TICK);

@@ -145,6 +145,9 @@ pub enum StartupError {
     /// The password hasher could not start (no randomness).
     #[error("cannot start the password checks: {0}")]
     Accounts(String),
+    /// The move clocks could not be moved past an outage.
+    #[error("cannot give back an outage's time to the move clocks: {0}")]
+    Clocks(String),
 }
 
 /// A database URL without its password, for messages and logs.
@@ -251,6 +254,11 @@ impl Application {
         let computer = crate::play::computer::Computer::new(games.clone(), thinkers.clone());
         background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
         background.push(actix_web::rt::spawn(computer.scan()));
+        // An outage's time is given back before the clock times anyone out.
+        crate::play::move_clock::after_outage(&games, crate::process::now_ms())
+            .await
+            .map_err(|e| StartupError::Clocks(e.to_string()))?;
+        background.push(actix_web::rt::spawn(crate::play::move_clock::beat(games.clone())));
         background.push(actix_web::rt::spawn(crate::play::move_clock::run(games.clone())));
         background.push(actix_web::rt::spawn(sweep(games.clone(), config.limits.clone())));
         let hasher =
@@ -422,6 +430,10 @@ impl Application {
         for task in self.background {
             task.abort();
             let _ = task.await;
+        }
+        // The last sign of life: an outage is counted from the stop.
+        if let Err(e) = self.store.beat(crate::process::now_ms()).await {
+            tracing::warn!(error = %e, "could not note when this process stopped");
         }
         // Connections still out (a database gone away) are not waited for long.
         if tokio::time::timeout(std::time::Duration::from_secs(5), self.store.close()).await.is_err() {

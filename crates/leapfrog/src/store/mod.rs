@@ -32,6 +32,7 @@ mod challenges;
 mod events;
 mod games;
 mod group;
+mod liveness;
 mod moves;
 mod ratings;
 mod rows;
