@@ -52,3 +52,54 @@ fn a_server_stopped_across_a_deadline_times_no_one_out() {
         std::thread::sleep(Duration::from_millis(200));
     }
 }
+
+/// A long game (rule book §11): a day per move, the deadline a day after
+/// the turn began; the clock, given the time (no sleeping), times the seat
+/// to move out once the day has passed and not before.
+#[test]
+fn a_day_per_move_game_times_out_its_seat_a_day_later() {
+    let db = format!("sqlite://{}", temp_db().display());
+    let _files = TempFiles::of_url(&db);
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
+    config.database.url = db.clone();
+    let app = crate::common::spawn_with(config);
+    let both = app.post_json(
+        "/v1/games",
+        &json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1, "move_time_limit": 60,
+            "players": [{"name": "Ann P"}, {"name": "Bob P"}]}),
+    );
+    assert_eq!((both.status, both.json()["field"].as_str()), (422, Some("days_per_move")), "{}", both.body);
+    let odd = app.post_json(
+        "/v1/games",
+        &json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 4, "players": [{"name": "A P"}, {"name": "B P"}]}),
+    );
+    assert_eq!(odd.status, 422, "{}", odd.body);
+    let created = app.post_json(
+        "/v1/games",
+        &json!({"rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1,
+            "players": [{"name": "Ann P"}, {"name": "Bob P"}]}),
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let g = created.json();
+    let id = g["id"].as_str().unwrap().to_string();
+    assert_eq!(g["move_time_limit"], 86_400, "{g}");
+    assert!(g["turn_ends_at"].is_string(), "{g}");
+    let verdict = actix_web::rt::System::new().block_on(async {
+        let store = leapfrog::store::Store::open(&db, leapfrog::store::Durability::Full).await.unwrap();
+        let limits = leapfrog::events::StreamLimits { total: 10, per_game: 10, per_client: 0 };
+        let (games, _wakes) =
+            leapfrog::play::Games::new(store.clone(), leapfrog::events::Hub::new(store, limits));
+        let now = leapfrog::process::now_ms();
+        let early = leapfrog::play::move_clock::apply_time_outs(&games, now + 23 * 3_600_000).await.unwrap();
+        let late =
+            leapfrog::play::move_clock::apply_time_outs(&games, now + 24 * 3_600_000 + 1_000).await.unwrap();
+        (early, late)
+    });
+    assert_eq!(verdict, (0, 1), "not timed out before the day is over, then once");
+    let g = app.get(&format!("/v1/games/{id}")).json();
+    assert_eq!(
+        (g["status"].as_str(), g["players"][0]["resigned"].as_str()),
+        (Some("over"), Some("timed_out")),
+        "{g}"
+    );
+}

@@ -61,10 +61,15 @@ pub struct ChallengeRequest {
     #[serde(default)]
     #[schema(minimum = 0, maximum = 63)]
     pub seat: Option<usize>,
-    /// Seconds a seat has for each move (5 to 604800); left out: no limit.
+    /// Seconds a seat has for each move (5 to 1209600); left out: no limit.
     #[serde(default)]
-    #[schema(minimum = 5, maximum = 604800)]
+    #[schema(minimum = 5, maximum = 1209600)]
     pub move_time_limit: Option<u32>,
+    /// A long game's control instead: 1, 2, 3, 5, 7, 10 or 14 days per
+    /// move. Not with `move_time_limit`.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 14)]
+    pub days_per_move: Option<u8>,
     /// Rated (rule book §13, §15); left out or false: casual.
     #[serde(default)]
     pub rated: bool,
@@ -164,7 +169,7 @@ pub async fn create_challenge(
         rules: body.rules.resolve_cached(None)?,
         seats: body.players.unwrap_or(2),
         seat: body.seat.unwrap_or(0),
-        move_limit: body.move_time_limit,
+        move_limit: super::games::move_limit(body.move_time_limit, body.days_per_move)?,
         rated: body.rated,
     };
     let challenge = state.games.challenge(&from, to.as_ref(), new).await?;

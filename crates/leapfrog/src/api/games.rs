@@ -26,6 +26,29 @@ pub enum GameErrors {
     NotFound(Problem),
 }
 
+/// A game's move limit in seconds, from seconds or days per move (one of
+/// the long games' controls), not both.
+///
+/// # Errors
+///
+/// 422 for both, or days that are not a control.
+pub fn move_limit(seconds: Option<u32>, days: Option<u8>) -> Result<Option<u32>, ApiError> {
+    match (seconds, days) {
+        (Some(_), Some(_)) => Err(ApiError::refuse(
+            Refusal::InvalidValue,
+            "send move_time_limit or days_per_move, not both",
+            "days_per_move",
+        )),
+        (_, Some(d)) if !crate::game::DAYS_PER_MOVE.contains(&d) => Err(ApiError::refuse(
+            Refusal::InvalidValue,
+            format!("{d} days per move: a long game has 1, 2, 3, 5, 7, 10 or 14"),
+            "days_per_move",
+        )),
+        (_, Some(d)) => Ok(Some(u32::from(d) * 24 * 3600)),
+        (seconds, None) => Ok(seconds),
+    }
+}
+
 /// The `ETag` of a version.
 pub fn etag(version: i64) -> String {
     format!("\"{version}\"")
@@ -131,8 +154,17 @@ pub async fn create_game(
     }
     let rules = req.rules.resolve_cached(None)?;
     let seed = req.seed.map(|s| s.0);
-    let (game, created) =
-        state.games.create(rules, seats, seed, req.move_time_limit, req.rated, &state.creator(&http)).await?;
+    let (game, created) = state
+        .games
+        .create(
+            rules,
+            seats,
+            seed,
+            move_limit(req.move_time_limit, req.days_per_move)?,
+            req.rated,
+            &state.creator(&http),
+        )
+        .await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id())))
         .insert_header((header::ETAG, etag(game.version())))

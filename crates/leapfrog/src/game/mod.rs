@@ -27,7 +27,9 @@ pub use input::{
     Unreadable,
 };
 pub(crate) use seating::decide;
-pub use seating::{GameResult, GameStatus, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL, RatingChange};
+pub use seating::{
+    DAYS_PER_MOVE, GameResult, GameStatus, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL, RatingChange,
+};
 
 /// Most players in a persisted game.
 pub const MAX_SEATS: usize = 64;

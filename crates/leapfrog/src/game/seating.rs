@@ -8,8 +8,11 @@ use super::{Game, Holder, RuleError};
 
 /// The fewest seconds a move time limit may give.
 pub const MIN_MOVE_LIMIT: u32 = 5;
-/// The most seconds a move time limit may give: a week.
-pub const MAX_MOVE_LIMIT: u32 = 7 * 24 * 3600;
+/// The most seconds a move time limit may give: two weeks (the longest
+/// days-per-move control).
+pub const MAX_MOVE_LIMIT: u32 = 14 * 24 * 3600;
+/// The days-per-move controls of long games (rule book §11).
+pub const DAYS_PER_MOVE: [u8; 7] = [1, 2, 3, 5, 7, 10, 14];
 /// The level the computer plays a resigned seat at, with three or more
 /// players.
 pub const RESIGNED_LEVEL: Level = Level::Medium;

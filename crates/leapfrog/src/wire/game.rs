@@ -161,12 +161,18 @@ pub struct CreateGameRequest {
     #[serde(default)]
     pub seed: Option<SeedInput>,
     /// Seconds a person's seat has for each move, from the moment it
-    /// becomes its turn (5 to 604800, a week); past it the server resigns
-    /// the seat (rule book §11). The computer's seats have no limit. Null
-    /// or left out: no limit.
+    /// becomes its turn (5 to 1209600, two weeks); past it the server
+    /// resigns the seat (rule book §11). The computer's seats have no
+    /// limit. Null or left out: no limit (or `days_per_move`).
     #[serde(default)]
-    #[schema(minimum = 5, maximum = 604800)]
+    #[schema(minimum = 5, maximum = 1209600)]
     pub move_time_limit: Option<u32>,
+    /// A long game's control instead: 1, 2, 3, 5, 7, 10 or 14 days per
+    /// move (a game view then shows `move_time_limit` in seconds and its
+    /// `turn_ends_at`). Not with `move_time_limit`.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 14)]
+    pub days_per_move: Option<u8>,
     /// A rated game (rule book §13): at least two seats, every one held by
     /// an account (the creator's own, with its token) or open for one, no
     /// computer seat, no account in two seats, a preset's rules (any
@@ -180,8 +186,8 @@ pub struct CreateGameRequest {
 }
 
 const _: () = assert!(
-    game::MIN_MOVE_LIMIT == 5 && game::MAX_MOVE_LIMIT == 604_800,
-    "the schema's bounds above say 5 and 604800"
+    game::MIN_MOVE_LIMIT == 5 && game::MAX_MOVE_LIMIT == 1_209_600,
+    "the schema's bounds above say 5 and 1209600"
 );
 
 /// A request to join an open seat.
@@ -297,7 +303,7 @@ pub struct GameView {
     #[schema(required = true)]
     pub abandoned_at: Option<String>,
     /// Seconds a person's seat has for a move; null for no limit.
-    #[schema(required = true, minimum = 5, maximum = 604800)]
+    #[schema(required = true, minimum = 5, maximum = 1209600)]
     pub move_time_limit: Option<u32>,
     /// When the seat to move runs out of time (RFC 3339): while a person's
     /// seat is to move in a started game with a limit; null otherwise.

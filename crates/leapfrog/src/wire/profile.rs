@@ -73,11 +73,11 @@ pub struct Accepts {
     pub max_size: Option<u8>,
     /// The fewest seconds per move accepted.
     #[serde(default)]
-    #[schema(minimum = 5, maximum = 604800)]
+    #[schema(minimum = 5, maximum = 1209600)]
     pub min_move_time: Option<u32>,
     /// The most seconds per move accepted.
     #[serde(default)]
-    #[schema(minimum = 5, maximum = 604800)]
+    #[schema(minimum = 5, maximum = 1209600)]
     pub max_move_time: Option<u32>,
     /// Games with no time limit accepted (default true).
     #[serde(default = "yes")]

@@ -1195,9 +1195,15 @@ export interface components {
             seat?: number | null;
             /**
              * Format: int32
-             * @description Seconds a seat has for each move (5 to 604800); left out: no limit.
+             * @description Seconds a seat has for each move (5 to 1209600); left out: no limit.
              */
             move_time_limit?: number | null;
+            /**
+             * Format: int32
+             * @description A long game's control instead: 1, 2, 3, 5, 7, 10 or 14 days per
+             *     move. Not with `move_time_limit`.
+             */
+            days_per_move?: number | null;
             /** @description Rated (rule book §13, §15); left out or false: casual. */
             rated?: boolean;
         };
@@ -1275,11 +1281,18 @@ export interface components {
             /**
              * Format: int32
              * @description Seconds a person's seat has for each move, from the moment it
-             *     becomes its turn (5 to 604800, a week); past it the server resigns
-             *     the seat (rule book §11). The computer's seats have no limit. Null
-             *     or left out: no limit.
+             *     becomes its turn (5 to 1209600, two weeks); past it the server
+             *     resigns the seat (rule book §11). The computer's seats have no
+             *     limit. Null or left out: no limit (or `days_per_move`).
              */
             move_time_limit?: number | null;
+            /**
+             * Format: int32
+             * @description A long game's control instead: 1, 2, 3, 5, 7, 10 or 14 days per
+             *     move (a game view then shows `move_time_limit` in seconds and its
+             *     `turn_ends_at`). Not with `move_time_limit`.
+             */
+            days_per_move?: number | null;
             /**
              * @description A rated game (rule book §13): at least two seats, every one held by
              *     an account (the creator's own, with its token) or open for one, no
