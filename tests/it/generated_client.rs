@@ -20,6 +20,31 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Generates the Python client of the committed spec into `dir` (the
+/// generator may not warn) and type-checks `program` strictly against it
+/// (the client's own files are the generator's: not reported).
+fn python_client_for(generator: &str, dir: &Path, program: &Path) {
+    let generated = run(
+        "openapi-python-client",
+        Command::new(generator)
+            .args(["generate", "--meta", "none", "--overwrite", "--path"])
+            .arg(root().join("openapi/openapi.json"))
+            .arg("--output-path")
+            .arg(dir.join("leapfrog_client")),
+    );
+    let log =
+        String::from_utf8_lossy(&generated.stdout).into_owned() + &String::from_utf8_lossy(&generated.stderr);
+    assert!(!log.contains("WARNING"), "the generator warned:\n{log}");
+    run(
+        "mypy --strict",
+        Command::new("mypy")
+            .args(["--strict", "--follow-imports=silent", "--cache-dir"])
+            .arg(dir.join(".mypy_cache"))
+            .arg(program)
+            .env("MYPYPATH", dir),
+    );
+}
+
 #[test]
 fn a_generated_python_client_plays_a_whole_game() {
     let generator = std::env::var("OPENAPI_PYTHON_CLIENT").unwrap_or_else(|_| "openapi-python-client".into());
@@ -31,28 +56,7 @@ fn a_generated_python_client_plays_a_whole_game() {
         return;
     }
     let out = temp_dir("python-client");
-    let generated = run(
-        "openapi-python-client",
-        Command::new(&generator)
-            .args(["generate", "--meta", "none", "--overwrite", "--path"])
-            .arg(root().join("openapi/openapi.json"))
-            .arg("--output-path")
-            .arg(out.0.join("leapfrog_client")),
-    );
-    let log =
-        String::from_utf8_lossy(&generated.stdout).into_owned() + &String::from_utf8_lossy(&generated.stderr);
-    assert!(!log.contains("WARNING"), "the generator warned:\n{log}");
-
-    // The program type-checks strictly against the generated client (whose
-    // own files are the generator's: not reported).
-    run(
-        "mypy --strict",
-        Command::new("mypy")
-            .args(["--strict", "--follow-imports=silent", "--cache-dir"])
-            .arg(out.0.join(".mypy_cache"))
-            .arg(root().join("tests/clients/python_client.py"))
-            .env("MYPYPATH", &out.0),
-    );
+    python_client_for(&generator, &out.0, &root().join("tests/clients/python_client.py"));
     let app = crate::common::spawn_app();
     let played = run(
         "the python client's game",
@@ -78,23 +82,8 @@ fn the_sample_python_bot_plays_a_whole_game() {
         return;
     }
     let out = temp_dir("python-bot");
-    run(
-        "openapi-python-client",
-        Command::new(&generator)
-            .args(["generate", "--meta", "none", "--overwrite", "--path"])
-            .arg(root().join("openapi/openapi.json"))
-            .arg("--output-path")
-            .arg(out.0.join("leapfrog_client")),
-    );
     let bot = root().join("examples/python_bot/bot.py");
-    run(
-        "mypy --strict",
-        Command::new("mypy")
-            .args(["--strict", "--follow-imports=silent", "--cache-dir"])
-            .arg(out.0.join(".mypy_cache"))
-            .arg(&bot)
-            .env("MYPYPATH", &out.0),
-    );
+    python_client_for(&generator, &out.0, &bot);
     let app = crate::common::spawn_app();
     let made = app.post_json("/v1/accounts", &json!({"name": "Sampler", "password": PASSWORD, "bot": true}));
     assert_eq!(made.status, 201, "{}", made.body);

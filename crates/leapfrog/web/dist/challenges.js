@@ -45,6 +45,7 @@ function challengeForm(profile, token) {
     const max = a?.max_size ?? 15;
     const size = h("input", { id: "challenge-size", type: "number", min, max, value: Math.min(Math.max(8, min), max) });
     const rated = h("input", { id: "challenge-rated", type: "checkbox" });
+    const days = h("select", { id: "challenge-days", "aria-label": "days a move" }, h("option", { value: "" }, "no limit"), ...[1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: String(d) }, d === 1 ? "1 day a move" : `${d} days a move`)));
     const canRate = a?.rated !== false;
     const send = async () => {
         const n = Number(size.value);
@@ -53,13 +54,15 @@ function challengeForm(profile, token) {
             rules: { preset: preset.value, rows: n, cols: n },
             rated: canRate && rated.checked,
         };
+        if (days.value)
+            req.days_per_move = Number(days.value);
         const made = await api.challenge(req, token);
         say(`Challenge sent to ${profile.name}: ${gameName(made.rules)}. It stays open ten minutes.`);
     };
     return h("form", { class: "challenge", id: "challenge-form", onsubmit: (e) => {
             e.preventDefault();
             void send().catch((err) => say(`The challenge was refused: ${reason(err)}`, true));
-        } }, h("h2", {}, "Challenge"), h("label", {}, "Game", preset), h("label", {}, "Board side", size), canRate ? h("label", {}, rated, " rated") : null, h("div", { class: "actions" }, h("button", { type: "submit", id: "challenge" }, `Challenge ${profile.name}`)));
+        } }, h("h2", {}, "Challenge"), h("label", {}, "Game", preset), h("label", {}, "Board side", size), h("label", {}, "Time", days), canRate ? h("label", {}, rated, " rated") : null, h("div", { class: "actions" }, h("button", { type: "submit", id: "challenge" }, `Challenge ${profile.name}`)));
 }
 /** The signed-in account's challenges, with what it may do to each. */
 export function myChallenges(token, me) {

@@ -15,7 +15,9 @@ export function showHome() {
     const preset = h("select", { id: "preset", name: "preset" }, ...offered().map((id) => h("option", { value: id }, presetName(id))));
     const size = h("input", { id: "size", type: "number", min: 3, max: 26, placeholder: "preset's", name: "size" });
     const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"), h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"), h("option", { value: "hex" }, "hex"));
-    const limit = h("input", { id: "limit", type: "number", min: 5, max: 604800, placeholder: "none", name: "limit" });
+    const limit = h("input", { id: "limit", type: "number", min: 5, max: 1209600, placeholder: "none", name: "limit" });
+    // A long game: days per move instead of seconds.
+    const days = h("select", { id: "days", name: "days" }, h("option", { value: "" }, "—"), ...[1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: String(d) }, d === 1 ? "1 day" : `${d} days`)));
     // Signed in, the game may be rated.
     const rated = h("input", { id: "rated", type: "checkbox", name: "rated", disabled: !me });
     const create = async (e) => {
@@ -45,7 +47,9 @@ export function showHome() {
         if (dirs.value)
             rules.directions = dirs.value;
         const req = { rules, players };
-        if (limit.value)
+        if (days.value)
+            req.days_per_move = Number(days.value);
+        else if (limit.value)
             req.move_time_limit = Number(limit.value);
         if (rated.checked)
             req.rated = true;
@@ -63,7 +67,7 @@ export function showHome() {
             say(`Not created: ${reason(err)}`, true);
         }
     };
-    const form = h("form", { onsubmit: (e) => void create(e) }, h("div", {}, h("label", {}, "Game", preset), h("label", {}, "Board size", size), h("label", {}, "Jumps", dirs), h("label", {}, "Seconds a move", limit), h("label", { title: me ? "every seat an account's, no computer" : "sign in to play rated games" }, rated, " Rated")), h("h2", {}, "Players, in turn order"), seatList, h("div", { class: "actions" }, h("button", { type: "button", class: "secondary", onclick: () => addSeat("open") }, "Add a seat"), h("button", { type: "submit", id: "create" }, "Create the game")));
+    const form = h("form", { onsubmit: (e) => void create(e) }, h("div", {}, h("label", {}, "Game", preset), h("label", {}, "Board size", size), h("label", {}, "Jumps", dirs), h("label", {}, "Seconds a move", limit), h("label", {}, "or days a move", days), h("label", { title: me ? "every seat an account's, no computer" : "sign in to play rated games" }, rated, " Rated")), h("h2", {}, "Players, in turn order"), seatList, h("div", { class: "actions" }, h("button", { type: "button", class: "secondary", onclick: () => addSeat("open") }, "Add a seat"), h("button", { type: "submit", id: "create" }, "Create the game")));
     const lobby = lobbyTable();
     const puzzleList = h("ul", { class: "puzzles" }, ...puzzles().map((p) => h("li", {}, h("a", { href: `#/puzzle/${p}`, id: `puzzle-${p}` }, presetName(p)))));
     root.append(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "new-game" }, h("h1", { id: "new-game" }, "New game"), form), h("div", {}, h("section", { class: "panel", "aria-labelledby": "lobby" }, h("h1", { id: "lobby" }, "Lobby"), lobby), h("section", { class: "panel", "aria-labelledby": "puzzles" }, h("h1", { id: "puzzles" }, "Puzzles for one"), puzzleList))));

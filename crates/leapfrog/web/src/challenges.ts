@@ -56,6 +56,8 @@ function challengeForm(profile: S["AccountView"], token: string): HTMLElement {
   const max = a?.max_size ?? 15;
   const size = h("input", { id: "challenge-size", type: "number", min, max, value: Math.min(Math.max(8, min), max) });
   const rated = h("input", { id: "challenge-rated", type: "checkbox" });
+  const days = h("select", { id: "challenge-days", "aria-label": "days a move" }, h("option", { value: "" }, "no limit"),
+    ...[1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: String(d) }, d === 1 ? "1 day a move" : `${d} days a move`)));
   const canRate = a?.rated !== false;
   const send = async (): Promise<void> => {
     const n = Number(size.value);
@@ -64,6 +66,7 @@ function challengeForm(profile: S["AccountView"], token: string): HTMLElement {
       rules: { preset: preset.value as S["PresetId"], rows: n, cols: n },
       rated: canRate && rated.checked,
     };
+    if (days.value) req.days_per_move = Number(days.value);
     const made = await api.challenge(req, token);
     say(`Challenge sent to ${profile.name}: ${gameName(made.rules)}. It stays open ten minutes.`);
   };
@@ -71,7 +74,7 @@ function challengeForm(profile: S["AccountView"], token: string): HTMLElement {
     e.preventDefault();
     void send().catch((err: unknown) => say(`The challenge was refused: ${reason(err)}`, true));
   } },
-  h("h2", {}, "Challenge"), h("label", {}, "Game", preset), h("label", {}, "Board side", size),
+  h("h2", {}, "Challenge"), h("label", {}, "Game", preset), h("label", {}, "Board side", size), h("label", {}, "Time", days),
   canRate ? h("label", {}, rated, " rated") : null,
   h("div", { class: "actions" }, h("button", { type: "submit", id: "challenge" }, `Challenge ${profile.name}`)));
 }

@@ -23,7 +23,10 @@ export function showHome(): void {
   const dirs = h("select", { id: "directions", name: "directions" }, h("option", { value: "" }, "preset's"),
     h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all"),
     h("option", { value: "hex" }, "hex"));
-  const limit = h("input", { id: "limit", type: "number", min: 5, max: 604800, placeholder: "none", name: "limit" });
+  const limit = h("input", { id: "limit", type: "number", min: 5, max: 1209600, placeholder: "none", name: "limit" });
+  // A long game: days per move instead of seconds.
+  const days = h("select", { id: "days", name: "days" }, h("option", { value: "" }, "—"),
+    ...[1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: String(d) }, d === 1 ? "1 day" : `${d} days`)));
   // Signed in, the game may be rated.
   const rated = h("input", { id: "rated", type: "checkbox", name: "rated", disabled: !me });
 
@@ -45,7 +48,8 @@ export function showHome(): void {
     else if (size.value) { rules.rows = Number(size.value); rules.cols = Number(size.value); }
     if (dirs.value) rules.directions = dirs.value as S["Directions"];
     const req: S["CreateGameRequest"] = { rules, players };
-    if (limit.value) req.move_time_limit = Number(limit.value);
+    if (days.value) req.days_per_move = Number(days.value);
+    else if (limit.value) req.move_time_limit = Number(limit.value);
     if (rated.checked) req.rated = true;
     try {
       const game = await api.create(req, me?.token);
@@ -61,7 +65,7 @@ export function showHome(): void {
 
   const form = h("form", { onsubmit: (e) => void create(e) },
     h("div", {}, h("label", {}, "Game", preset), h("label", {}, "Board size", size),
-      h("label", {}, "Jumps", dirs), h("label", {}, "Seconds a move", limit),
+      h("label", {}, "Jumps", dirs), h("label", {}, "Seconds a move", limit), h("label", {}, "or days a move", days),
       h("label", { title: me ? "every seat an account's, no computer" : "sign in to play rated games" }, rated, " Rated")),
     h("h2", {}, "Players, in turn order"), seatList,
     h("div", { class: "actions" },

@@ -477,13 +477,16 @@ async function accountsAndRecords() {
   await ann.goto(`${base}/#/profile/Bob`);
   await ann.locator("#challenge-preset").selectOption("old");
   await ann.locator("#challenge-size").fill("6");
+  await ann.locator("#challenge-days").selectOption("1");
   await ann.locator("#challenge").click();
   await ann.locator("#status", { hasText: "Challenge sent to Bob" }).waitFor();
   await bob.goto(`${base}/#/account`);
   await bob.locator("#my-challenges li", { hasText: "Ann" }).locator("button.accept").click();
   await bob.waitForURL(/#\/game\//);
   const challenged = /#\/game\/([0-9a-f-]+)/.exec(bob.url())[1];
-  assert.deepEqual((await api(`/v1/games/${challenged}`)).players.map((p) => p.name), ["Ann", "Bob"]);
+  const long = await api(`/v1/games/${challenged}`);
+  assert.deepEqual(long.players.map((p) => p.name), ["Ann", "Bob"]);
+  assert.equal(long.move_time_limit, 86400, "a day a move");
   console.log("bots and challenges: the setting, a bot's badge, a challenge sent from a profile and accepted");
   // The record: the game page links it; pasted on the replay page, it
   // replays to its result and back to the start.
