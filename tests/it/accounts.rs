@@ -243,6 +243,7 @@ fn clients_are_networks_and_an_accounts_limits_hold_across_networks() {
 
 #[test]
 fn sign_ins_past_the_password_threads_share_wait_then_get_503_and_play_goes_on() {
+    let _quiet = crate::common::timing_sensitive();
     let mut config = leapfrog::server::config::ServeConfig::for_tests();
     config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
     // 1%: after a check of 15 to 35 ms, the thread rests 1.5 to 3.5 s,

@@ -312,6 +312,7 @@ fn percentile(values: &mut [f64], p: f64) -> f64 {
 
 #[test]
 fn a_fleet_behind_nginx_loses_nothing_when_a_process_dies_and_fails_nothing_in_a_rolling_restart() {
+    let _quiet = crate::common::timing_sensitive();
     if !tools_present("fleet behind nginx", &[("nginx", "-v")], "apt-get install nginx") {
         return;
     }

@@ -77,6 +77,7 @@ fn refuses_connections(port: u16) -> bool {
 
 #[test]
 fn a_stopping_server_ends_streams_with_a_retry_finishes_requests_and_closes_kept_alive_ones() {
+    let _quiet = crate::common::timing_sensitive();
     for signal in ["TERM", "INT"] {
         let mut server = ServerProcess::start(&["--no-rate-limits"], &[]);
         let app = server.app.clone();

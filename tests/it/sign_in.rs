@@ -61,6 +61,7 @@ fn assert_answered(what: &str, r: &Response, took: Duration) {
 
 #[test]
 fn every_sign_in_is_answered_within_three_seconds_beside_cpu_hogs() {
+    let _load = crate::common::loading_the_machine();
     let server = ServerProcess::start(&["--trust-proxy", "127.0.0.1"], &[]);
     let app = &server.app;
     let hogs = Hogs::start();
@@ -101,6 +102,7 @@ fn a_flood_of_sign_ins_to_one_account_from_many_networks_leaves_real_ones_answer
 /// Ann's sign-ins, timed while twelve flooders each send `flood(f, i)`
 /// from 200 networks in turn: each answered 201 within `bound`.
 fn real_sign_ins_beside(flood: fn(u32, u32) -> Value, bound: Duration) {
+    let _load = crate::common::loading_the_machine();
     let server = ServerProcess::start(&["--trust-proxy", "127.0.0.1"], &[]);
     let app = server.app.clone();
     for (name, client) in [("Ann", "192.0.2.1"), ("Mallory", "198.51.100.1")] {

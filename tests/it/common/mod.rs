@@ -568,3 +568,19 @@ pub fn npm_installed(dir: &std::path::Path) {
     }
     installed.push(dir.to_path_buf());
 }
+
+/// The machine, shared by the tests that run at once: a test that loads
+/// it on purpose (CPU hogs, floods) holds it alone, and a test whose
+/// timing it would upset (a stop's drain, the password share, the fleet)
+/// holds it with the others of its kind, never beside a load.
+static MACHINE: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// Held by a test that loads the machine on purpose.
+pub fn loading_the_machine() -> std::sync::RwLockWriteGuard<'static, ()> {
+    MACHINE.write().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Held by a test whose timing a deliberate load would upset.
+pub fn timing_sensitive() -> std::sync::RwLockReadGuard<'static, ()> {
+    MACHINE.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
