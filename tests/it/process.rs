@@ -86,14 +86,10 @@ fn a_stopping_server_ends_streams_with_a_retry_finishes_requests_and_closes_kept
         let id = game.json()["id"].as_str().unwrap().to_string();
         let mut stream = EventStream::open(&app, &format!("/v1/games/{id}/events"), None);
         assert_eq!(stream.next().map(|e| e.event).as_deref(), Some("game"));
-        // A connection kept alive after one answer.
         let mut kept = TcpStream::connect(("127.0.0.1", app.port)).unwrap();
         kept.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let mut kept_reader = BufReader::new(kept.try_clone().unwrap());
-        get_kept_alive(&mut kept, "/healthz");
-        let (status, headers, _) = read_response(&mut kept_reader).expect("an answer");
-        assert_eq!((status, header(&headers, "connection")), (200, None));
-        // A search of 2.5 s in flight when the signal comes.
+        // A search of 4 s in flight when the signal comes.
         let slow = {
             let app = app.clone();
             std::thread::spawn(move || {
@@ -104,14 +100,20 @@ fn a_stopping_server_ends_streams_with_a_retry_finishes_requests_and_closes_kept
                     json!({"board": parts[0], "ply": parts[1].parse::<u32>().unwrap(), "scores": scores});
                 app.post_json(
                     "/v1/analysis",
-                    &json!({"rules": {"preset": "murray"}, "position": position, "millis": 2500, "seed": "1"}),
+                    &json!({"rules": {"preset": "murray"}, "position": position, "millis": 4000, "seed": "1"}),
                 )
             })
         };
         // Long enough for the request to be in flight on a busy machine (a
         // request still in the kernel's queue when the listener closes is
-        // refused, not in flight).
-        std::thread::sleep(Duration::from_millis(1000));
+        // refused, not in flight): two of its four seconds.
+        std::thread::sleep(Duration::from_millis(2000));
+        // A connection kept alive after one answer, just before the signal
+        // (the server closes one idle for 5 s: on a loaded machine the
+        // checks below can take that long).
+        get_kept_alive(&mut kept, "/healthz");
+        let (status, headers, _) = read_response(&mut kept_reader).expect("an answer");
+        assert_eq!((status, header(&headers, "connection")), (200, None));
         let signalled = Instant::now();
         server.signal(signal);
 
@@ -128,7 +130,10 @@ fn a_stopping_server_ends_streams_with_a_retry_finishes_requests_and_closes_kept
         assert!(refuses_connections(app.port), "SIG{signal}: still accepting");
         // The kept-alive connection gets its answer, then is closed.
         get_kept_alive(&mut kept, "/readyz");
-        let (status, headers, body) = read_response(&mut kept_reader).expect("an answer after the signal");
+        let (status, headers, body) = read_response(&mut kept_reader).unwrap_or_else(|| {
+            let logs = server.logs.lock().map(|l| l.join("\n")).unwrap_or_default();
+            panic!("SIG{signal}: no answer after the signal; the server said:\n{logs}")
+        });
         assert_eq!(status, 503, "{body}");
         assert!(body.contains("stopping"), "{body}");
         assert_eq!(header(&headers, "connection"), Some("close"));
