@@ -15,6 +15,8 @@ export async function showProfile(name) {
     const root = main();
     try {
         const profile = await api.account(name);
+        if (location.hash !== `#/profile/${name}`)
+            return; // the reader went on while it loaded
         const pools = Object.entries(profile.ratings);
         const rows = pools.map(([pool, r]) => h("tr", {}, h("td", {}, pool), h("td", {}, String(r.rating)), h("td", {}, String(r.games))));
         const me = account.get();

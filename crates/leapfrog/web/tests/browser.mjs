@@ -475,6 +475,8 @@ async function accountsAndRecords() {
   await ann.goto(`${base}/#/profile/Robo`);
   await ann.locator("#profile .badge.bot", { hasText: "bot" }).waitFor();
   await ann.goto(`${base}/#/profile/Bob`);
+  // Robo's page has a challenge form too: fill in Bob's, not the one leaving.
+  await ann.locator("#challenge", { hasText: "Challenge Bob" }).waitFor();
   await ann.locator("#challenge-preset").selectOption("old");
   await ann.locator("#challenge-size").fill("6");
   await ann.locator("#challenge-days").selectOption("1");
