@@ -48,3 +48,4 @@ mod records;
 mod request_log;
 mod sign_in;
 mod store;
+mod webhooks;

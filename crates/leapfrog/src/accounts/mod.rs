@@ -14,6 +14,7 @@
 mod credentials;
 mod password;
 pub mod rating;
+pub mod webhooks;
 
 use std::sync::Arc;
 

@@ -33,6 +33,7 @@ pub mod seats;
 pub mod solutions;
 pub mod state;
 pub mod stateless;
+pub mod webhooks;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use utoipa::OpenApi;
@@ -75,6 +76,7 @@ digits for runs of empty cells.",
         (name = "games", description = "Persisted games: seats, moves, history, live updates"),
         (name = "accounts", description = "Accounts and personal access tokens"),
         (name = "challenges", description = "Challenges between accounts: the way bots find games"),
+        (name = "webhooks", description = "Signed HTTP deliveries of an account's events, for programs away from the table"),
         (name = "meta", description = "Health")
     )
 )]
@@ -186,7 +188,13 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(accounts::export_account)
         .service(ratings::list_account_games)
         .service(records::export_account_games)
-        .service(ratings::list_ratings);
+        .service(ratings::list_ratings)
+        .service(webhooks::create_webhook)
+        .service(webhooks::list_webhooks)
+        .service(webhooks::delete_webhook)
+        .service(webhooks::rotate_webhook_secret)
+        .service(webhooks::test_webhook)
+        .service(webhooks::list_webhook_deliveries);
 }
 
 /// The OpenAPI document, built from the routes without starting a server.

@@ -34,6 +34,8 @@ pub struct AppState {
     pub analyses_per_client: usize,
     /// Places for account exports: two an account, a few in all.
     pub exports: Arc<crate::api::limits::Slots>,
+    /// Where webhooks may be sent.
+    pub reach: crate::events::webhook::Reach,
     /// The address that alone serves `/metrics`, when not the API's.
     pub metrics_bind: Option<std::net::SocketAddr>,
 }

@@ -20,9 +20,11 @@
 pub mod account;
 mod account_stream;
 mod hub;
+pub mod outbox;
 mod stream;
 #[cfg(test)]
 mod tests;
+pub mod webhook;
 
 use actix_web::web::Bytes;
 use serde::Serialize;

@@ -34,6 +34,11 @@ pub struct ServeConfig {
     /// (`10s`) before they are cut; a second signal cuts them at once.
     #[arg(long, env = "LEAPFROG_STOP_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
     pub stop_timeout: Duration,
+    /// Let webhooks reach `http://` endpoints and private, loopback and
+    /// link-local addresses (tests and closed networks); without it only
+    /// `https://` endpoints at public addresses are reached.
+    #[arg(long, env = "LEAPFROG_WEBHOOK_ALLOW_PRIVATE")]
+    pub webhook_allow_private: bool,
     #[command(flatten)]
     pub database: DatabaseArgs,
     #[command(flatten)]

@@ -261,6 +261,10 @@ impl Application {
         background.push(actix_web::rt::spawn(crate::play::move_clock::beat(games.clone())));
         background.push(actix_web::rt::spawn(crate::play::move_clock::run(games.clone())));
         background.push(actix_web::rt::spawn(sweep(games.clone(), config.limits.clone())));
+        let reach = crate::events::webhook::Reach { allow_private: config.webhook_allow_private };
+        background.push(actix_web::rt::spawn(
+            crate::events::outbox::Outbox::new(store.clone(), hub.clone(), reach).run(),
+        ));
         let hasher =
             crate::accounts::Hasher::new(crate::compute::pools::Share::percent(config.limits.password_share))
                 .map_err(|e| StartupError::Accounts(e.to_string()))?;
@@ -287,6 +291,7 @@ impl Application {
                 crate::api::records::EXPORTS_PER_ACCOUNT,
                 config.limits.max_exports.max(1),
             )),
+            reach,
             metrics_bind,
         };
         let limit = config.body_limit;

@@ -87,6 +87,7 @@ impl Store {
                     query.fetch_one(&mut **tx).await?;
                 }
             }
+            Self::queue_deliveries(tx, e).await?;
         }
         Ok(())
     }

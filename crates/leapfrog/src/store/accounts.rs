@@ -381,6 +381,7 @@ impl Store {
             ])?
             .execute(&mut *tx)
             .await?;
+        Self::delete_account_webhooks(&mut tx, account_id).await?;
         for statement in [&*FORGET_SEATS, &*DELETE_TOKENS, &*DELETE_EVENTS, &*DELETE_ACCOUNT] {
             statement.query(&[("account_id", account_id.into())])?.execute(&mut *tx).await?;
         }

@@ -40,6 +40,7 @@ mod scans;
 mod seats;
 mod sql;
 pub mod stored;
+mod webhooks;
 
 use std::future::Future;
 use std::str::FromStr;
@@ -56,6 +57,7 @@ pub use challenges::{ChallengeRow, ChallengeWrite};
 pub use games::WAITING;
 pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
 pub use rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};
+pub use webhooks::{DeliveryRow, Due, Sent, WebhookRow};
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]

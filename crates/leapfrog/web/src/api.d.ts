@@ -229,6 +229,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{name}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description The account's endpoints, without their secrets. Needs the `account` scope.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook
+         * @description Registers an endpoint for events of the account's stream; each is
+         *     POSTed to it as JSON `{"type", "timestamp", "data"}`, signed as the
+         *     Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`,
+         *     `webhook-signature`), tried again after 5 s, 5 min, 30 min, 2 h, 5 h,
+         *     10 h and 24 h while the answer is not 2xx (`Retry-After` honoured). An
+         *     answer of 410, or a day of failures, switches the endpoint off (the
+         *     account's stream says so). Only `https://` at public addresses (checked
+         *     now and at every try); no redirect is followed; 10 s a try. The answer
+         *     holds the signing secret, shown this once. At most 5 an account; needs
+         *     the `account` scope.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{name}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Nothing more is sent to it, pending deliveries included. Needs the
+         *     `account` scope.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{name}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description Its deliveries, newest first, a page at a time (follow `next_cursor`):
+         *     each with its status, tries and next try. Needs the `account` scope.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{name}/webhooks/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's secret
+         * @description A new secret, answered this once; for a day deliveries are signed with
+         *     both (two signatures in `webhook-signature`), so the receiver can
+         *     switch without missing one. Needs the `account` scope.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{name}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook_test` delivery to the endpoint (whether or not it
+         *     takes other events), sent and tried again like any; listed among its
+         *     deliveries. Needs the `account` scope.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/analysis": {
         parameters: {
             query?: never;
@@ -1313,6 +1432,41 @@ export interface components {
          */
         DeclineRequest: {
             reason?: components["schemas"]["Reason"] | null;
+        };
+        /** @description A page of deliveries. */
+        DeliveryList: {
+            /** @description Newest first. */
+            deliveries: components["schemas"]["DeliveryView"][];
+            /** @description The next page's cursor; null on the last. */
+            next_cursor?: string | null;
+        };
+        /** @description One delivery of an event to an endpoint. */
+        DeliveryView: {
+            /** @description The `webhook-id` header of its every try. */
+            id: string;
+            /** @description The event's type. */
+            type: string;
+            /** @description When the event happened (RFC 3339). */
+            created_at: string;
+            /**
+             * @description `pending`, `delivered`, `failed` (every try spent) or `dropped`
+             *     (the endpoint was switched off).
+             */
+            status: string;
+            /**
+             * Format: int64
+             * @description Tries made.
+             */
+            tries: number;
+            /** @description When it is tried next, while pending (RFC 3339). */
+            next_try_at?: string | null;
+            /**
+             * Format: int64
+             * @description The status of the last answer.
+             */
+            last_status?: number | null;
+            /** @description Why the last try got no answer. */
+            last_error?: string | null;
         };
         /**
          * @description Jump directions.
@@ -2410,6 +2564,11 @@ export interface components {
          * @enum {string}
          */
         Status: "opening" | "playing" | "over";
+        /** @description A test delivery queued. */
+        TestDelivery: {
+            /** @description Its id (`webhook-id`); listed among the deliveries. */
+            id: string;
+        };
         /**
          * @description What a token is asked for with.
          * @example {
@@ -2452,6 +2611,62 @@ export interface components {
             scopes: components["schemas"]["ScopeName"][];
             /** @description When it was made (RFC 3339). */
             created_at: string;
+        };
+        /** @description An account's endpoints. */
+        WebhookList: {
+            /** @description Oldest first; at most 5. */
+            webhooks: components["schemas"]["WebhookView"][];
+        };
+        /**
+         * @description An endpoint to register.
+         * @example {
+         *       "events": [
+         *         "your_turn",
+         *         "game_over"
+         *       ],
+         *       "url": "https://example.org/leapfrog"
+         *     }
+         */
+        WebhookRequest: {
+            /** @description Where deliveries are sent: `https://`, at a public address. */
+            url: string;
+            /**
+             * @description The events sent: of `challenge`, `challenge_canceled`,
+             *     `challenge_declined`, `game_started`, `your_turn`, `game_over`,
+             *     `vacation`, `webhook_disabled`. Left out or empty: all.
+             */
+            events?: string[];
+        };
+        /** @description An endpoint with its secret: shown this once. */
+        WebhookSecret: components["schemas"]["WebhookView"] & {
+            /**
+             * @description The signing secret (`whsec_…`): deliveries carry
+             *     `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>`
+             *     under the base64 key after `whsec_`. Not shown again.
+             */
+            secret: string;
+        };
+        /** @description An endpoint, without its secret. */
+        WebhookView: {
+            /** @description Its id. */
+            id: string;
+            /** @description Where deliveries go. */
+            url: string;
+            /** @description The events sent; empty: all. */
+            events: string[];
+            /** @description When it was registered (RFC 3339). */
+            created_at: string;
+            /** @description Whether deliveries are sent to it. */
+            enabled: boolean;
+            /**
+             * @description Why it was switched off: `gone` (it answered 410) or `failing` (a
+             *     day of failures); null while on.
+             */
+            disabled?: string | null;
+            /** @description Since when every try failed (RFC 3339); null after a success. */
+            failing_since?: string | null;
+            /** @description Until when the secret before the last rotation still signs too. */
+            old_secret_until?: string | null;
         };
     };
     responses: never;
@@ -3012,6 +3227,369 @@ export interface operations {
             };
             /** @description The server streams its most exports (with `Retry-After`) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered; `secret` is shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description Malformed JSON or a wrong type; `field` names where. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit (64 KiB unless configured). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A URL refused (not https, a private address, does not resolve), an unknown event, or the account's 5 webhooks (`field`: `url`, `events`, `webhooks`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+                /** @description The webhook's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no such webhook */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Deliveries per page, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description A previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+                /** @description The webhook's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            /**
+             * @description An unknown query parameter, or one of the wrong type or value (such
+             *     as an unknown `status`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no such webhook */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `limit` out of range or a bad `cursor`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+                /** @description The webhook's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown this once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no such webhook */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+                /** @description The webhook's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestDelivery"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no such webhook */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

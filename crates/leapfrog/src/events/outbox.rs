@@ -1,0 +1,212 @@
+//! The webhook sender (rule book §16): claims the outbox's due deliveries
+//! (so that of a fleet's processes exactly one sends each try), sends them
+//! off the async threads, and records each answer — delivered, tried again
+//! later, failed, or the endpoint switched off.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use super::Hub;
+use super::webhook::{self, Answer, Reach, Try};
+use crate::store::{ACCOUNT_KEY, AccountEvent, Due, Sent, Store};
+
+/// How often the outbox is looked at.
+pub const TICK: Duration = Duration::from_millis(500);
+/// The waits before each try after the first (Standard Webhooks' schedule).
+pub const RETRIES_MS: [i64; 7] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000];
+/// An endpoint failing this long (milliseconds) is switched off.
+pub const FAILING_FOR_MS: i64 = 86_400_000;
+/// How long an old secret still signs after a rotation (milliseconds).
+pub const ROTATION_MS: i64 = 86_400_000;
+/// Tries in flight at once from one process.
+const SENDING: usize = 16;
+/// How long a claimed delivery is this process's (more than a try takes).
+const CLAIM_MS: i64 = 30_000;
+
+/// What a try's answer makes of a delivery that had `tries` before it,
+/// at `now`, its endpoint failing since `failing_since`: delivered, tried
+/// again (after the schedule's wait or the receiver's `Retry-After`, the
+/// longer), failed for good, or the endpoint switched off — `gone` on
+/// 410, `failing` after a day of failures.
+pub fn judge(answer: &Answer, tries: i64, failing_since: Option<i64>, now: i64) -> Judged {
+    let (status, error, retry_after) = match answer {
+        Answer::Status(code, _) if (200..300).contains(code) => return Judged::Delivered(i64::from(*code)),
+        Answer::Status(410, _) => return Judged::Off { status: Some(410), error: None, reason: "gone" },
+        Answer::Status(code, after) => (Some(i64::from(*code)), None, *after),
+        Answer::Failed(e) => (None, Some(e.clone()), None),
+    };
+    if now - failing_since.unwrap_or(now) >= FAILING_FOR_MS {
+        return Judged::Off { status, error, reason: "failing" };
+    }
+    let Some(wait) = usize::try_from(tries).ok().and_then(|t| RETRIES_MS.get(t)) else {
+        return Judged::Failed { status, error };
+    };
+    let asked = retry_after.map_or(0, |s| i64::try_from(s).unwrap_or(i64::MAX).saturating_mul(1000));
+    Judged::Again { status, error, next_at: now + (*wait).max(asked.min(FAILING_FOR_MS)) }
+}
+
+/// [`judge`]'s verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judged {
+    /// A 2xx answer, its status.
+    Delivered(i64),
+    /// Try again at `next_at`.
+    Again { status: Option<i64>, error: Option<String>, next_at: i64 },
+    /// No try left.
+    Failed { status: Option<i64>, error: Option<String> },
+    /// Switch the endpoint off, for `reason`.
+    Off { status: Option<i64>, error: Option<String>, reason: &'static str },
+}
+
+/// Sends the outbox's deliveries for as long as the process runs.
+#[derive(Debug, Clone)]
+pub struct Outbox {
+    store: Store,
+    hub: Hub,
+    agent: ureq::Agent,
+    sending: Arc<Semaphore>,
+}
+
+impl Outbox {
+    /// A sender reaching only where `reach` allows.
+    pub fn new(store: Store, hub: Hub, reach: Reach) -> Outbox {
+        Outbox { store, hub, agent: webhook::agent(reach), sending: Arc::new(Semaphore::new(SENDING)) }
+    }
+
+    /// Claims and sends due deliveries every [`TICK`].
+    pub async fn run(self) {
+        let mut every = tokio::time::interval(TICK);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            if let Err(e) = self.send_due(crate::process::now_ms()).await {
+                tracing::warn!(error = %e, "reading the webhook outbox failed; it tries again");
+            }
+        }
+    }
+
+    /// Claims as many deliveries due at `now` as there are free places to
+    /// send from, and starts a try of each; their handles.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn send_due(
+        &self,
+        now: i64,
+    ) -> Result<Vec<tokio::task::JoinHandle<()>>, crate::store::StoreError> {
+        let free = self.sending.available_permits();
+        if free == 0 {
+            return Ok(vec![]);
+        }
+        let until = now + CLAIM_MS;
+        let mut started = vec![];
+        for due in self.store.claim_deliveries(now, until, free as i64).await? {
+            let Ok(place) = self.sending.clone().try_acquire_owned() else { break };
+            let this = self.clone();
+            started.push(tokio::spawn(async move {
+                this.try_once(due, until, now).await;
+                drop(place);
+            }));
+        }
+        Ok(started)
+    }
+
+    /// One try of `due`, and its answer recorded.
+    async fn try_once(&self, due: Due, until: i64, now: i64) {
+        let agent = self.agent.clone();
+        let (url, id, body) = (due.webhook.url.clone(), due.id.clone(), due.body.clone());
+        let began = std::time::Instant::now();
+        let mut secrets = vec![due.webhook.secret.clone()];
+        if let (Some(old), Some(old_until)) = (&due.webhook.old_secret, due.webhook.old_until)
+            && old_until > now
+        {
+            secrets.push(old.clone());
+        }
+        let answer = tokio::task::spawn_blocking(move || {
+            let secrets = secrets.iter().map(String::as_str).collect();
+            webhook::send(&agent, &Try { url: &url, id: &id, body: &body, secrets, timestamp: now / 1000 })
+        })
+        .await
+        .unwrap_or_else(|e| Answer::Failed(format!("the try stopped: {e}")));
+        let now = now + i64::try_from(began.elapsed().as_millis()).unwrap_or(0);
+        let sent = match judge(&answer, due.tries, due.webhook.failing_since, now) {
+            Judged::Delivered(code) => Sent::Delivered(code),
+            Judged::Again { status, error, next_at } => Sent::Again { status, error, next_at },
+            Judged::Failed { status, error } => Sent::Failed { status, error },
+            Judged::Off { status, error, reason } => {
+                let data =
+                    serde_json::json!({"webhook": due.webhook.id, "url": due.webhook.url, "reason": reason});
+                let event = AccountEvent {
+                    account_id: due.webhook.account_id.clone(),
+                    kind: "webhook_disabled".into(),
+                    data: data.to_string(),
+                    at: now,
+                };
+                Sent::Disable { status, error, reason, event }
+            }
+        };
+        let off = matches!(sent, Sent::Disable { .. });
+        tracing::info!(delivery = %due.id, webhook = %due.webhook.id, answer = ?answer, "webhook try");
+        match self.store.record_delivery(&due, until, now, sent).await {
+            Ok(true) if off => self.hub.notify(&format!("{ACCOUNT_KEY}{}", due.webhook.account_id)),
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(delivery = %due.id, error = %e, "recording a webhook try failed; it is tried again")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: i64 = 1_000_000_000_000;
+
+    #[test]
+    fn a_2xx_answer_delivers_and_a_410_switches_the_endpoint_off() {
+        assert_eq!(judge(&Answer::Status(204, None), 3, Some(NOW - 10), NOW), Judged::Delivered(204));
+        assert_eq!(
+            judge(&Answer::Status(410, None), 0, None, NOW),
+            Judged::Off { status: Some(410), error: None, reason: "gone" }
+        );
+    }
+
+    #[test]
+    fn failures_are_tried_again_on_the_schedule_then_given_up() {
+        let mut waits = vec![];
+        for tries in 0..7 {
+            match judge(&Answer::Status(500, None), tries, Some(NOW), NOW) {
+                Judged::Again { next_at, status: Some(500), .. } => waits.push(next_at - NOW),
+                other => panic!("try {tries}: {other:?}"),
+            }
+        }
+        assert_eq!(waits, RETRIES_MS);
+        let last = judge(&Answer::Failed("refused".into()), 7, Some(NOW), NOW);
+        assert_eq!(last, Judged::Failed { status: None, error: Some("refused".into()) });
+    }
+
+    #[test]
+    fn retry_after_is_honoured_when_longer_up_to_a_day() {
+        let again = |after| match judge(&Answer::Status(503, Some(after)), 0, None, NOW) {
+            Judged::Again { next_at, .. } => next_at - NOW,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(again(1), 5_000);
+        assert_eq!(again(60), 60_000);
+        assert_eq!(again(u64::MAX), FAILING_FOR_MS);
+    }
+
+    #[test]
+    fn a_day_of_failures_switches_the_endpoint_off() {
+        let since = NOW - FAILING_FOR_MS;
+        assert_eq!(
+            judge(&Answer::Status(500, None), 2, Some(since), NOW),
+            Judged::Off { status: Some(500), error: None, reason: "failing" }
+        );
+        assert!(matches!(judge(&Answer::Status(500, None), 2, Some(since + 1), NOW), Judged::Again { .. }));
+    }
+}

@@ -1,0 +1,495 @@
+//! The `webhooks` and `webhook_deliveries` tables (rule book §16): an
+//! account's endpoints, and the outbox — one delivery per event and
+//! endpoint, written in the transaction of the account's event — claimed
+//! by one process at a time to be sent.
+
+use std::sync::LazyLock;
+
+use sqlx::{Connection, Row};
+
+use super::account_events::AccountEvent;
+use super::sql::Statement;
+use super::{Store, StoreError};
+
+/// An endpoint as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct WebhookRow {
+    /// Its id (`wh_…`).
+    pub id: String,
+    /// Its owner.
+    pub account_id: String,
+    /// Where deliveries go.
+    pub url: String,
+    /// The kinds sent, `,kind,kind,`, or `*` for all.
+    pub events: String,
+    /// The signing secret (`whsec_…`).
+    pub secret: String,
+    /// The secret before the last rotation, still signing until `old_until`.
+    pub old_secret: Option<String>,
+    /// Unix milliseconds.
+    pub old_until: Option<i64>,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// The first failure since the last success (Unix milliseconds).
+    pub failing_since: Option<i64>,
+    /// Why it was switched off: `gone` (410) or `failing` (a day of failures).
+    pub disabled: Option<String>,
+}
+
+/// A delivery as its owner lists it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DeliveryRow {
+    /// The `webhook-id` every try sends.
+    pub id: String,
+    /// The event's kind.
+    pub kind: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// `pending`, `delivered`, `failed` or `dropped`.
+    pub status: String,
+    /// Tries made.
+    pub tries: i64,
+    /// The next try, while pending (Unix milliseconds).
+    pub next_at: Option<i64>,
+    /// The last answer's status.
+    pub last_status: Option<i64>,
+    /// The last try's failure, when it got no answer.
+    pub last_error: Option<String>,
+}
+
+/// A delivery claimed to be sent, with its endpoint.
+#[derive(Debug, Clone)]
+pub struct Due {
+    /// The delivery's id.
+    pub id: String,
+    /// Its body.
+    pub body: String,
+    /// Tries made before this one.
+    pub tries: i64,
+    /// Its endpoint.
+    pub webhook: WebhookRow,
+}
+
+/// What became of a try, to record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sent {
+    /// A 2xx answer.
+    Delivered(i64),
+    /// Tried again at `next_at`; `status` or `error` says why.
+    Again { status: Option<i64>, error: Option<String>, next_at: i64 },
+    /// No more tries.
+    Failed { status: Option<i64>, error: Option<String> },
+    /// The endpoint is switched off (`gone` or `failing`): this delivery
+    /// and every other pending one of it are dropped, and `event` tells
+    /// the account.
+    Disable { status: Option<i64>, error: Option<String>, reason: &'static str, event: AccountEvent },
+}
+
+static LOCK_ACCOUNT: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("UPDATE accounts SET name = name WHERE id = :account"));
+static INSERT: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "INSERT INTO webhooks (id, account_id, url, events, secret, created_at) \
+         SELECT :id, :account, :url, :events, :secret, :at \
+         WHERE (SELECT COUNT(*) FROM webhooks WHERE account_id = :account) < :most",
+    )
+});
+static LIST: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new("SELECT * FROM webhooks WHERE account_id = :account ORDER BY created_at, id")
+});
+static ONE: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("SELECT * FROM webhooks WHERE id = :id AND account_id = :account"));
+static DELETE: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("DELETE FROM webhooks WHERE id = :id AND account_id = :account"));
+static DELETE_DELIVERIES: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("DELETE FROM webhook_deliveries WHERE webhook_id = :id"));
+static DELETE_ALL_DELIVERIES: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "DELETE FROM webhook_deliveries WHERE webhook_id IN (SELECT id FROM webhooks WHERE account_id = :account_id)",
+    )
+});
+static DELETE_ALL: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("DELETE FROM webhooks WHERE account_id = :account_id"));
+static ROTATE: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE webhooks SET old_secret = secret, old_until = :old_until, secret = :secret \
+         WHERE id = :id AND account_id = :account",
+    )
+});
+/// Every endpoint of the event's account that is on and takes its kind
+/// gets a delivery, its id made of the endpoint's and the event's number.
+static OUTBOX: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "INSERT INTO webhook_deliveries (id, webhook_id, kind, body, created_at, status, next_at) \
+         SELECT 'msg_' || w.id || '_' || (SELECT events - 1 FROM accounts WHERE id = :account), \
+         w.id, :kind, :body, :at, 'pending', :at FROM webhooks w \
+         WHERE w.account_id = :account AND w.disabled IS NULL \
+         AND (w.events = '*' OR w.events LIKE :pattern ESCAPE '!')",
+    )
+});
+static ENQUEUE: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "INSERT INTO webhook_deliveries (id, webhook_id, kind, body, created_at, status, next_at) \
+         VALUES (:id, :webhook, :kind, :body, :at, 'pending', :at)",
+    )
+});
+static DELIVERIES: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT id, kind, created_at, status, tries, next_at, last_status, last_error FROM webhook_deliveries \
+         WHERE webhook_id = :webhook AND (created_at < :before OR (created_at = :before AND id < :before_id)) \
+         ORDER BY created_at DESC, id DESC LIMIT :limit",
+    )
+});
+/// Claims the pending deliveries due at `:now` that no process holds.
+static CLAIM: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE webhook_deliveries SET claimed_until = :until WHERE id IN (SELECT id FROM webhook_deliveries \
+         WHERE status = 'pending' AND next_at <= :now AND claimed_until < :now ORDER BY next_at LIMIT :limit) \
+         AND status = 'pending' AND claimed_until < :now RETURNING id",
+    )
+});
+static DUE: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT d.id AS delivery, d.body, d.tries, w.* FROM webhook_deliveries d \
+         JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = :id",
+    )
+});
+static RECORD: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE webhook_deliveries SET status = :status, tries = tries + 1, next_at = :next_at, \
+         last_status = :last_status, last_error = :last_error, claimed_until = 0 \
+         WHERE id = :id AND claimed_until = :until",
+    )
+});
+static SUCCEEDED: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("UPDATE webhooks SET failing_since = NULL WHERE id = :webhook"));
+static FAILING: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new("UPDATE webhooks SET failing_since = COALESCE(failing_since, :now) WHERE id = :webhook")
+});
+static SWITCH_OFF: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new("UPDATE webhooks SET disabled = :reason WHERE id = :webhook AND disabled IS NULL")
+});
+static DROP_PENDING: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE webhook_deliveries SET status = 'dropped', next_at = NULL \
+         WHERE webhook_id = :webhook AND status = 'pending'",
+    )
+});
+
+impl Store {
+    /// Stores endpoint `w` unless its account has `most` already (counted
+    /// under the account row's lock); whether it did.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn insert_webhook(&self, w: &WebhookRow, most: i64) -> Result<bool, StoreError> {
+        let w = w.clone();
+        self.on_db(move |s| async move {
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
+            LOCK_ACCOUNT.query(&[("account", (&w.account_id).into())])?.execute(&mut *tx).await?;
+            let stored = INSERT
+                .query(&[
+                    ("id", (&w.id).into()),
+                    ("account", (&w.account_id).into()),
+                    ("url", (&w.url).into()),
+                    ("events", (&w.events).into()),
+                    ("secret", (&w.secret).into()),
+                    ("at", w.created_at.into()),
+                    ("most", most.into()),
+                ])?
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            tx.commit().await?;
+            Ok(stored == 1)
+        })
+        .await
+    }
+
+    /// An account's endpoints, oldest first.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn webhooks(&self, account_id: &str) -> Result<Vec<WebhookRow>, StoreError> {
+        let account = account_id.to_string();
+        self.on_db(move |s| async move {
+            let rows =
+                LIST.query(&[("account", (&account).into())])?.fetch_all(&mut *s.read().await?).await?;
+            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    /// Endpoint `id` of an account, if it has it.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn webhook(&self, account_id: &str, id: &str) -> Result<Option<WebhookRow>, StoreError> {
+        let (account, id) = (account_id.to_string(), id.to_string());
+        self.on_db(move |s| async move {
+            let row = ONE
+                .query(&[("account", (&account).into()), ("id", (&id).into())])?
+                .fetch_optional(&mut *s.read().await?)
+                .await?;
+            Ok(row.as_ref().map(sqlx::FromRow::from_row).transpose()?)
+        })
+        .await
+    }
+
+    /// Deletes an account's endpoint and its deliveries; whether it had it.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn delete_webhook(&self, account_id: &str, id: &str) -> Result<bool, StoreError> {
+        let (account, id) = (account_id.to_string(), id.to_string());
+        self.on_db(move |s| async move {
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
+            let gone = DELETE
+                .query(&[("account", (&account).into()), ("id", (&id).into())])?
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            DELETE_DELIVERIES.query(&[("id", (&id).into())])?.execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok(gone == 1)
+        })
+        .await
+    }
+
+    /// Deletes every endpoint of an account with their deliveries, within
+    /// the transaction that deletes the account.
+    pub(super) async fn delete_account_webhooks(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        account_id: &str,
+    ) -> Result<(), StoreError> {
+        for statement in [&*DELETE_ALL_DELIVERIES, &*DELETE_ALL] {
+            statement.query(&[("account_id", account_id.into())])?.execute(&mut **tx).await?;
+        }
+        Ok(())
+    }
+
+    /// Gives endpoint `id` a new secret; the old one signs too until
+    /// `old_until`. Whether the account has it.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn rotate_webhook(
+        &self,
+        account_id: &str,
+        id: &str,
+        secret: &str,
+        old_until: i64,
+    ) -> Result<bool, StoreError> {
+        let (account, id, secret) = (account_id.to_string(), id.to_string(), secret.to_string());
+        self.on_db(move |s| async move {
+            let done = ROTATE
+                .query(&[
+                    ("account", (&account).into()),
+                    ("id", (&id).into()),
+                    ("secret", (&secret).into()),
+                    ("old_until", old_until.into()),
+                ])?
+                .execute(&mut *s.write().await?)
+                .await?
+                .rows_affected();
+            Ok(done == 1)
+        })
+        .await
+    }
+
+    /// Queues a delivery to one endpoint (a test event).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn enqueue_delivery(
+        &self,
+        webhook_id: &str,
+        id: &str,
+        kind: &str,
+        body: &str,
+        at: i64,
+    ) -> Result<(), StoreError> {
+        let (webhook, id, kind, body) =
+            (webhook_id.to_string(), id.to_string(), kind.to_string(), body.to_string());
+        self.on_db(move |s| async move {
+            ENQUEUE
+                .query(&[
+                    ("id", (&id).into()),
+                    ("webhook", (&webhook).into()),
+                    ("kind", (&kind).into()),
+                    ("body", (&body).into()),
+                    ("at", at.into()),
+                ])?
+                .execute(&mut *s.write().await?)
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// An endpoint's deliveries, newest first, before the cursor
+    /// (`created_at`, `id`) when given; at most `limit`.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn deliveries(
+        &self,
+        webhook_id: &str,
+        before: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<DeliveryRow>, StoreError> {
+        let webhook = webhook_id.to_string();
+        let (before, before_id) = before.unwrap_or((i64::MAX, String::new()));
+        self.on_db(move |s| async move {
+            let rows = DELIVERIES
+                .query(&[
+                    ("webhook", (&webhook).into()),
+                    ("before", before.into()),
+                    ("before_id", (&before_id).into()),
+                    ("limit", limit.into()),
+                ])?
+                .fetch_all(&mut *s.read().await?)
+                .await?;
+            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    /// Claims for this process, until `until`, up to `limit` deliveries
+    /// due at `now` that no process holds; each with its endpoint.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn claim_deliveries(&self, now: i64, until: i64, limit: i64) -> Result<Vec<Due>, StoreError> {
+        self.on_db(move |s| async move {
+            let ids: Vec<String> = CLAIM
+                .query(&[("now", now.into()), ("until", until.into()), ("limit", limit.into())])?
+                .fetch_all(&mut *s.write().await?)
+                .await?
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<_, _>>()?;
+            let mut due = Vec::with_capacity(ids.len());
+            let mut conn = s.read().await?;
+            for id in ids {
+                let Some(row) = DUE.query(&[("id", (&id).into())])?.fetch_optional(&mut *conn).await? else {
+                    continue;
+                };
+                due.push(Due {
+                    id: row.try_get("delivery")?,
+                    body: row.try_get("body")?,
+                    tries: row.try_get("tries")?,
+                    webhook: sqlx::FromRow::from_row(&row)?,
+                });
+            }
+            Ok(due)
+        })
+        .await
+    }
+
+    /// Records what became of a try of delivery `d`, claimed until `until`
+    /// (nothing, if the claim was lost), at `now`; with its account's
+    /// event when it switches the endpoint off.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn record_delivery(
+        &self,
+        d: &Due,
+        until: i64,
+        now: i64,
+        sent: Sent,
+    ) -> Result<bool, StoreError> {
+        let (id, webhook) = (d.id.clone(), d.webhook.id.clone());
+        self.on_db(move |s| async move {
+            let (status, next_at, last_status, last_error) = match &sent {
+                Sent::Delivered(code) => ("delivered", None, Some(*code), None),
+                Sent::Again { status, error, next_at } => ("pending", Some(*next_at), *status, error.clone()),
+                Sent::Failed { status, error } | Sent::Disable { status, error, .. } => {
+                    ("failed", None, *status, error.clone())
+                }
+            };
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
+            let recorded = RECORD
+                .query(&[
+                    ("id", (&id).into()),
+                    ("until", until.into()),
+                    ("status", status.into()),
+                    ("next_at", next_at.into()),
+                    ("last_status", last_status.into()),
+                    ("last_error", (&last_error).into()),
+                ])?
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if recorded != 1 {
+                return Ok(false);
+            }
+            match sent {
+                Sent::Delivered(_) => {
+                    SUCCEEDED.query(&[("webhook", (&webhook).into())])?.execute(&mut *tx).await?;
+                }
+                Sent::Again { .. } | Sent::Failed { .. } => {
+                    FAILING
+                        .query(&[("webhook", (&webhook).into()), ("now", now.into())])?
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                Sent::Disable { reason, event, .. } => {
+                    let off = SWITCH_OFF
+                        .query(&[("webhook", (&webhook).into()), ("reason", reason.into())])?
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
+                    DROP_PENDING.query(&[("webhook", (&webhook).into())])?.execute(&mut *tx).await?;
+                    if off == 1 {
+                        Self::append_account_events(s.backend, &mut tx, &[event]).await?;
+                    }
+                }
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+        .await
+    }
+
+    /// Queues, within `tx`, a delivery of the event just appended to its
+    /// account's log to each endpoint of the account that takes it.
+    pub(super) async fn queue_deliveries(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        e: &AccountEvent,
+    ) -> Result<(), StoreError> {
+        let at = chrono::DateTime::from_timestamp_millis(e.at).unwrap_or_default();
+        // The event's JSON is written into the body as it is: serialised once, when made.
+        let body = format!(
+            "{{\"type\":{},\"timestamp\":\"{}\",\"data\":{}}}",
+            serde_json::Value::from(e.kind.as_str()),
+            at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+            e.data
+        );
+        let pattern = format!("%,{},%", e.kind.replace('!', "!!").replace('%', "!%").replace('_', "!_"));
+        OUTBOX
+            .query(&[
+                ("account", (&e.account_id).into()),
+                ("kind", (&e.kind).into()),
+                ("body", (&body).into()),
+                ("at", e.at.into()),
+                ("pattern", (&pattern).into()),
+            ])?
+            .execute(&mut **tx)
+            .await?;
+        Ok(())
+    }
+}
