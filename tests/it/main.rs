@@ -48,4 +48,5 @@ mod records;
 mod request_log;
 mod sign_in;
 mod store;
+mod vacation;
 mod webhooks;

@@ -33,6 +33,7 @@ pub mod seats;
 pub mod solutions;
 pub mod state;
 pub mod stateless;
+pub mod vacation;
 pub mod webhooks;
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -194,7 +195,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(webhooks::delete_webhook)
         .service(webhooks::rotate_webhook_secret)
         .service(webhooks::test_webhook)
-        .service(webhooks::list_webhook_deliveries);
+        .service(webhooks::list_webhook_deliveries)
+        .service(vacation::get_vacation)
+        .service(vacation::start_vacation)
+        .service(vacation::end_vacation);
 }
 
 /// The OpenAPI document, built from the routes without starting a server.

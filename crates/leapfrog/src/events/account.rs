@@ -6,11 +6,14 @@
 //!   start (the game, the ply, the deadline and the time left);
 //! - `game_over`: to every account seated (the result; its rating change);
 //! - `challenge`, `challenge_canceled`, `challenge_declined`: to the other
-//!   side of a challenge.
+//!   side of a challenge;
+//! - `vacation`: to the account whose seat spent a vacation day at its
+//!   deadline (`reason` `day`; the day is spent with the event), and when
+//!   a vacation begins or ends (`started`, `ended`).
 
 use serde_json::{Value, json};
 
-use crate::game::{Change, Game, GameStatus, Holder};
+use crate::game::{Change, Game, GameStatus, Holder, Postponement};
 use crate::store::AccountEvent;
 use crate::wire::Outcome;
 use crate::wire::challenge::ChallengeView;
@@ -18,7 +21,13 @@ use crate::wire::game::rfc3339;
 use crate::wire::position::tenth;
 
 fn event(account: &str, kind: &str, data: &Value, at: i64) -> AccountEvent {
-    AccountEvent { account_id: account.to_string(), kind: kind.to_string(), data: data.to_string(), at }
+    AccountEvent {
+        account_id: account.to_string(),
+        kind: kind.to_string(),
+        data: data.to_string(),
+        at,
+        vacation_day: false,
+    }
 }
 
 /// The accounts' events of `changes`, which made `after`, at `at`.
@@ -46,6 +55,15 @@ pub fn of_changes(changes: &[Change], after: &Game, at: i64) -> Vec<AccountEvent
             let data = json!({"game": after.id(), "seat": to_move, "ply": after.position().ply(),
                 "deadline": deadline.map(rfc3339), "time_left_ms": deadline.map(|d| (d - at).max(0))});
             events.push(event(account, "your_turn", &data, at));
+        }
+    }
+    for change in changes {
+        if let Change::Postponed { player, reason: Postponement::VacationDay } = change
+            && let Some(account) = after.seats().get(*player).and_then(|s| s.account.as_deref())
+        {
+            let data = json!({"reason": "day", "game": after.id(), "seat": player,
+                "deadline": after.turn_ends_at().map(rfc3339)});
+            events.push(AccountEvent { vacation_day: true, ..event(account, "vacation", &data, at) });
         }
     }
     if changes.contains(&Change::Over)

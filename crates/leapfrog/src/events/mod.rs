@@ -114,6 +114,7 @@ pub fn encode(
             Change::Resigned { player } => seat("resigned", Some(*player)),
             Change::TimedOut { player } => seat("timed_out", Some(*player)),
             Change::Abandoned => seat("abandoned", None),
+            Change::Postponed { player, .. } => seat("deadline_moved", Some(*player)),
             Change::Over => ("over", json(&GameOverEvent::of(after))),
         };
         let at = match change {

@@ -144,6 +144,7 @@ impl Outbox {
                     kind: "webhook_disabled".into(),
                     data: data.to_string(),
                     at: now,
+                    vacation_day: false,
                 };
                 Sent::Disable { status, error, reason, event }
             }

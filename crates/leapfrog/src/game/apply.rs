@@ -58,6 +58,14 @@ pub enum Command {
     },
     /// The seat to move is resigned if it is out of time.
     TimeOut,
+    /// The seat to move's turn counts from `turn_at` instead (its owner's
+    /// vacation, rule book §11); nothing when no clock runs.
+    Postpone {
+        /// When the turn now counts from (Unix milliseconds).
+        turn_at: i64,
+        /// Why.
+        reason: Postponement,
+    },
     /// The game is marked abandoned if nothing changed in it before
     /// `idle_before` (Unix milliseconds) and it is not over.
     Abandon {
@@ -99,6 +107,22 @@ pub enum Change {
     /// Nothing happened in the game for the server's idle time: it is
     /// abandoned (it still plays on if someone moves).
     Abandoned,
+    /// The seat to move's deadline moved (its owner's vacation).
+    Postponed {
+        /// The seat.
+        player: usize,
+        /// Why.
+        reason: Postponement,
+    },
+}
+
+/// Why a seat's deadline moved (rule book §11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Postponement {
+    /// It reached its deadline and its owner spent a vacation day.
+    VacationDay,
+    /// Its owner's vacation began or ended early, or the turn came during it.
+    Vacation,
 }
 
 /// A game to deal.
@@ -380,6 +404,13 @@ impl Game {
                 let player = self.position.to_move();
                 next.seats[player].resigned = Some(Resignation::TimedOut);
                 changes.push(Change::TimedOut { player });
+            }
+            Command::Postpone { turn_at, reason } => {
+                if self.turn_ends_at().is_none() || turn_at == self.turn_at {
+                    return Ok((next, changes));
+                }
+                next.turn_at = turn_at;
+                changes.push(Change::Postponed { player: self.position.to_move(), reason });
             }
             Command::Abandon { idle_before } => {
                 let idle = self.updated_at < idle_before && self.abandoned_at.is_none();

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use jump_capture as jc;
 use jump_search::Level;
 
-pub use apply::{Change, Command, NewGame};
+pub use apply::{Change, Command, NewGame, Postponement};
 pub use error::RuleError;
 pub use input::{
     Credential, GameCursor, IdempotencyKey, InputError, MAX_KEY, MAX_NAME, PlayerName, SeatToken, TokenHash,
@@ -28,7 +28,8 @@ pub use input::{
 };
 pub(crate) use seating::decide;
 pub use seating::{
-    DAYS_PER_MOVE, GameResult, GameStatus, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL, RatingChange,
+    DAY_MS, DAYS_PER_MOVE, GameResult, GameStatus, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL,
+    RatingChange,
 };
 
 /// Most players in a persisted game.
@@ -425,6 +426,19 @@ impl Game {
     /// When the seat to move got its turn, in Unix milliseconds.
     pub fn turn_at(&self) -> i64 {
         self.turn_at
+    }
+
+    /// Whether it is a long game: a day or more a move (rule book §11),
+    /// where vacations and conditional moves apply.
+    pub fn long(&self) -> bool {
+        self.move_limit.is_some_and(|l| i64::from(l) * 1000 >= DAY_MS)
+    }
+
+    /// The turn just begun counts from `at` instead (a vacation under way
+    /// when it began, rule book §11): set by the games service before the
+    /// change that began it is stored.
+    pub(crate) fn begin_turn_at(&mut self, at: i64) {
+        self.turn_at = at;
     }
 
     /// The id of the game that replays this one, once a seat asked for it.

@@ -13,6 +13,8 @@ pub const MIN_MOVE_LIMIT: u32 = 5;
 pub const MAX_MOVE_LIMIT: u32 = 14 * 24 * 3600;
 /// The days-per-move controls of long games (rule book §11).
 pub const DAYS_PER_MOVE: [u8; 7] = [1, 2, 3, 5, 7, 10, 14];
+/// A day, in milliseconds.
+pub const DAY_MS: i64 = 86_400_000;
 /// The level the computer plays a resigned seat at, with three or more
 /// players.
 pub const RESIGNED_LEVEL: Level = Level::Medium;

@@ -25,6 +25,7 @@ pub mod queries;
 mod rematch;
 mod seats;
 mod upkeep;
+pub mod vacation;
 
 use std::sync::Arc;
 
@@ -64,6 +65,8 @@ pub struct Games {
     store: Store,
     hub: Hub,
     wake: mpsc::UnboundedSender<String>,
+    /// Vacation days an account gets a year (rule book §11).
+    vacation_days: i64,
 }
 
 /// Who creates a game, and how many unfinished games they may have.
@@ -107,7 +110,14 @@ impl Games {
     /// computer, for it to listen to.
     pub fn new(store: Store, hub: Hub) -> (Games, Wakes) {
         let (wake, wakes) = mpsc::unbounded_channel();
-        (Games { store, hub, wake }, wakes)
+        (Games { store, hub, wake, vacation_days: i64::from(vacation::DEFAULT_DAYS) }, wakes)
+    }
+
+    /// The service giving each account `days` vacation days a year.
+    #[must_use]
+    pub fn with_vacation_days(mut self, days: u32) -> Games {
+        self.vacation_days = i64::from(days);
+        self
     }
 
     /// The store, for reading.
@@ -339,7 +349,7 @@ impl Games {
     async fn commit(
         &self,
         before: &Game,
-        next: Game,
+        mut next: Game,
         changes: &[Change],
         seat: Option<&SeatRow>,
         key: Option<&KeyRecord>,
@@ -351,6 +361,7 @@ impl Games {
                 _ => None,
             })
             .transpose()?;
+        self.turn_in_vacation(before, &mut next).await?;
         let first = before.events().ok_or_else(|| GameError::corrupt(before.id(), "events", "no log"))?;
         let next = next.with_events(first + changes.len() as u64);
         // An aborted game is over unrated: it ends as a casual one does.

@@ -1,5 +1,6 @@
 //! The move time limit (rule book §11): a person's seat that has not moved
-//! within the game's limit is resigned by the server.
+//! within the game's limit is resigned by the server — unless, in a long
+//! game, its owner's vacation moves the deadline (`vacation`).
 //!
 //! Every second, each process asks the database for the games whose seat
 //! to move is out of time and has the games service resign it, only if
@@ -25,7 +26,7 @@ pub async fn apply_time_outs(games: &Games, now: i64) -> Result<usize, GameError
     let mut applied = 0;
     for id in games.out_of_time(now).await? {
         if let Some(game) = games.time_out(&id, now).await? {
-            tracing::info!(game = %id, player = game.position().to_move(), "a seat ran out of time");
+            tracing::info!(game = %id, turn_ends_at = ?game.turn_ends_at(), "a seat reached its deadline");
             applied += 1;
         }
     }

@@ -94,15 +94,17 @@ impl Games {
     }
 
     /// Resigns the seat to move of game `id` if it has run out of time at
-    /// `now`; `None` when it has not (or another process did it first, or
-    /// a move came in time).
+    /// `now` — or, in a long game, moves its deadline for its owner's
+    /// vacation (rule book §11); `None` when it has not (or another
+    /// process did it first, or a move came in time).
     ///
     /// # Errors
     ///
     /// Store failures; a damaged row.
     pub async fn time_out(&self, id: &str, now: i64) -> Result<Option<Game>, GameError> {
         let game = self.load(id).await?;
-        let (next, changes) = game.apply(Command::TimeOut, now)?;
+        let command = self.at_deadline(&game, now).await?;
+        let (next, changes) = game.apply(command, now)?;
         if changes.is_empty() {
             return Ok(None);
         }

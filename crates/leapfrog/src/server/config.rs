@@ -39,6 +39,12 @@ pub struct ServeConfig {
     /// `https://` endpoints at public addresses are reached.
     #[arg(long, env = "LEAPFROG_WEBHOOK_ALLOW_PRIVATE")]
     pub webhook_allow_private: bool,
+    /// Vacation days an account gets each calendar year (UTC) for its long
+    /// games (a day or more a move); 0: none. A change applies from the
+    /// next year on.
+    #[arg(long, env = "LEAPFROG_VACATION_DAYS", default_value_t = crate::play::vacation::DEFAULT_DAYS,
+        value_parser = clap::value_parser!(u32).range(0..=366))]
+    pub vacation_days: u32,
     #[command(flatten)]
     pub database: DatabaseArgs,
     #[command(flatten)]

@@ -251,6 +251,7 @@ impl Application {
             config.thinking.think_wait,
         );
         let (games, wakes) = crate::play::Games::new(store.clone(), hub.clone());
+        let games = games.with_vacation_days(config.vacation_days);
         let computer = crate::play::computer::Computer::new(games.clone(), thinkers.clone());
         background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
         background.push(actix_web::rt::spawn(computer.scan()));

@@ -22,6 +22,9 @@ pub struct AccountEvent {
     pub data: String,
     /// Unix milliseconds.
     pub at: i64,
+    /// Whether it spends one of the account's vacation days (rule book
+    /// §11): then it is written only if the account has one left.
+    pub vacation_day: bool,
 }
 
 /// What a hub's key of an account's log starts with (a game's is its id).
@@ -85,6 +88,16 @@ impl Store {
                 }
                 Backend::Postgres => {
                     query.fetch_one(&mut **tx).await?;
+                }
+            }
+            if e.vacation_day {
+                let spent = super::vacation::SPEND_DAY
+                    .query(&[("account", (&e.account_id).into())])?
+                    .execute(&mut **tx)
+                    .await?
+                    .rows_affected();
+                if spent != 1 {
+                    return Err(StoreError::NoVacationDay);
                 }
             }
             Self::queue_deliveries(tx, e).await?;

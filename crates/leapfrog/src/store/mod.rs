@@ -40,6 +40,7 @@ mod scans;
 mod seats;
 mod sql;
 pub mod stored;
+mod vacation;
 mod webhooks;
 
 use std::future::Future;
@@ -57,6 +58,7 @@ pub use challenges::{ChallengeRow, ChallengeWrite};
 pub use games::WAITING;
 pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
 pub use rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};
+pub use vacation::Vacation;
 pub use webhooks::{DeliveryRow, Due, Sent, WebhookRow};
 
 /// Why the store failed.
@@ -85,6 +87,10 @@ pub enum StoreError {
         /// Why.
         detail: String,
     },
+    /// A vacation day was to be spent, and the account has none left (its
+    /// last was spent meanwhile): nothing of the change is stored.
+    #[error("no vacation day left")]
+    NoVacationDay,
     /// A URL that is neither SQLite nor PostgreSQL.
     #[error("unsupported database URL '{0}': use sqlite://FILE or postgres://…")]
     Url(String),

@@ -16,9 +16,10 @@ use super::{Backend, CHANNEL, Store, StoreError, group, is_unique_violation};
 const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, player, notation, captures, kinds, gain, at, computer) \
      VALUES (:game, :ply, :player, :notation, :captures, :kinds, :gain, :at, :computer)";
 /// The game's new state if its version is still `:old_version`; the next
-/// seat's turn starts at the move's time, and a move ends any abandonment.
+/// seat's turn starts at the move's time (or at the end of its owner's
+/// vacation), and a move ends any abandonment.
 const UPDATE_GAME: &str = "UPDATE games SET version = :version, position = :position, status = :status, \
-     result = :result, updated_at = :at, turn_at = :at, abandoned_at = NULL, computer_due = :computer_due, \
+     result = :result, updated_at = :at, turn_at = COALESCE(:turn_at, :at), abandoned_at = NULL, computer_due = :computer_due, \
      events = :events WHERE id = :game AND version = :old_version";
 /// The move's events: the move, and the end if it ended the game.
 const INSERT_EVENTS: [&str; MOVE_EVENTS] = [
@@ -212,6 +213,7 @@ impl Store {
             ("status", (&game.status).into()),
             ("result", (&game.result).into()),
             ("computer_due", game.computer_due.into()),
+            ("turn_at", game.turn_at.into()),
             ("old_version", version.into()),
             ("events", game.events.into()),
         ];

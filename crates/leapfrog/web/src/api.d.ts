@@ -229,6 +229,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{name}/vacation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an account's vacation
+         * @description Its vacation days left this year and the vacation under way, if any.
+         *     In long games (a day or more a move) a seat that reaches its deadline
+         *     with a day left spends it and gets a day more. Needs the `account` or
+         *     `play` scope.
+         */
+        get: operations["getVacation"];
+        put?: never;
+        /**
+         * Start a vacation
+         * @description Takes `days` whole vacation days at once: for as long, the account's
+         *     clocks in its long games stand still — each turn of it running now
+         *     moves on by the vacation's length, and a turn handed to it meanwhile
+         *     begins when the vacation ends. Needs the `account` scope.
+         */
+        post: operations["startVacation"];
+        /**
+         * End a vacation early
+         * @description Ends the vacation under way now: the whole days not begun come back,
+         *     and the turns it moved move back by as much. Needs the `account` scope.
+         */
+        delete: operations["endVacation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts/{name}/webhooks": {
         parameters: {
             query?: never;
@@ -2612,6 +2647,37 @@ export interface components {
             /** @description When it was made (RFC 3339). */
             created_at: string;
         };
+        /**
+         * @description A vacation to take.
+         * @example {
+         *       "days": 7
+         *     }
+         */
+        VacationRequest: {
+            /**
+             * Format: int64
+             * @description Whole days, at most the days left; spent at once (the days not
+             *     begun come back if it is ended early).
+             */
+            days: number;
+        };
+        /** @description An account's vacation. */
+        VacationView: {
+            /**
+             * Format: int64
+             * @description Vacation days left this year (UTC).
+             */
+            days_left: number;
+            /**
+             * Format: int64
+             * @description Days a year the server gives.
+             */
+            allowance: number;
+            /** @description When the vacation under way began (RFC 3339); null when none. */
+            since?: string | null;
+            /** @description When it ends (RFC 3339); null when none. */
+            until?: string | null;
+        };
         /** @description An account's endpoints. */
         WebhookList: {
             /** @description Oldest first; at most 5. */
@@ -3227,6 +3293,187 @@ export interface operations {
             };
             /** @description The server streams its most exports (with `Retry-After`) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVacation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's vacation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VacationView"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startVacation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VacationRequest"];
+            };
+        };
+        responses: {
+            /** @description The vacation under way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VacationView"];
+                };
+            };
+            /** @description Malformed JSON or a wrong type; `field` names where. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A vacation is under way already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit (64 KiB unless configured). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Fewer days left than asked for (`field`: `days`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    endVacation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's name, any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's vacation, none under way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VacationView"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No vacation is under way */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
