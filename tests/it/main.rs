@@ -31,6 +31,7 @@ mod caps;
 mod challenges;
 mod common;
 mod computer;
+mod conditional;
 mod custom_rules;
 mod domain;
 mod engine;

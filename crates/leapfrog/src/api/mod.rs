@@ -16,6 +16,7 @@ pub mod account_events;
 pub mod accounts;
 pub mod analysis;
 pub mod challenges;
+pub mod conditional;
 pub mod events;
 pub mod games;
 pub mod json;
@@ -198,7 +199,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(webhooks::list_webhook_deliveries)
         .service(vacation::get_vacation)
         .service(vacation::start_vacation)
-        .service(vacation::end_vacation);
+        .service(vacation::end_vacation)
+        .service(conditional::set_conditional_moves)
+        .service(conditional::get_conditional_moves);
 }
 
 /// The OpenAPI document, built from the routes without starting a server.

@@ -19,6 +19,7 @@
 mod challenge;
 pub mod challenges;
 pub mod computer;
+pub mod conditional;
 mod error;
 pub mod move_clock;
 pub mod queries;
@@ -273,7 +274,10 @@ impl Games {
             created_at: next.updated_at(),
         });
         match self.commit(&game, next, &changes, None, record.as_ref()).await? {
-            Some(next) => Ok(MoveOutcome::Played(Box::new(next))),
+            Some(next) => {
+                self.follow_conditional_moves(&next).await;
+                Ok(MoveOutcome::Played(Box::new(next)))
+            }
             // A concurrent request with the same key may be the one that
             // won: then this one is its retry.
             None => match key {
@@ -337,7 +341,9 @@ impl Games {
     /// failures.
     pub async fn play_for_computer(&self, game: &Game, mv: jc::Move) -> Result<Game, GameError> {
         let (next, changes) = game.apply(Command::PlayForComputer { mv }, now_ms())?;
-        self.commit(game, next, &changes, None, None).await?.ok_or(GameError::Conflict)
+        let next = self.commit(game, next, &changes, None, None).await?.ok_or(GameError::Conflict)?;
+        self.follow_conditional_moves(&next).await;
+        Ok(next)
     }
 
     /// Commits `next`, made from `before` by `changes`, if the stored game

@@ -29,6 +29,7 @@ mod account_events;
 mod accounts;
 pub mod backup;
 mod challenges;
+mod conditional;
 mod events;
 mod games;
 mod group;

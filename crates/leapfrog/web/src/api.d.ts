@@ -598,6 +598,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/conditional-moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read conditional moves
+         * @description The lines the seat keeps for the opponent's move now to come (none
+         *     once a move has passed them by). The seat's token or its account's
+         *     `play` token.
+         */
+        get: operations["getConditionalMoves"];
+        /**
+         * Keep conditional moves
+         * @description In a game of two seats with a day or more a move, the seat whose
+         *     opponent is to move keeps lines ("if b3xb5, then d4xd6; …"), each move
+         *     checked against the rules now. When the opponent plays a line's first
+         *     move, the server plays the reply for the seat at once, like any move;
+         *     the lines that go on stay kept for the next turn, the others are
+         *     dropped. They replace those kept before; none are seen by anyone else.
+         *     The seat's token or its account's `play` token.
+         */
+        put: operations["setConditionalMoves"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/events": {
         parameters: {
             query?: never;
@@ -1406,6 +1438,42 @@ export interface components {
          * @enum {string}
          */
         ComputerLevel: "random" | "greedy" | "lookahead" | "easy" | "medium" | "hard";
+        /** @description A seat's lines, private to it. */
+        ConditionalMoves: {
+            /** @description The seat. */
+            player: number;
+            /**
+             * Format: int32
+             * @description The ply of the opponent's move the lines begin with.
+             */
+            ply: number;
+            /** @description The lines kept (each move in the server's notation). */
+            lines: string[][];
+        };
+        /**
+         * @description Lines to keep.
+         * @example {
+         *       "lines": [
+         *         [
+         *           "b3xb5",
+         *           "d4xd6"
+         *         ],
+         *         [
+         *           "c2xc4",
+         *           "d4xb4",
+         *           "a1xa3",
+         *           "b4xb2"
+         *         ]
+         *       ]
+         *     }
+         */
+        ConditionalMovesInput: {
+            /**
+             * @description At most 32 lines, each of 2 to 20 plies in notation: the
+             *     opponent's move, the reply, and so on in pairs. Empty: keep none.
+             */
+            lines: string[][];
+        };
         /**
          * @description A request to create a game.
          * @example {
@@ -4590,6 +4658,128 @@ export interface operations {
             };
             /** @description No game has this id. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getConditionalMoves: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lines kept */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConditionalMoves"];
+                };
+            };
+            /** @description No seat of this game */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setConditionalMoves: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConditionalMovesInput"];
+            };
+        };
+        responses: {
+            /** @description The lines kept */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConditionalMoves"];
+                };
+            };
+            /** @description Malformed JSON or a wrong type; `field` names where. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No seat of this game */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a long game of two seats under way, or the seat is to move itself */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit (64 KiB unless configured). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A line that does not read or is not legal (`detail` names the line and ply, from 0), or too many */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
