@@ -129,7 +129,10 @@ fn people_play_in_a_real_browser_against_each_other_and_the_computer() {
         return;
     }
     npm_ready();
-    let app = spawn_app();
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
+    // The page registers a webhook to a loopback port.
+    config.webhook_allow_private = true;
+    let app = crate::common::spawn_with(config);
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-screenshots");
     let _ = std::fs::remove_dir_all(&shots);
     let out = run(

@@ -9,7 +9,7 @@ use actix_web::{HttpResponse, web};
 
 const INDEX: &str = include_str!("../../web/index.html");
 /// Each module `tsc` writes to `web/dist/`, by the path it is served at.
-pub const SCRIPTS: [(&str, &str); 17] = [
+pub const SCRIPTS: [(&str, &str); 19] = [
     ("/account.js", include_str!("../../web/dist/account.js")),
     ("/app.js", include_str!("../../web/dist/app.js")),
     ("/board.js", include_str!("../../web/dist/board.js")),
@@ -22,11 +22,13 @@ pub const SCRIPTS: [(&str, &str); 17] = [
     ("/game_view.js", include_str!("../../web/dist/game_view.js")),
     ("/home.js", include_str!("../../web/dist/home.js")),
     ("/live.js", include_str!("../../web/dist/live.js")),
+    ("/long.js", include_str!("../../web/dist/long.js")),
     ("/pieces.js", include_str!("../../web/dist/pieces.js")),
     ("/puzzle.js", include_str!("../../web/dist/puzzle.js")),
     ("/replay.js", include_str!("../../web/dist/replay.js")),
     ("/storage.js", include_str!("../../web/dist/storage.js")),
     ("/types.js", include_str!("../../web/dist/types.js")),
+    ("/webhooks.js", include_str!("../../web/dist/webhooks.js")),
 ];
 const STYLE: &str = include_str!("../../web/style.css");
 

@@ -6,6 +6,8 @@ import { account } from "./storage.js";
 import { h, main, reason, say } from "./dom.js";
 import { gameName, offered } from "./pieces.js";
 import { botBadge, botSetting, myChallenges } from "./challenges.js";
+import { vacationPanel, yourMoves } from "./long.js";
+import { webhooksPanel } from "./webhooks.js";
 /** The rating pools: each offered game by direction set. */
 const pools = () => offered().flatMap((p) => ["orthogonal", "diagonal", "all"].map((d) => `${p}/${d}`));
 /** The header's link to the account page: the account's name, or "Sign in". */
@@ -49,6 +51,7 @@ function signedIn(name) {
     const ratings = h("tbody", {});
     const games = h("ul", { class: "games", id: "my-games" });
     const setting = h("div", { id: "bot-setting" });
+    const waiting = h("div", {});
     const signOut = async () => {
         const me = account.get();
         account.clear();
@@ -70,12 +73,13 @@ function signedIn(name) {
             games.replaceChildren(...list.games.map((g) => h("li", {}, h("a", { href: `#/game/${g.id}` }, gameName(g.rules)), ` — ${g.rated ? "rated" : "casual"}, ${g.status}, ${g.players.map((p) => p.name).join(" vs ")}`)));
             if (list.games.length === 0)
                 games.append(h("li", {}, "No game yet."));
+            waiting.replaceChildren(yourMoves(name, list.games));
         }
         catch (err) {
             say(`The profile did not load: ${reason(err)}`, true);
         }
     })();
-    return h("section", { class: "panel", "aria-labelledby": "profile" }, h("h1", { id: "profile" }, name), h("div", { class: "actions" }, h("button", { type: "button", id: "sign-out", class: "secondary", onclick: () => void signOut() }, "Sign out")), h("h2", {}, "Ratings"), h("table", { class: "ratings" }, h("thead", {}, h("tr", {}, h("th", {}, "Pool"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", {}, "Games"), h("th", {}, ""))), ratings), setting, myChallenges(account.get()?.token ?? "", name), h("h2", {}, "Your games"), games);
+    return h("section", { class: "panel", "aria-labelledby": "profile" }, h("h1", { id: "profile" }, name), h("div", { class: "actions" }, h("button", { type: "button", id: "sign-out", class: "secondary", onclick: () => void signOut() }, "Sign out")), h("h2", {}, "Ratings"), h("table", { class: "ratings" }, h("thead", {}, h("tr", {}, h("th", {}, "Pool"), h("th", {}, "Rating"), h("th", {}, "Deviation"), h("th", {}, "Games"), h("th", {}, ""))), ratings), setting, waiting, myChallenges(account.get()?.token ?? "", name), h("h2", {}, "Your games"), games, vacationPanel(name, account.get()?.token ?? ""), webhooksPanel(name, account.get()?.token ?? ""));
 }
 /** A pool's leaderboard, chosen from a list. */
 function leaderboards() {

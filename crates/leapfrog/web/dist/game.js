@@ -5,6 +5,7 @@ import { h, main, onLeave, reason, say } from "./dom.js";
 import { recount } from "./game_state.js";
 import { follow } from "./live.js";
 import { renderGame } from "./game_view.js";
+import { timeLeft } from "./long.js";
 export async function showGame(id, invite) {
     const root = main();
     root.replaceChildren(h("p", {}, "Loading the game…"));
@@ -24,8 +25,7 @@ export async function showGame(id, invite) {
     const clock = window.setInterval(() => {
         const el = document.getElementById("clock");
         if (el && view.game.turn_ends_at) {
-            const left = Math.max(0, Math.round((Date.parse(view.game.turn_ends_at) - Date.now()) / 1000));
-            el.textContent = `${left} s left for this move`;
+            el.textContent = `${timeLeft(Date.parse(view.game.turn_ends_at) - Date.now())} left for this move`;
         }
     }, 1000);
     // Escape drops a move being chosen.

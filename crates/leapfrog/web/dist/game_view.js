@@ -7,6 +7,7 @@ import { gameName, kindName, legend } from "./pieces.js";
 import { drawBoard } from "./board.js";
 import { held, myTurn } from "./game_state.js";
 import { actions, cellClicks, player, shareLinks } from "./game_actions.js";
+import { conditionalPanel } from "./long.js";
 /** What is happening, in words. */
 function headline(view) {
     const g = view.game;
@@ -106,7 +107,7 @@ export function renderGame(view, invite, render) {
     const last = view.replay === null ? view.history[view.history.length - 1] : undefined;
     const board = drawBoard(g.rules, position.grid, view, last, cellClicks(view, render, play));
     const [movesSection, moves] = movesPanel(view, render);
-    keepingFocus(root, () => root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, gameName(g.rules)), h("p", { id: "headline" }, headline(view), " ", h("span", { id: "clock" })), resultPanel(view), view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), legend(g.rules), actions(view, invite, render, play), shareLinks(view)), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList(view)), movesSection))));
+    keepingFocus(root, () => root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "game-title" }, h("h1", { id: "game-title" }, gameName(g.rules)), h("p", { id: "headline" }, headline(view), " ", h("span", { id: "clock" })), resultPanel(view), view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null, h("div", { class: "board-wrap" }, board), legend(g.rules), actions(view, invite, render, play), shareLinks(view), conditionalPanel(view)), h("div", {}, h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList(view)), movesSection))));
     // The latest move in view, in the list's own scroll box.
     moves.scrollTop = moves.scrollHeight;
 }

@@ -7,6 +7,8 @@ import { account } from "./storage.js";
 import { h, main, reason, say } from "./dom.js";
 import { gameName, offered } from "./pieces.js";
 import { botBadge, botSetting, myChallenges } from "./challenges.js";
+import { vacationPanel, yourMoves } from "./long.js";
+import { webhooksPanel } from "./webhooks.js";
 
 /** The rating pools: each offered game by direction set. */
 const pools = (): string[] => offered().flatMap((p) => ["orthogonal", "diagonal", "all"].map((d) => `${p}/${d}`));
@@ -56,6 +58,7 @@ function signedIn(name: string): HTMLElement {
   const ratings = h("tbody", {});
   const games = h("ul", { class: "games", id: "my-games" });
   const setting = h("div", { id: "bot-setting" });
+  const waiting = h("div", {});
   const signOut = async (): Promise<void> => {
     const me = account.get();
     account.clear();
@@ -75,6 +78,7 @@ function signedIn(name: string): HTMLElement {
       games.replaceChildren(...list.games.map((g) => h("li", {}, h("a", { href: `#/game/${g.id}` }, gameName(g.rules)),
         ` — ${g.rated ? "rated" : "casual"}, ${g.status}, ${g.players.map((p) => p.name).join(" vs ")}`)));
       if (list.games.length === 0) games.append(h("li", {}, "No game yet."));
+      waiting.replaceChildren(yourMoves(name, list.games));
     } catch (err) {
       say(`The profile did not load: ${reason(err)}`, true);
     }
@@ -86,8 +90,11 @@ function signedIn(name: string): HTMLElement {
     h("table", { class: "ratings" }, h("thead", {}, h("tr", {}, h("th", {}, "Pool"), h("th", {}, "Rating"), h("th", {}, "Deviation"),
       h("th", {}, "Games"), h("th", {}, ""))), ratings),
     setting,
+    waiting,
     myChallenges(account.get()?.token ?? "", name),
-    h("h2", {}, "Your games"), games);
+    h("h2", {}, "Your games"), games,
+    vacationPanel(name, account.get()?.token ?? ""),
+    webhooksPanel(name, account.get()?.token ?? ""));
 }
 
 /** A pool's leaderboard, chosen from a list. */

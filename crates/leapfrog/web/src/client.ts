@@ -64,4 +64,27 @@ export const api = {
     call<S["ChallengeView"]>("POST", `/v1/challenges/${encodeURIComponent(id)}/decline`, { reason: why }, token),
   cancelChallenge: (id: string, token: string) =>
     call<S["ChallengeView"]>("POST", `/v1/challenges/${encodeURIComponent(id)}/cancel`, undefined, token),
+  gameMoves: (id: string) => call<S["LegalMovesResponse"]>("GET", `/v1/games/${id}/legal-moves?limit=200`),
+  conditional: (id: string, token: string) =>
+    call<S["ConditionalMoves"]>("GET", `/v1/games/${id}/conditional-moves`, undefined, token),
+  keepConditional: (id: string, lines: string[][], token: string) =>
+    call<S["ConditionalMoves"]>("PUT", `/v1/games/${id}/conditional-moves`, { lines } satisfies S["ConditionalMovesInput"], token),
+  vacation: (name: string, token: string) =>
+    call<S["VacationView"]>("GET", `/v1/accounts/${encodeURIComponent(name)}/vacation`, undefined, token),
+  startVacation: (name: string, days: number, token: string) =>
+    call<S["VacationView"]>("POST", `/v1/accounts/${encodeURIComponent(name)}/vacation`, { days }, token),
+  endVacation: (name: string, token: string) =>
+    call<S["VacationView"]>("DELETE", `/v1/accounts/${encodeURIComponent(name)}/vacation`, undefined, token),
+  webhooks: (name: string, token: string) =>
+    call<S["WebhookList"]>("GET", `/v1/accounts/${encodeURIComponent(name)}/webhooks`, undefined, token),
+  createWebhook: (name: string, req: S["WebhookRequest"], token: string) =>
+    call<S["WebhookSecret"]>("POST", `/v1/accounts/${encodeURIComponent(name)}/webhooks`, req, token),
+  deleteWebhook: (name: string, id: string, token: string) =>
+    call<null>("DELETE", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}`, undefined, token),
+  testWebhook: (name: string, id: string, token: string) =>
+    call<S["TestDelivery"]>("POST", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/test`, undefined, token),
+  rotateWebhook: (name: string, id: string, token: string) =>
+    call<S["WebhookSecret"]>("POST", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/rotate`, undefined, token),
+  deliveries: (name: string, id: string, token: string) =>
+    call<S["DeliveryList"]>("GET", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/deliveries?limit=10`, undefined, token),
 };

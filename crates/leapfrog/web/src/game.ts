@@ -6,6 +6,7 @@ import { h, main, onLeave, reason, say } from "./dom.js";
 import { type View, recount } from "./game_state.js";
 import { follow } from "./live.js";
 import { renderGame } from "./game_view.js";
+import { timeLeft } from "./long.js";
 
 export async function showGame(id: string, invite: string | null): Promise<void> {
   const root = main();
@@ -25,8 +26,7 @@ export async function showGame(id: string, invite: string | null): Promise<void>
   const clock = window.setInterval(() => {
     const el = document.getElementById("clock");
     if (el && view.game.turn_ends_at) {
-      const left = Math.max(0, Math.round((Date.parse(view.game.turn_ends_at) - Date.now()) / 1000));
-      el.textContent = `${left} s left for this move`;
+      el.textContent = `${timeLeft(Date.parse(view.game.turn_ends_at) - Date.now())} left for this move`;
     }
   }, 1000);
   // Escape drops a move being chosen.

@@ -2,7 +2,7 @@
 // being chosen; and what the page works out from them.
 
 import type { Game, MoveRecord, PositionView } from "./types.js";
-import { seats } from "./storage.js";
+import { account, seats } from "./storage.js";
 import type { HeldSeat } from "./storage.js";
 import type { Chosen } from "./board.js";
 
@@ -30,8 +30,16 @@ export function recount(view: View): void {
   for (const m of view.history) view.captured[m.player]?.push(...m.kinds);
 }
 
+/** The seats this browser plays: those it keeps a token of, and those
+ * of the account signed in (a challenge's game), played with its token. */
 export function held(view: View): HeldSeat[] {
-  return seats.get(view.game.id);
+  const kept = seats.get(view.game.id);
+  const me = account.get();
+  if (!me) return kept;
+  const mine = view.game.players
+    .filter((p) => p.account && p.name.toLowerCase() === me.name.toLowerCase() && !kept.some((s) => s.player === p.player))
+    .map((p) => ({ player: p.player, token: me.token }));
+  return [...kept, ...mine];
 }
 
 /** My seat that is to move, if any. */

@@ -8,6 +8,7 @@ import { gameName, kindName, legend } from "./pieces.js";
 import { drawBoard } from "./board.js";
 import { type View, held, myTurn } from "./game_state.js";
 import { actions, cellClicks, player, shareLinks } from "./game_actions.js";
+import { conditionalPanel } from "./long.js";
 
 /** What is happening, in words. */
 function headline(view: View): string {
@@ -129,7 +130,7 @@ export function renderGame(view: View, invite: string | null, render: () => void
         view.replay !== null ? h("p", {}, `Showing the position after ${view.replay} moves (the game is at ${g.position.ply}).`) : null,
         h("div", { class: "board-wrap" }, board),
         legend(g.rules),
-        actions(view, invite, render, play), shareLinks(view)),
+        actions(view, invite, render, play), shareLinks(view), conditionalPanel(view)),
       h("div", {},
         h("section", { class: "panel", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), playerList(view)),
         movesSection))));

@@ -490,6 +490,38 @@ async function accountsAndRecords() {
   assert.deepEqual(long.players.map((p) => p.name), ["Ann", "Bob"]);
   assert.equal(long.move_time_limit, 86400, "a day a move");
   console.log("bots and challenges: the setting, a bot's badge, a challenge sent from a profile and accepted");
+  // Long games: Ann's account lists the game as her move, with its
+  // deadline; she moves, then keeps a conditional line from Bob's legal
+  // moves, which the server plays when Bob makes that move.
+  await ann.goto(`${base}/#/account`);
+  await ann.locator("#your-move li", { hasText: "left (until" }).waitFor();
+  await ann.goto(`${base}/#/game/${challenged}`);
+  await ann.locator("#clock", { hasText: "23 h" }).waitFor();
+  await playByClicks(ann, (await firstLegal(challenged))[0].path);
+  await ann.locator("#conditional summary").click();
+  await ann.locator("#you-reply option").first().waitFor({ state: "attached" });
+  await ann.locator("#add-line").click();
+  await ann.locator("#conditional-lines li", { hasText: "," }).waitFor();
+  const theirs = (await firstLegal(challenged))[0];
+  assert.equal(await ann.locator("#if-they-play option").first().textContent(), theirs.notation);
+  await bob.goto(`${base}/#/game/${challenged}`);
+  await playByClicks(bob, theirs.path);
+  assert.equal((await api(`/v1/games/${challenged}`)).position.ply, 3, "Ann's reply was played at once");
+  // Vacation days: started, then ended at once — the days not begun come back.
+  await ann.goto(`${base}/#/account`);
+  await ann.locator("#vacation-status", { hasText: "20 of 20 vacation days left" }).waitFor();
+  await ann.locator("#vacation-days").fill("3");
+  await ann.locator("#start-vacation").click();
+  await ann.locator("#vacation-status", { hasText: "on vacation until" }).waitFor();
+  await ann.locator("#end-vacation").click();
+  await ann.locator("#vacation-status", { hasText: "19 of 20 vacation days left" }).waitFor();
+  // Webhooks: one registered shows its secret once; a test event is listed among its deliveries.
+  await ann.locator("#webhook-url").fill("http://127.0.0.1:9/hook");
+  await ann.locator("#add-webhook").click();
+  assert.match(await ann.locator("#webhook-secret code").textContent(), /^whsec_/);
+  await ann.locator("#webhooks li button.test").click();
+  await ann.locator("#webhooks .deliveries", { hasText: "webhook_test" }).waitFor();
+  console.log("long games: your move with its deadline, a conditional line played, vacation days, a webhook");
   // The record: the game page links it; pasted on the replay page, it
   // replays to its result and back to the start.
   await ann.goto(`${base}/#/game/${id}`);
