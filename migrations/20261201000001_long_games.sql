@@ -44,7 +44,8 @@ CREATE INDEX webhooks_account ON webhooks (account_id);
 -- of the event. `id` is the `webhook-id` every try sends. `status`:
 -- `pending` (tried at `next_at`), `delivered`, `failed` (every try spent),
 -- `dropped` (its endpoint was switched off or deleted). A process holds a
--- delivery it is sending until `claimed_until`.
+-- delivery it is sending until `claimed_until`, under its `claim` (random,
+-- one a claiming round).
 CREATE TABLE webhook_deliveries (
     id              TEXT    PRIMARY KEY,
     webhook_id      TEXT    NOT NULL,
@@ -55,8 +56,10 @@ CREATE TABLE webhook_deliveries (
     tries           BIGINT  NOT NULL DEFAULT 0,
     next_at         BIGINT,
     claimed_until   BIGINT  NOT NULL DEFAULT 0,
+    claim           TEXT,
     last_status     BIGINT,
     last_error      TEXT
 );
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_claim ON webhook_deliveries (claim) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, created_at);

@@ -25,7 +25,7 @@ class Server:
         self.process = subprocess.Popen(
             [binary, "serve", *([] if limits else ["--no-rate-limits"]), "--bind", f"127.0.0.1:{port}",
              "--database-url", f"sqlite://{self.work}/load.db", *extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "RUST_LOG": "warn"})
+            stdout=subprocess.DEVNULL, stderr=open(os.environ["LOG"], "w") if os.environ.get("LOG") else subprocess.DEVNULL, env={**os.environ, "RUST_LOG": os.environ.get("RUST_LOG", "warn")})
         for _ in range(100):
             try:
                 urllib.request.urlopen(self.base + "/healthz")

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use super::Hub;
 use super::webhook::{self, Answer, Reach, Try};
@@ -21,7 +21,9 @@ pub const FAILING_FOR_MS: i64 = 86_400_000;
 /// How long an old secret still signs after a rotation (milliseconds).
 pub const ROTATION_MS: i64 = 86_400_000;
 /// Tries in flight at once from one process.
-const SENDING: usize = 16;
+const SENDING: usize = 32;
+/// How long the recorder waits for more tries to record with the first.
+const RECORD_WAIT: Duration = Duration::from_millis(5);
 /// How long a claimed delivery is this process's (more than a try takes).
 const CLAIM_MS: i64 = 30_000;
 
@@ -60,30 +62,44 @@ pub enum Judged {
     Off { status: Option<i64>, error: Option<String>, reason: &'static str },
 }
 
+/// A try's outcome on its way to be recorded, and who waits for that.
+type Tried = (Due, i64, Sent, oneshot::Sender<()>);
+
 /// Sends the outbox's deliveries for as long as the process runs.
 #[derive(Debug, Clone)]
 pub struct Outbox {
     store: Store,
-    hub: Hub,
     agent: ureq::Agent,
     sending: Arc<Semaphore>,
+    record: mpsc::UnboundedSender<Tried>,
 }
 
 impl Outbox {
-    /// A sender reaching only where `reach` allows.
+    /// A sender reaching only where `reach` allows (its recorder runs on
+    /// the runtime this is called on).
     pub fn new(store: Store, hub: Hub, reach: Reach) -> Outbox {
-        Outbox { store, hub, agent: webhook::agent(reach), sending: Arc::new(Semaphore::new(SENDING)) }
+        let (record, tried) = mpsc::unbounded_channel();
+        tokio::spawn(record_tries(store.clone(), hub, tried));
+        Outbox { store, agent: webhook::agent(reach), sending: Arc::new(Semaphore::new(SENDING)), record }
     }
 
-    /// Claims and sends due deliveries every [`TICK`].
+    /// Claims and sends due deliveries for as long as the process runs:
+    /// at once again while there are more than places to send from (as
+    /// soon as one is free), otherwise after a [`TICK`].
     pub async fn run(self) {
-        let mut every = tokio::time::interval(TICK);
-        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            every.tick().await;
-            if let Err(e) = self.send_due(crate::process::now_ms()).await {
-                tracing::warn!(error = %e, "reading the webhook outbox failed; it tries again");
+            let free = self.sending.available_permits();
+            match self.send_due(crate::process::now_ms()).await {
+                Ok(started) if free == 0 || started.len() == free => {
+                    // As many were due as could be sent, perhaps more: go on when half the
+                    // places are free (claims in batches: each claim is a write of its own).
+                    drop(self.sending.acquire_many(SENDING as u32 / 2).await);
+                    continue;
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "reading the webhook outbox failed; it tries again"),
             }
+            tokio::time::sleep(TICK).await;
         }
     }
 
@@ -101,13 +117,13 @@ impl Outbox {
         if free == 0 {
             return Ok(vec![]);
         }
-        let until = now + CLAIM_MS;
+        let claim = uuid::Uuid::new_v4().simple().to_string();
         let mut started = vec![];
-        for due in self.store.claim_deliveries(now, until, free as i64).await? {
+        for due in self.store.claim_deliveries(now, now + CLAIM_MS, &claim, free as i64).await? {
             let Ok(place) = self.sending.clone().try_acquire_owned() else { break };
             let this = self.clone();
             started.push(tokio::spawn(async move {
-                this.try_once(due, until, now).await;
+                this.try_once(due, now).await;
                 drop(place);
             }));
         }
@@ -115,7 +131,7 @@ impl Outbox {
     }
 
     /// One try of `due`, and its answer recorded.
-    async fn try_once(&self, due: Due, until: i64, now: i64) {
+    async fn try_once(&self, due: Due, now: i64) {
         let agent = self.agent.clone();
         let (url, id, body) = (due.webhook.url.clone(), due.id.clone(), due.body.clone());
         let began = std::time::Instant::now();
@@ -149,14 +165,54 @@ impl Outbox {
                 Sent::Disable { status, error, reason, event }
             }
         };
-        let off = matches!(sent, Sent::Disable { .. });
-        tracing::info!(delivery = %due.id, webhook = %due.webhook.id, answer = ?answer, "webhook try");
-        match self.store.record_delivery(&due, until, now, sent).await {
-            Ok(true) if off => self.hub.notify(&format!("{ACCOUNT_KEY}{}", due.webhook.account_id)),
-            Ok(_) => {}
-            Err(e) => {
-                tracing::warn!(delivery = %due.id, error = %e, "recording a webhook try failed; it is tried again")
+        if matches!(sent, Sent::Delivered(_)) {
+            tracing::debug!(delivery = %due.id, webhook = %due.webhook.id, "webhook delivered");
+        } else {
+            tracing::info!(delivery = %due.id, webhook = %due.webhook.id, answer = ?answer, "webhook try failed");
+        }
+        let (done, recorded) = oneshot::channel();
+        if self.record.send((due, now, sent, done)).is_ok() {
+            let _ = recorded.await;
+        }
+    }
+}
+
+/// Records the tries' outcomes as they come, those that came together in
+/// one transaction (one sync of the disk for many tries); then tells
+/// each try, and the streams of the accounts whose endpoint was switched off.
+async fn record_tries(store: Store, hub: Hub, mut tried: mpsc::UnboundedReceiver<Tried>) {
+    while let Some(first) = tried.recv().await {
+        // Tries end one by one: a moment's wait gathers those ending with it into one write.
+        tokio::time::sleep(RECORD_WAIT).await;
+        let mut batch = vec![first];
+        while batch.len() < 256
+            && let Ok(next) = tried.try_recv()
+        {
+            batch.push(next);
+        }
+        let mut waiting = Vec::with_capacity(batch.len());
+        let mut off = Vec::new();
+        let tries = batch
+            .into_iter()
+            .map(|(due, now, sent, done)| {
+                if matches!(sent, Sent::Disable { .. }) {
+                    off.push(due.webhook.account_id.clone());
+                }
+                waiting.push(done);
+                (due, now, sent)
+            })
+            .collect();
+        match store.record_deliveries(tries).await {
+            Ok(_) => {
+                for account in off {
+                    hub.notify(&format!("{ACCOUNT_KEY}{account}"));
+                }
             }
+            // Their claims lapse and they are tried again (a receiver dedups by webhook-id).
+            Err(e) => tracing::warn!(error = %e, "recording webhook tries failed; they are made again"),
+        }
+        for done in waiting {
+            let _ = done.send(());
         }
     }
 }

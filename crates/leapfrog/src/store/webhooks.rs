@@ -66,6 +66,8 @@ pub struct Due {
     pub body: String,
     /// Tries made before this one.
     pub tries: i64,
+    /// The claim it was taken under.
+    pub claim: String,
     /// Its endpoint.
     pub webhook: WebhookRow,
 }
@@ -140,25 +142,26 @@ static DELIVERIES: LazyLock<Statement> = LazyLock::new(|| {
          ORDER BY created_at DESC, id DESC LIMIT :limit",
     )
 });
-/// Claims the pending deliveries due at `:now` that no process holds.
+/// Claims the pending deliveries due at `:now` that no process holds, under
+/// a claim of its own (`:claim`, random), so that it reads back only them.
 static CLAIM: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "UPDATE webhook_deliveries SET claimed_until = :until WHERE id IN (SELECT id FROM webhook_deliveries \
+        "UPDATE webhook_deliveries SET claimed_until = :until, claim = :claim WHERE id IN (SELECT id FROM webhook_deliveries \
          WHERE status = 'pending' AND next_at <= :now AND claimed_until < :now ORDER BY next_at LIMIT :limit) \
-         AND status = 'pending' AND claimed_until < :now RETURNING id",
+         AND status = 'pending' AND claimed_until < :now",
     )
 });
-static DUE: LazyLock<Statement> = LazyLock::new(|| {
+static CLAIMED: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT d.id AS delivery, d.body, d.tries, w.* FROM webhook_deliveries d \
-         JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = :id",
+         JOIN webhooks w ON w.id = d.webhook_id WHERE d.claim = :claim AND d.status = 'pending'",
     )
 });
 static RECORD: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "UPDATE webhook_deliveries SET status = :status, tries = tries + 1, next_at = :next_at, \
          last_status = :last_status, last_error = :last_error, claimed_until = 0 \
-         WHERE id = :id AND claimed_until = :until",
+         WHERE id = :id AND claim = :claim",
     )
 });
 static SUCCEEDED: LazyLock<Statement> =
@@ -365,104 +368,126 @@ impl Store {
     }
 
     /// Claims for this process, until `until`, up to `limit` deliveries
-    /// due at `now` that no process holds; each with its endpoint.
+    /// due at `now` that no process holds, as `claim` (unique to the
+    /// claim); each with its endpoint.
     ///
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn claim_deliveries(&self, now: i64, until: i64, limit: i64) -> Result<Vec<Due>, StoreError> {
+    pub async fn claim_deliveries(
+        &self,
+        now: i64,
+        until: i64,
+        claim: &str,
+        limit: i64,
+    ) -> Result<Vec<Due>, StoreError> {
+        let claim = claim.to_string();
         self.on_db(move |s| async move {
-            let ids: Vec<String> = CLAIM
-                .query(&[("now", now.into()), ("until", until.into()), ("limit", limit.into())])?
-                .fetch_all(&mut *s.write().await?)
+            let claimed = CLAIM
+                .query(&[
+                    ("now", now.into()),
+                    ("until", until.into()),
+                    ("claim", (&claim).into()),
+                    ("limit", limit.into()),
+                ])?
+                .execute(&mut *s.write().await?)
                 .await?
-                .iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<_, _>>()?;
-            let mut due = Vec::with_capacity(ids.len());
-            let mut conn = s.read().await?;
-            for id in ids {
-                let Some(row) = DUE.query(&[("id", (&id).into())])?.fetch_optional(&mut *conn).await? else {
-                    continue;
-                };
-                due.push(Due {
-                    id: row.try_get("delivery")?,
-                    body: row.try_get("body")?,
-                    tries: row.try_get("tries")?,
-                    webhook: sqlx::FromRow::from_row(&row)?,
-                });
+                .rows_affected();
+            if claimed == 0 {
+                return Ok(vec![]);
             }
-            Ok(due)
+            let rows = CLAIMED.query(&[("claim", (&claim).into())])?.fetch_all(&mut *s.read().await?).await?;
+            rows.iter()
+                .map(|row| {
+                    Ok(Due {
+                        id: row.try_get("delivery")?,
+                        body: row.try_get("body")?,
+                        tries: row.try_get("tries")?,
+                        claim: claim.clone(),
+                        webhook: sqlx::FromRow::from_row(row)?,
+                    })
+                })
+                .collect()
         })
         .await
     }
 
-    /// Records what became of a try of delivery `d`, claimed until `until`
-    /// (nothing, if the claim was lost), at `now`; with its account's
-    /// event when it switches the endpoint off.
+    /// Records, in one transaction, what became of tries, each of a
+    /// delivery at a time: nothing of one whose claim was lost; an
+    /// endpoint switched off with its account's event. Which were recorded.
     ///
     /// # Errors
     ///
-    /// On a database failure.
-    pub async fn record_delivery(
-        &self,
+    /// On a database failure (nothing is recorded: the tries are made again).
+    pub async fn record_deliveries(&self, tries: Vec<(Due, i64, Sent)>) -> Result<Vec<bool>, StoreError> {
+        self.on_db(move |s| async move {
+            let mut conn = s.write().await?;
+            let mut tx = conn.begin().await?;
+            let mut recorded = Vec::with_capacity(tries.len());
+            for (d, now, sent) in tries {
+                recorded.push(Self::record(s.backend, &mut tx, &d, now, sent).await?);
+            }
+            tx.commit().await?;
+            Ok(recorded)
+        })
+        .await
+    }
+
+    /// Records one try within `tx`.
+    async fn record(
+        backend: super::Backend,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         d: &Due,
-        until: i64,
         now: i64,
         sent: Sent,
     ) -> Result<bool, StoreError> {
-        let (id, webhook) = (d.id.clone(), d.webhook.id.clone());
-        self.on_db(move |s| async move {
-            let (status, next_at, last_status, last_error) = match &sent {
-                Sent::Delivered(code) => ("delivered", None, Some(*code), None),
-                Sent::Again { status, error, next_at } => ("pending", Some(*next_at), *status, error.clone()),
-                Sent::Failed { status, error } | Sent::Disable { status, error, .. } => {
-                    ("failed", None, *status, error.clone())
-                }
-            };
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            let recorded = RECORD
-                .query(&[
-                    ("id", (&id).into()),
-                    ("until", until.into()),
-                    ("status", status.into()),
-                    ("next_at", next_at.into()),
-                    ("last_status", last_status.into()),
-                    ("last_error", (&last_error).into()),
-                ])?
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if recorded != 1 {
-                return Ok(false);
+        let (status, next_at, last_status, last_error) = match &sent {
+            Sent::Delivered(code) => ("delivered", None, Some(*code), None),
+            Sent::Again { status, error, next_at } => ("pending", Some(*next_at), *status, error.clone()),
+            Sent::Failed { status, error } | Sent::Disable { status, error, .. } => {
+                ("failed", None, *status, error.clone())
             }
-            match sent {
-                Sent::Delivered(_) => {
-                    SUCCEEDED.query(&[("webhook", (&webhook).into())])?.execute(&mut *tx).await?;
-                }
-                Sent::Again { .. } | Sent::Failed { .. } => {
-                    FAILING
-                        .query(&[("webhook", (&webhook).into()), ("now", now.into())])?
-                        .execute(&mut *tx)
-                        .await?;
-                }
-                Sent::Disable { reason, event, .. } => {
-                    let off = SWITCH_OFF
-                        .query(&[("webhook", (&webhook).into()), ("reason", reason.into())])?
-                        .execute(&mut *tx)
-                        .await?
-                        .rows_affected();
-                    DROP_PENDING.query(&[("webhook", (&webhook).into())])?.execute(&mut *tx).await?;
-                    if off == 1 {
-                        Self::append_account_events(s.backend, &mut tx, &[event]).await?;
-                    }
+        };
+        let done = RECORD
+            .query(&[
+                ("id", (&d.id).into()),
+                ("claim", (&d.claim).into()),
+                ("status", status.into()),
+                ("next_at", next_at.into()),
+                ("last_status", last_status.into()),
+                ("last_error", (&last_error).into()),
+            ])?
+            .execute(&mut **tx)
+            .await?
+            .rows_affected();
+        if done != 1 {
+            return Ok(false);
+        }
+        let webhook = &d.webhook.id;
+        match sent {
+            Sent::Delivered(_) if d.webhook.failing_since.is_some() => {
+                SUCCEEDED.query(&[("webhook", webhook.into())])?.execute(&mut **tx).await?;
+            }
+            Sent::Delivered(_) => {}
+            Sent::Again { .. } | Sent::Failed { .. } => {
+                FAILING
+                    .query(&[("webhook", webhook.into()), ("now", now.into())])?
+                    .execute(&mut **tx)
+                    .await?;
+            }
+            Sent::Disable { reason, event, .. } => {
+                let off = SWITCH_OFF
+                    .query(&[("webhook", webhook.into()), ("reason", reason.into())])?
+                    .execute(&mut **tx)
+                    .await?
+                    .rows_affected();
+                DROP_PENDING.query(&[("webhook", webhook.into())])?.execute(&mut **tx).await?;
+                if off == 1 {
+                    Self::append_account_events(backend, tx, &[event]).await?;
                 }
             }
-            tx.commit().await?;
-            Ok(true)
-        })
-        .await
+        }
+        Ok(true)
     }
 
     /// Queues, within `tx`, a delivery of the event just appended to its
