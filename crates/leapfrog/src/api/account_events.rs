@@ -30,7 +30,10 @@ const FULL_RETRY_AFTER: u64 = 5;
 /// `Challenge`, with `reason`), `game_started` (game, seat, players,
 /// rated, move time limit), `your_turn` (game, seat, ply, deadline and
 /// time left in ms when timed), `game_over` (game, seat, result, and its
-/// rating change when rated); a comment line every 5 s while nothing
+/// rating change when rated), `vacation` (`reason`: `started` with
+/// `until`, `ended`, or `day` — a vacation day spent at a deadline, with
+/// the game and its new deadline), `webhook_disabled` (an endpoint
+/// switched off: `webhook`, `url`, `reason`); a comment line every 5 s while nothing
 /// happens. Up to 8 streams of one account may be open at once on a
 /// server process, each getting every event; changes made through other
 /// processes sharing the PostgreSQL database arrive too. Needs the
@@ -44,7 +47,7 @@ const FULL_RETRY_AFTER: u64 = 5;
         ("Last-Event-ID" = Option<String>, Header, nullable = false, description = "The id of the last event received: exactly the events after it come")
     ),
     responses(
-        (status = 200, description = "An event stream: `challenge`, `challenge_canceled`, `challenge_declined`, `game_started`, `your_turn`, `game_over`", content_type = "text/event-stream", body = String),
+        (status = 200, description = "An event stream: `challenge`, `challenge_canceled`, `challenge_declined`, `game_started`, `your_turn`, `game_over`, `vacation`, `webhook_disabled`", content_type = "text/event-stream", body = String),
         NoToken,
         NotThisAccount,
         (status = 429, description = "The account has its most streams open (`limit`: `streams_per_account`), or this client opened too many streams lately; see `Retry-After`", body = Problem, content_type = "application/problem+json"),

@@ -24,8 +24,9 @@ const FULL_RETRY_AFTER: u64 = 5;
 /// one, in order, and no `game` event: what it assembles is what an
 /// uninterrupted stream sent, byte for byte. Then, as they happen: a
 /// `move` event per move (data: `MoveEvent`, the move and the game just
-/// after it); `joined`, `left`, `started`, `resigned`, `timed_out` and
-/// `abandoned` when the seats or the game's state change (data:
+/// after it); `joined`, `left`, `started`, `resigned`, `timed_out`,
+/// `deadline_moved` (the seat to move's deadline, for its owner's
+/// vacation) and `abandoned` when the seats or the game's state change (data:
 /// `GameChange`, with the game after the change); an `over` event at the
 /// end of play (data: `GameOverEvent`); a comment line every second while
 /// nothing happens. After the end the stream stays open for up to ten

@@ -71,7 +71,7 @@ export function follow(id, view, render) {
         }));
         events.addEventListener("move", onMove);
         events.addEventListener("over", onOver);
-        for (const type of ["joined", "left", "started", "resigned", "timed_out", "abandoned"]) {
+        for (const type of ["joined", "left", "started", "resigned", "timed_out", "deadline_moved", "abandoned"]) {
             events.addEventListener(type, ((e) => taken(JSON.parse(e.data).game)));
         }
         events.addEventListener("rematch", ((e) => {

@@ -146,7 +146,10 @@ export interface paths {
          *     `Challenge`, with `reason`), `game_started` (game, seat, players,
          *     rated, move time limit), `your_turn` (game, seat, ply, deadline and
          *     time left in ms when timed), `game_over` (game, seat, result, and its
-         *     rating change when rated); a comment line every 5 s while nothing
+         *     rating change when rated), `vacation` (`reason`: `started` with
+         *     `until`, `ended`, or `day` — a vacation day spent at a deadline, with
+         *     the game and its new deadline), `webhook_disabled` (an endpoint
+         *     switched off: `webhook`, `url`, `reason`); a comment line every 5 s while nothing
          *     happens. Up to 8 streams of one account may be open at once on a
          *     server process, each getting every event; changes made through other
          *     processes sharing the PostgreSQL database arrive too. Needs the
@@ -647,8 +650,9 @@ export interface paths {
          *     one, in order, and no `game` event: what it assembles is what an
          *     uninterrupted stream sent, byte for byte. Then, as they happen: a
          *     `move` event per move (data: `MoveEvent`, the move and the game just
-         *     after it); `joined`, `left`, `started`, `resigned`, `timed_out` and
-         *     `abandoned` when the seats or the game's state change (data:
+         *     after it); `joined`, `left`, `started`, `resigned`, `timed_out`,
+         *     `deadline_moved` (the seat to move's deadline, for its owner's
+         *     vacation) and `abandoned` when the seats or the game's state change (data:
          *     `GameChange`, with the game after the change); an `over` event at the
          *     end of play (data: `GameOverEvent`); a comment line every second while
          *     nothing happens. After the end the stream stays open for up to ten
@@ -3147,7 +3151,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An event stream: `challenge`, `challenge_canceled`, `challenge_declined`, `game_started`, `your_turn`, `game_over` */
+            /** @description An event stream: `challenge`, `challenge_canceled`, `challenge_declined`, `game_started`, `your_turn`, `game_over`, `vacation`, `webhook_disabled` */
             200: {
                 headers: {
                     [name: string]: unknown;

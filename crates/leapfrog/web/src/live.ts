@@ -71,7 +71,7 @@ export function follow(id: string, view: View, render: () => void): () => void {
     }) as EventListener);
     events.addEventListener("move", onMove as EventListener);
     events.addEventListener("over", onOver as EventListener);
-    for (const type of ["joined", "left", "started", "resigned", "timed_out", "abandoned"]) {
+    for (const type of ["joined", "left", "started", "resigned", "timed_out", "deadline_moved", "abandoned"]) {
       events.addEventListener(type, ((e: MessageEvent<string>) =>
         taken((JSON.parse(e.data) as S["GameChange"]).game)) as EventListener);
     }
