@@ -220,6 +220,24 @@ fn a_resignation_of_another_seat_does_not_restart_the_clock_of_the_seat_to_move(
 }
 
 #[test]
+fn a_postponed_turn_counts_from_its_new_start_and_is_one_change_of_the_game() {
+    let day = 86_400;
+    let g = game(vec![person("Ann"), person("Bob")], Some(day));
+    assert!(g.long());
+    let ends = g.turn_ends_at().unwrap();
+    let postpone = Command::Postpone { turn_at: T0 + DAY_MS, reason: Postponement::VacationDay };
+    let (g2, changes) = g.apply(postpone.clone(), ends).unwrap();
+    assert_eq!(changes, [Change::Postponed { player: 0, reason: Postponement::VacationDay }]);
+    assert_eq!((g2.turn_ends_at(), g2.version()), (Some(ends + DAY_MS), g.version() + 1));
+    // No clock, no postponement: a game of seconds is long only from a day a move.
+    let quick = game(vec![person("Ann"), person("Bob")], Some(60));
+    assert!(!quick.long());
+    let untimed = game(vec![person("Ann"), person("Bob")], None);
+    let (same, changes) = untimed.apply(postpone, T0).unwrap();
+    assert!(changes.is_empty() && same.version() == untimed.version());
+}
+
+#[test]
 fn computer_seats_have_no_time_limit() {
     let computer = NewSeat::Computer(Level::Greedy, name("Computer"));
     let g = game(vec![computer, person("Ann")], Some(30));
