@@ -12,8 +12,9 @@ use hmac::{KeyInit, Mac};
 
 /// How long one try may take, connecting and answering.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
-/// The most of a delivery's body, and of an answer read.
-pub const MAX_BODY: usize = 64 * 1024;
+/// The most of an answer read (a delivery's body is at most
+/// [`crate::store::MAX_BODY`] too).
+pub const MAX_ANSWER: usize = 64 * 1024;
 /// What every secret starts with.
 pub const SECRET_PREFIX: &str = "whsec_";
 
@@ -189,7 +190,7 @@ pub fn send(agent: &ureq::Agent, t: &Try<'_>) -> Answer {
     let status = response.status();
     let retry_after = response.header("retry-after").and_then(|v| v.trim().parse().ok());
     // Read a bounded part of the answer, so the connection can be reused; the rest is dropped.
-    let _ = response.into_reader().take(MAX_BODY as u64).read_to_end(&mut Vec::new());
+    let _ = response.into_reader().take(MAX_ANSWER as u64).read_to_end(&mut Vec::new());
     Answer::Status(status, retry_after)
 }
 

@@ -87,6 +87,10 @@ pub enum Sent {
     Disable { status: Option<i64>, error: Option<String>, reason: &'static str, event: AccountEvent },
 }
 
+/// The most of a delivery's body (an event's is far smaller; one that is
+/// not is sent without its data).
+pub const MAX_BODY: usize = 64 * 1024;
+
 static LOCK_ACCOUNT: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("UPDATE accounts SET name = name WHERE id = :account"));
 static INSERT: LazyLock<Statement> = LazyLock::new(|| {
@@ -497,13 +501,14 @@ impl Store {
         e: &AccountEvent,
     ) -> Result<(), StoreError> {
         let at = chrono::DateTime::from_timestamp_millis(e.at).unwrap_or_default();
+        let kind = serde_json::Value::from(e.kind.as_str());
+        let at = at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         // The event's JSON is written into the body as it is: serialised once, when made.
-        let body = format!(
-            "{{\"type\":{},\"timestamp\":\"{}\",\"data\":{}}}",
-            serde_json::Value::from(e.kind.as_str()),
-            at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-            e.data
-        );
+        let mut body = format!("{{\"type\":{kind},\"timestamp\":\"{at}\",\"data\":{}}}", e.data);
+        if body.len() > MAX_BODY {
+            // Too large to send: the receiver reads it from the account's stream.
+            body = format!("{{\"type\":{kind},\"timestamp\":\"{at}\",\"data\":null,\"too_large\":true}}");
+        }
         let pattern = format!("%,{},%", e.kind.replace('!', "!!").replace('%', "!%").replace('_', "!_"));
         OUTBOX
             .query(&[
