@@ -39,6 +39,7 @@ mod events;
 mod fleet;
 mod games;
 mod generated_client;
+mod hot;
 mod lobby;
 mod metrics;
 mod other_boards;

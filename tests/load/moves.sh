@@ -8,13 +8,16 @@
 # Usage: tests/load/moves.sh [GAMES] [SECONDS]
 # DURABILITY=fast measures the weaker mode (default: full, every answered
 # move synced to disk). Rate limits are off: this is a flood on purpose.
+# BIN=path measures that server binary instead of building this checkout's
+# (A/B: keep the commit before's binary and alternate); ONLY=sqlite or
+# ONLY=postgres runs one database.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 games=${1:-64}
 secs=${2:-10}
 durability="--durability ${DURABILITY:-full}"
 cargo build --release -q -p leapfrog --bin leapfrog --example load_moves
-bin=target/release/leapfrog
+bin=${BIN:-target/release/leapfrog}
 load=target/release/examples/load_moves
 work=$(mktemp -d)
 chmod 755 "$work"
@@ -35,7 +38,8 @@ run() { # name, database url, port
   server=
 }
 
-run sqlite "sqlite://$work/load.db" 18301
+if [ "${ONLY:-sqlite}" = sqlite ] || [ -z "${ONLY:-}" ]; then run sqlite "sqlite://$work/load.db" 18301; fi
+[ "${ONLY:-}" = sqlite ] && exit 0
 
 . tests/load/pg.sh
 run postgres "postgres://postgres@127.0.0.1:18399/postgres" 18302

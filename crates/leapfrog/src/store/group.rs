@@ -2,13 +2,14 @@
 //! and so one sync of the WAL.
 //!
 //! Every move goes to one task that owns the writer connection. It takes
-//! the moves waiting (up to [`MAX_GROUP`]), writes each in a savepoint —
-//! a move that conflicts is rolled back alone — and commits them together;
+//! the moves waiting (up to [`MAX_GROUP`]), writes each — a move that
+//! conflicts writes nothing, its statements being guarded by the game's
+//! version — and commits them together;
 //! each request is answered only after that commit. A lone move is
 //! committed at once: there is no waiting for company, only the moves that
 //! queued while the previous group was being synced share the next one.
 
-use sqlx::{Acquire, AnyPool};
+use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{Backend, Commit, EventRow, GameRow, KeyRecord, MoveRow, Store, StoreError};
@@ -81,10 +82,10 @@ async fn write_group(writer: &AnyPool, jobs: &[Job]) -> Result<Vec<Commit>, Stor
     let mut tx = writer.begin().await?;
     let mut commits = Vec::with_capacity(jobs.len());
     for (w, _) in jobs {
-        let mut savepoint = tx.begin().await?;
+        // A move that conflicts writes nothing (its statements are guarded by the game's version).
         let commit = Store::write_move(
             Backend::Sqlite,
-            &mut savepoint,
+            &mut tx,
             &w.game,
             w.version,
             &w.mv,
@@ -92,10 +93,6 @@ async fn write_group(writer: &AnyPool, jobs: &[Job]) -> Result<Vec<Commit>, Stor
             (&w.events, &w.accounts),
         )
         .await?;
-        match commit {
-            Commit::Done => savepoint.commit().await?,
-            Commit::Conflict => savepoint.rollback().await?,
-        }
         commits.push(commit);
     }
     tx.commit().await?;

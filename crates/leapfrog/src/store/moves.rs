@@ -34,15 +34,47 @@ const EVENT_ARGS: [[&str; 3]; MOVE_EVENTS] = [["seq0", "kind0", "data0"], ["seq1
 const INSERT_KEY: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
      VALUES (:game, :player, :key, :ply, :version, :request, :at)";
 
+/// SQLite's move commit: the game's update first, written only if the game
+/// is still at `:old_version` and the move's ply, first event number and
+/// key are free; then each insert only if the statement before it wrote
+/// (`changes()`). A conflict writes nothing at all, so a group commit needs
+/// no savepoint per move (each was two more round trips to SQLite's thread).
+const SQLITE_FREE: &str = " AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = :game AND ply = :ply) \
+     AND NOT EXISTS (SELECT 1 FROM game_events WHERE game_id = :game AND seq = :seq0)";
+const SQLITE_KEY_FREE: &str =
+    " AND NOT EXISTS (SELECT 1 FROM move_keys WHERE game_id = :game AND player = :player AND key = :key)";
+const AFTER_WRITE: &str = " WHERE changes() > 0";
+const SQLITE_MOVE: &str = "INSERT INTO moves (game_id, ply, player, notation, captures, kinds, gain, at, computer) \
+     SELECT :game, :ply, :player, :notation, :captures, :kinds, :gain, :at, :computer";
+const SQLITE_EVENTS: [&str; MOVE_EVENTS] = [
+    "INSERT INTO game_events (game_id, seq, kind, data, at) SELECT :game, :seq0, :kind0, :data0, :at",
+    "INSERT INTO game_events (game_id, seq, kind, data, at) SELECT * FROM (SELECT :game, :seq0, :kind0, :data0, :at \
+     UNION ALL SELECT :game, :seq1, :kind1, :data1, :at)",
+];
+const SQLITE_KEY: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
+     SELECT :game, :player, :key, :ply, :version, :request, :at";
+
 /// The commit of a move as one statement, by database, whether it has a
 /// key and how many events it makes (1 or 2). SQLite runs the statements
-/// of a query in turn, each argument keeping its number across them;
-/// PostgreSQL runs them as data-modifying `WITH` clauses of one statement,
-/// which adds up the rows they wrote and notifies the other processes (the
-/// notification goes out only if the transaction commits).
+/// of a query in turn, each argument keeping its number across them (see
+/// `SQLITE_FREE`); PostgreSQL runs them as data-modifying
+/// `WITH` clauses of one statement (one snapshot), which adds up the rows
+/// they wrote and notifies the other processes (the notification goes out
+/// only if the transaction commits).
 fn commit_statement(backend: Backend, keyed: bool, events: usize) -> &'static Statement {
     static STATEMENTS: LazyLock<Vec<Statement>> = LazyLock::new(|| {
-        let sqlite = |parts: &[&str]| Statement::new(&parts.join("; "));
+        let sqlite = |events: &str, keyed: bool| {
+            let key_free = if keyed { SQLITE_KEY_FREE } else { "" };
+            let mut parts = vec![
+                format!("{UPDATE_GAME}{SQLITE_FREE}{key_free}"),
+                format!("{SQLITE_MOVE}{AFTER_WRITE}"),
+                format!("{events}{AFTER_WRITE}"),
+            ];
+            if keyed {
+                parts.push(format!("{SQLITE_KEY}{AFTER_WRITE}"));
+            }
+            Statement::new(&parts.join("; "))
+        };
         let postgres = |parts: &[&str]| {
             let names = ["m", "g", "e", "k"];
             let clauses: Vec<String> =
@@ -56,11 +88,13 @@ fn commit_statement(backend: Backend, keyed: bool, events: usize) -> &'static St
             ))
         };
         let mut all = Vec::with_capacity(4 * MOVE_EVENTS);
-        for make in [sqlite, postgres] {
-            for events in INSERT_EVENTS {
-                all.push(make(&[INSERT_MOVE, UPDATE_GAME, events]));
-                all.push(make(&[INSERT_MOVE, UPDATE_GAME, events, INSERT_KEY]));
-            }
+        for events in SQLITE_EVENTS {
+            all.push(sqlite(events, false));
+            all.push(sqlite(events, true));
+        }
+        for events in INSERT_EVENTS {
+            all.push(postgres(&[INSERT_MOVE, UPDATE_GAME, events]));
+            all.push(postgres(&[INSERT_MOVE, UPDATE_GAME, events, INSERT_KEY]));
         }
         all
     });
@@ -232,11 +266,15 @@ impl Store {
                 query.fetch_one(&mut **tx).await.and_then(|r| r.try_get::<i64, _>(0)).map(|n| n as u64)
             }
         };
-        match written {
-            Ok(n) if n == rows => {}
-            Ok(_) => return Ok(Commit::Conflict),
-            Err(e) if is_unique_violation(&e) => return Ok(Commit::Conflict),
-            Err(e) => return Err(e.into()),
+        match (backend, written) {
+            (_, Ok(n)) if n == rows => {}
+            (Backend::Postgres, Ok(_)) | (Backend::Sqlite, Ok(0)) => return Ok(Commit::Conflict),
+            (Backend::Postgres, Err(e)) if is_unique_violation(&e) => return Ok(Commit::Conflict),
+            // SQLite's chained parts write all or nothing; anything else fails the whole transaction.
+            (Backend::Sqlite, Ok(n)) => {
+                return Err(StoreError::Statement(format!("a move wrote {n} of its {rows} rows")));
+            }
+            (_, Err(e)) => return Err(e.into()),
         }
         Self::append_account_events(backend, tx, accounts).await?;
         Ok(Commit::Done)
