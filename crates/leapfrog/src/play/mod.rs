@@ -256,7 +256,7 @@ impl Games {
         let committed = if next.rated() && !next.aborted() && changes.contains(&Change::Over) {
             self.commit_rated_end(before, next, (first, changes), moved.as_ref(), seat, key).await?
         } else {
-            let row = next.to_row()?;
+            let row = next.to_changed_row()?;
             let at = changed_at(&next, changes);
             let events = encode(changes, &next, first, at)?;
             let accounts = crate::events::account::of_changes(changes, &next, at);
@@ -346,7 +346,7 @@ impl Games {
                 });
             }
             let ended = next.clone().with_rating_changes(rating_changes);
-            let row = ended.to_row()?;
+            let row = ended.to_changed_row()?;
             let events = encode(changes, &ended, first, ended.updated_at())?;
             let accounts = crate::events::account::of_changes(changes, &ended, ended.updated_at());
             let end = match moved {

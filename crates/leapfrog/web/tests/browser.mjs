@@ -506,6 +506,9 @@ async function accountsAndRecords() {
   assert.equal(await ann.locator("#if-they-play option").first().textContent(), theirs.notation);
   await bob.goto(`${base}/#/game/${challenged}`);
   await playByClicks(bob, theirs.path);
+  // The reply is stored just after Bob's move, before his answer: wait for it a moment.
+  const replied = Date.now() + 5_000;
+  while ((await api(`/v1/games/${challenged}`)).position.ply < 3 && Date.now() < replied) await bob.waitForTimeout(25);
   assert.equal((await api(`/v1/games/${challenged}`)).position.ply, 3, "Ann's reply was played at once");
   // Vacation days: started, then ended at once — the days not begun come back.
   await ann.goto(`${base}/#/account`);

@@ -103,12 +103,23 @@ impl Game {
     /// [`StoreError::Encode`] if a column does not encode (never, for
     /// these plain values).
     pub(crate) fn to_row(&self) -> Result<GameRow, StoreError> {
+        Ok(GameRow { rules: stored::rules_json(self.rules())?, ..self.to_changed_row()? })
+    }
+
+    /// The row of a change of a stored game: as [`Game::to_row`] but for
+    /// the rules, which are written once, at creation, and never again
+    /// (left empty here: a move need not serialise its whole rule set).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Encode`] if a column does not encode.
+    pub(crate) fn to_changed_row(&self) -> Result<GameRow, StoreError> {
         let names: Vec<&str> = self.seats().iter().map(|s| s.name.as_str()).collect();
         let result = self.result().map(|r| stored_result(&r));
         Ok(GameRow {
             id: self.id().to_string(),
             version: self.version(),
-            rules: stored::rules_json(self.rules())?,
+            rules: String::new(),
             seed: self.seed().to_string(),
             players: stored::json_of(&names)?,
             position: self.position().to_string(),
