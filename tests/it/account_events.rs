@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::accounts::{PASSWORD, as_token, secret, sign_up, token};
+use crate::accounts::{PASSWORD, as_token, person, secret, token};
 use crate::common::{Event, EventStream, ServerProcess, TestApp, pg, spawn_app};
 
 type Seen = (String, Option<String>, String);
@@ -71,11 +71,6 @@ fn reconnecting(
 fn bot(app: &TestApp, name: &str) -> String {
     let r = app.post_json("/v1/accounts", &json!({"name": name, "password": PASSWORD, "bot": true}));
     assert_eq!(r.status, 201, "{}", r.body);
-    secret(&token(app, name, PASSWORD, &["play", "account"]))
-}
-
-fn person(app: &TestApp, name: &str) -> String {
-    assert_eq!(sign_up(app, name).status, 201);
     secret(&token(app, name, PASSWORD, &["play", "account"]))
 }
 

@@ -22,6 +22,28 @@ pub(crate) fn token(app: &TestApp, name: &str, password: &str, scopes: &[&str]) 
     )
 }
 
+/// A new account `name` and its token with the `play` and `account` scopes.
+pub(crate) fn person(app: &TestApp, name: &str) -> String {
+    assert_eq!(sign_up(app, name).status, 201);
+    secret(&token(app, name, PASSWORD, &["play", "account"]))
+}
+
+/// Ann challenges Bob to a 6×6 `old` game of a day a move; Bob accepts:
+/// the game's id.
+pub(crate) fn long_game(app: &TestApp, ann: &str, bob: &str) -> String {
+    let terms = json!({"to": "Bob", "rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1});
+    let c = as_token(app, "POST", "/v1/challenges", ann, &terms).json();
+    let r = as_token(
+        app,
+        "POST",
+        &format!("/v1/challenges/{}/accept", c["id"].as_str().unwrap()),
+        bob,
+        &json!({}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["game"]["id"].as_str().unwrap().to_string()
+}
+
 pub(crate) fn secret(r: &Response) -> String {
     assert_eq!(r.status, 201, "{}", r.body);
     r.json()["token"].as_str().unwrap().to_string()

@@ -6,13 +6,8 @@
 
 use serde_json::{Value, json};
 
-use crate::accounts::{PASSWORD, as_token, secret, sign_up, token, with};
+use crate::accounts::{as_token, long_game, person, with};
 use crate::common::{TestApp, spawn_app};
-
-fn person(app: &TestApp, name: &str) -> String {
-    assert_eq!(sign_up(app, name).status, 201);
-    secret(&token(app, name, PASSWORD, &["play", "account"]))
-}
 
 /// The position of a game view or an apply answer, as a request sends it.
 fn position_of(notation: &str) -> Value {
@@ -55,16 +50,7 @@ fn last_move(app: &TestApp, id: &str) -> (u64, String) {
 fn a_conditional_line_is_played_at_once_and_one_that_no_longer_matches_is_dropped() {
     let app = spawn_app();
     let (ann, bob) = (person(&app, "Ann"), person(&app, "Bob"));
-    let terms = json!({"to": "Bob", "rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1});
-    let c = as_token(&app, "POST", "/v1/challenges", &ann, &terms).json();
-    let accepted = as_token(
-        &app,
-        "POST",
-        &format!("/v1/challenges/{}/accept", c["id"].as_str().unwrap()),
-        &bob,
-        &json!({}),
-    );
-    let id = accepted.json()["game"]["id"].as_str().unwrap().to_string();
+    let id = long_game(&app, &ann, &bob);
     let g = app.get(&format!("/v1/games/{id}")).json();
     let rules = g["rules"].clone();
     // Ann moves first; then, Bob to move, she keeps her lines.

@@ -6,30 +6,10 @@
 
 use serde_json::{Value, json};
 
-use crate::accounts::{PASSWORD, as_token, play_plies, secret, sign_up, token, with};
+use crate::accounts::{as_token, long_game, person, play_plies, with};
 use crate::common::{TempFiles, TestApp, temp_db};
 
 const DAY: i64 = 86_400_000;
-
-fn person(app: &TestApp, name: &str) -> String {
-    assert_eq!(sign_up(app, name).status, 201);
-    secret(&token(app, name, PASSWORD, &["play", "account"]))
-}
-
-/// Ann challenges Bob to a game of a day a move; Bob accepts: its id.
-fn long_game(app: &TestApp, ann: &str, bob: &str) -> String {
-    let terms = json!({"to": "Bob", "rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1});
-    let c = as_token(app, "POST", "/v1/challenges", ann, &terms).json();
-    let r = as_token(
-        app,
-        "POST",
-        &format!("/v1/challenges/{}/accept", c["id"].as_str().unwrap()),
-        bob,
-        &json!({}),
-    );
-    assert_eq!(r.status, 200, "{}", r.body);
-    r.json()["game"]["id"].as_str().unwrap().to_string()
-}
 
 fn deadline(app: &TestApp, id: &str) -> i64 {
     let g = app.get(&format!("/v1/games/{id}")).json();

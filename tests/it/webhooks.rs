@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::accounts::{PASSWORD, as_token, play_plies, secret, sign_up, token, with};
+use crate::accounts::{as_token, long_game, person, play_plies, with};
 use crate::common::{EventStream, ServerProcess, TempFiles, TestApp, pg, temp_db};
 
 /// One request the receiver got.
@@ -109,11 +109,6 @@ impl Receiver {
     }
 }
 
-fn person(app: &TestApp, name: &str) -> String {
-    assert_eq!(sign_up(app, name).status, 201);
-    secret(&token(app, name, PASSWORD, &["play", "account"]))
-}
-
 fn register(app: &TestApp, name: &str, tok: &str, url: &str, events: &[&str]) -> Value {
     let r = as_token(
         app,
@@ -125,21 +120,6 @@ fn register(app: &TestApp, name: &str, tok: &str, url: &str, events: &[&str]) ->
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.header("cache-control"), Some("no-store"));
     r.json()
-}
-
-/// Ann challenges Bob, who accepts: their game's id.
-fn a_game(app: &TestApp, ann: &str, bob: &str) -> String {
-    let terms = json!({"to": "Bob", "rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1});
-    let c = as_token(app, "POST", "/v1/challenges", ann, &terms).json();
-    let r = as_token(
-        app,
-        "POST",
-        &format!("/v1/challenges/{}/accept", c["id"].as_str().unwrap()),
-        bob,
-        &json!({}),
-    );
-    assert_eq!(r.status, 200, "{}", r.body);
-    r.json()["game"]["id"].as_str().unwrap().to_string()
 }
 
 fn ann_and_bob(app: &TestApp) -> (String, String) {
@@ -155,7 +135,7 @@ fn a_receiver_gets_every_your_turn_signed_and_a_rotation_signs_with_both_secrets
     let hook = register(app, "Ann", &ann, &receiver.url, &["your_turn"]);
     let first_secret = hook["secret"].as_str().unwrap().to_string();
     assert!(first_secret.starts_with("whsec_"));
-    let id = a_game(app, &ann, &bob);
+    let id = long_game(app, &ann, &bob);
     play_plies(app, &id, &[ann.clone(), bob.clone()], 6);
     // Ann moved at plies 0, 2 and 4: her turns began at 0 (the start), 2, 4 and 6.
     let got = receiver.until("four of Ann's turns", |g| g.len() >= 4);
@@ -223,7 +203,7 @@ fn a_receiver_that_fails_three_times_gets_the_event_once_with_one_id() {
     let (ann, bob) = ann_and_bob(&app);
     let receiver = Receiver::start(|n| if n < 3 { 500 } else { 200 });
     let hook = register(&app, "Bob", &bob, &receiver.url, &["game_started"]);
-    a_game(&app, &ann, &bob);
+    long_game(&app, &ann, &bob);
     receiver.until("the first try", |g| g.len() == 1);
     let w = hook["id"].as_str().unwrap();
     let recorded = Instant::now() + Duration::from_secs(10);
@@ -287,7 +267,7 @@ fn a_410_switches_the_endpoint_off_and_the_accounts_stream_says_so() {
     let hook = register(app, "Ann", &ann, &receiver.url, &[]);
     let mut stream =
         EventStream::open_with(app, "/v1/accounts/Ann/events", &format!("Authorization: Bearer {ann}\r\n"));
-    let id = a_game(app, &ann, &bob);
+    let id = long_game(app, &ann, &bob);
     receiver.until("one try", |g| !g.is_empty());
     let off = std::iter::from_fn(|| stream.next())
         .find(|e| e.event == "webhook_disabled")
@@ -322,7 +302,7 @@ fn a_killed_servers_pending_deliveries_are_sent_after_restart() {
     drop(listener);
     let url = format!("http://{address}/hook");
     register(&server.app, "Bob", &bob, &url, &["game_started"]);
-    a_game(&server.app, &ann, &bob);
+    long_game(&server.app, &ann, &bob);
     let tried = Instant::now() + Duration::from_secs(10);
     loop {
         let page = with(&server.app, "GET", "/v1/accounts/Bob/webhooks", &bob).json();
@@ -358,7 +338,7 @@ fn two_processes_on_postgres_deliver_each_event_once() {
     let hook = register(&b.app, "Ann", &ann, &receiver.url, &[]);
     let secret = hook["secret"].as_str().unwrap().to_string();
     for _ in 0..3 {
-        let id = a_game(&a.app, &ann, &bob);
+        let id = long_game(&a.app, &ann, &bob);
         play_plies(&b.app, &id, &[ann.clone(), bob.clone()], 4);
         assert_eq!(as_token(&a.app, "POST", &format!("/v1/games/{id}/resign"), &ann, &json!({})).status, 200);
     }
