@@ -12,27 +12,16 @@ use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow};
 use super::sql::{Arg, Statement};
 use super::{Backend, CHANNEL, Store, StoreError, group, is_unique_violation};
 
-/// The parts of a move's commit. Each writes one row.
-const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, player, notation, captures, kinds, gain, at, computer) \
-     VALUES (:game, :ply, :player, :notation, :captures, :kinds, :gain, :at, :computer)";
 /// The game's new state if its version is still `:old_version`; the next
 /// seat's turn starts at the move's time (or at the end of its owner's
 /// vacation), and a move ends any abandonment.
 const UPDATE_GAME: &str = "UPDATE games SET version = :version, position = :position, status = :status, \
      result = :result, updated_at = :at, turn_at = COALESCE(:turn_at, :at), abandoned_at = NULL, computer_due = :computer_due, \
      events = :events WHERE id = :game AND version = :old_version";
-/// The move's events: the move, and the end if it ended the game.
-const INSERT_EVENTS: [&str; MOVE_EVENTS] = [
-    "INSERT INTO game_events (game_id, seq, kind, data, at) VALUES (:game, :seq0, :kind0, :data0, :at)",
-    "INSERT INTO game_events (game_id, seq, kind, data, at) \
-     VALUES (:game, :seq0, :kind0, :data0, :at), (:game, :seq1, :kind1, :data1, :at)",
-];
 /// Most events a move makes: the move and the end.
 pub const MOVE_EVENTS: usize = 2;
 /// The argument names of the events, by place.
 const EVENT_ARGS: [[&str; 3]; MOVE_EVENTS] = [["seq0", "kind0", "data0"], ["seq1", "kind1", "data1"]];
-const INSERT_KEY: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
-     VALUES (:game, :player, :key, :ply, :version, :request, :at)";
 
 /// SQLite's move commit: the game's update first, written only if the game
 /// is still at `:old_version` and the move's ply, first event number and
@@ -44,14 +33,17 @@ const SQLITE_FREE: &str = " AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = 
 const SQLITE_KEY_FREE: &str =
     " AND NOT EXISTS (SELECT 1 FROM move_keys WHERE game_id = :game AND player = :player AND key = :key)";
 const AFTER_WRITE: &str = " WHERE changes() > 0";
-const SQLITE_MOVE: &str = "INSERT INTO moves (game_id, ply, player, notation, captures, kinds, gain, at, computer) \
+/// The parts of a move's commit, as `INSERT … SELECT`: each writes its
+/// rows only where the condition after it holds (the move's row, its 1 or
+/// 2 events — the move, and the end if it ended the game — its key).
+const MOVE_ROW: &str = "INSERT INTO moves (game_id, ply, player, notation, captures, kinds, gain, at, computer) \
      SELECT :game, :ply, :player, :notation, :captures, :kinds, :gain, :at, :computer";
-const SQLITE_EVENTS: [&str; MOVE_EVENTS] = [
+const EVENT_ROWS: [&str; MOVE_EVENTS] = [
     "INSERT INTO game_events (game_id, seq, kind, data, at) SELECT :game, :seq0, :kind0, :data0, :at",
     "INSERT INTO game_events (game_id, seq, kind, data, at) SELECT * FROM (SELECT :game, :seq0, :kind0, :data0, :at \
-     UNION ALL SELECT :game, :seq1, :kind1, :data1, :at)",
+     UNION ALL SELECT :game, :seq1, :kind1, :data1, :at) AS two",
 ];
-const SQLITE_KEY: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
+const KEY_ROW: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
      SELECT :game, :player, :key, :ply, :version, :request, :at";
 
 /// The commit of a move as one statement, by database, whether it has a
@@ -67,34 +59,44 @@ fn commit_statement(backend: Backend, keyed: bool, events: usize) -> &'static St
             let key_free = if keyed { SQLITE_KEY_FREE } else { "" };
             let mut parts = vec![
                 format!("{UPDATE_GAME}{SQLITE_FREE}{key_free}"),
-                format!("{SQLITE_MOVE}{AFTER_WRITE}"),
+                format!("{MOVE_ROW}{AFTER_WRITE}"),
                 format!("{events}{AFTER_WRITE}"),
             ];
             if keyed {
-                parts.push(format!("{SQLITE_KEY}{AFTER_WRITE}"));
+                parts.push(format!("{KEY_ROW}{AFTER_WRITE}"));
             }
             Statement::new(&parts.join("; "))
         };
-        let postgres = |parts: &[&str]| {
-            let names = ["m", "g", "e", "k"];
-            let clauses: Vec<String> =
-                parts.iter().zip(names).map(|(sql, name)| format!("{name} AS ({sql} RETURNING 1)")).collect();
-            let counts: Vec<String> =
-                names[..parts.len()].iter().map(|name| format!("(SELECT count(*) FROM {name})")).collect();
+        // PostgreSQL: one statement of `WITH` clauses on one snapshot; the
+        // inserts and the notification only if the game's update wrote, so
+        // that a conflict writes nothing even outside a transaction.
+        let postgres = |events: &str, keyed: bool| {
+            let after = " WHERE EXISTS (SELECT 1 FROM g) RETURNING 1";
+            let mut clauses = vec![
+                format!("g AS ({UPDATE_GAME} RETURNING 1)"),
+                format!("m AS ({MOVE_ROW}{after})"),
+                format!("e AS ({events}{after})"),
+            ];
+            let mut counts =
+                vec!["(SELECT count(*) FROM g)", "(SELECT count(*) FROM m)", "(SELECT count(*) FROM e)"];
+            if keyed {
+                clauses.push(format!("k AS ({KEY_ROW}{after})"));
+                counts.push("(SELECT count(*) FROM k)");
+            }
             Statement::new(&format!(
-                "WITH {}, n AS (SELECT pg_notify('{CHANNEL}', :game)) SELECT {} FROM n",
+                "WITH {}, n AS (SELECT pg_notify('{CHANNEL}', :game) FROM g) SELECT {} + 0 * (SELECT count(*) FROM n)",
                 clauses.join(", "),
                 counts.join(" + ")
             ))
         };
         let mut all = Vec::with_capacity(4 * MOVE_EVENTS);
-        for events in SQLITE_EVENTS {
+        for events in EVENT_ROWS {
             all.push(sqlite(events, false));
             all.push(sqlite(events, true));
         }
-        for events in INSERT_EVENTS {
-            all.push(postgres(&[INSERT_MOVE, UPDATE_GAME, events]));
-            all.push(postgres(&[INSERT_MOVE, UPDATE_GAME, events, INSERT_KEY]));
+        for events in EVENT_ROWS {
+            all.push(postgres(events, false));
+            all.push(postgres(events, true));
         }
         all
     });
@@ -229,54 +231,73 @@ impl Store {
         key: Option<&KeyRecord>,
         (events, accounts): (&[EventRow], &[AccountEvent]),
     ) -> Result<Commit, StoreError> {
-        if events.is_empty() || events.len() > MOVE_EVENTS {
-            return Err(StoreError::Statement(format!("a move makes 1 or 2 events, not {}", events.len())));
-        }
-        let mut args: Vec<(&'static str, Arg<'_>)> = vec![
-            ("game", (&game.id).into()),
-            ("ply", mv.ply.into()),
-            ("player", mv.player.into()),
-            ("notation", (&mv.notation).into()),
-            ("captures", (&mv.captures).into()),
-            ("kinds", (&mv.kinds).into()),
-            ("gain", mv.gain.into()),
-            ("at", mv.at.into()),
-            ("computer", mv.computer.into()),
-            ("version", game.version.into()),
-            ("position", (&game.position).into()),
-            ("status", (&game.status).into()),
-            ("result", (&game.result).into()),
-            ("computer_due", game.computer_due.into()),
-            ("turn_at", game.turn_at.into()),
-            ("old_version", version.into()),
-            ("events", game.events.into()),
-        ];
-        for (e, [seq, kind, data]) in events.iter().zip(EVENT_ARGS) {
-            args.extend([(seq, e.seq.into()), (kind, (&e.kind).into()), (data, (&e.data).into())]);
-        }
-        if let Some(key) = key {
-            args.push(("key", (&key.key).into()));
-            args.push(("request", (&key.request).into()));
-        }
-        let query = commit_statement(backend, key.is_some(), events.len()).query(&args)?;
-        let rows = 2 + events.len() as u64 + u64::from(key.is_some());
+        let (query, rows) = move_statement(backend, game, version, mv, key, events)?;
         let written = match backend {
             Backend::Sqlite => query.execute(&mut **tx).await.map(|r| r.rows_affected()),
             Backend::Postgres => {
                 query.fetch_one(&mut **tx).await.and_then(|r| r.try_get::<i64, _>(0)).map(|n| n as u64)
             }
         };
-        match (backend, written) {
-            (_, Ok(n)) if n == rows => {}
-            (Backend::Postgres, Ok(_)) | (Backend::Sqlite, Ok(0)) => return Ok(Commit::Conflict),
-            (Backend::Postgres, Err(e)) if is_unique_violation(&e) => return Ok(Commit::Conflict),
-            // SQLite's chained parts write all or nothing; anything else fails the whole transaction.
-            (Backend::Sqlite, Ok(n)) => {
-                return Err(StoreError::Statement(format!("a move wrote {n} of its {rows} rows")));
-            }
-            (_, Err(e)) => return Err(e.into()),
+        if judge(backend, written, rows)? == Commit::Conflict {
+            return Ok(Commit::Conflict);
         }
         Self::append_account_events(backend, tx, accounts).await?;
         Ok(Commit::Done)
+    }
+}
+
+/// A move's commit statement with its arguments bound, and how many rows
+/// it writes when it is stored.
+fn move_statement<'q>(
+    backend: Backend,
+    game: &'q GameRow,
+    version: i64,
+    mv: &'q MoveRow,
+    key: Option<&'q KeyRecord>,
+    events: &'q [EventRow],
+) -> Result<(sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>, u64), StoreError> {
+    if events.is_empty() || events.len() > MOVE_EVENTS {
+        return Err(StoreError::Statement(format!("a move makes 1 or 2 events, not {}", events.len())));
+    }
+    let mut args: Vec<(&'static str, Arg<'q>)> = vec![
+        ("game", (&game.id).into()),
+        ("ply", mv.ply.into()),
+        ("player", mv.player.into()),
+        ("notation", (&mv.notation).into()),
+        ("captures", (&mv.captures).into()),
+        ("kinds", (&mv.kinds).into()),
+        ("gain", mv.gain.into()),
+        ("at", mv.at.into()),
+        ("computer", mv.computer.into()),
+        ("version", game.version.into()),
+        ("position", (&game.position).into()),
+        ("status", (&game.status).into()),
+        ("result", (&game.result).into()),
+        ("computer_due", game.computer_due.into()),
+        ("turn_at", game.turn_at.into()),
+        ("old_version", version.into()),
+        ("events", game.events.into()),
+    ];
+    for (e, [seq, kind, data]) in events.iter().zip(EVENT_ARGS) {
+        args.extend([(seq, e.seq.into()), (kind, (&e.kind).into()), (data, (&e.data).into())]);
+    }
+    if let Some(key) = key {
+        args.push(("key", (&key.key).into()));
+        args.push(("request", (&key.request).into()));
+    }
+    let query = commit_statement(backend, key.is_some(), events.len()).query(&args)?;
+    Ok((query, 2 + events.len() as u64 + u64::from(key.is_some())))
+}
+
+/// What the rows a move's statement wrote (of `rows`) make of it: stored,
+/// or a conflict that wrote nothing.
+fn judge(backend: Backend, written: Result<u64, sqlx::Error>, rows: u64) -> Result<Commit, StoreError> {
+    match written {
+        Ok(n) if n == rows => Ok(Commit::Done),
+        Ok(0) => Ok(Commit::Conflict),
+        Err(e) if backend == Backend::Postgres && is_unique_violation(&e) => Ok(Commit::Conflict),
+        // The parts are chained: all or nothing; anything else is a bug, and fails the transaction.
+        Ok(n) => Err(StoreError::Statement(format!("a move wrote {n} of its {rows} rows"))),
+        Err(e) => Err(e.into()),
     }
 }
