@@ -11,6 +11,7 @@ use super::moves::credential;
 use super::problem::{ApiError, Problem};
 use super::responses::{BadJson, TooLarge};
 use super::state::AppState;
+use crate::api::limits::Class;
 use crate::play::conditional::{ConditionalError, Lines};
 use crate::wire::Refusal;
 
@@ -80,6 +81,7 @@ impl ConditionalMoves {
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Not a long game of two seats under way, or the seat is to move itself", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A line that does not read or is not legal (`detail` names the line and ply, from 0), or too many", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client sent too many moves lately (`limit`: `rate_move`); see `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[put("/v1/games/{id}/conditional-moves")]
@@ -89,6 +91,7 @@ pub async fn set_conditional_moves(
     req: HttpRequest,
     JsonBody(body): JsonBody<ConditionalMovesInput>,
 ) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Move, &req)?;
     let credential = credential(&state, &req).await?;
     Ok(ConditionalMoves::answer(state.games.set_conditional_moves(&id, &credential, &body.lines).await?))
 }

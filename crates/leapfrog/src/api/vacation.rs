@@ -10,6 +10,7 @@ use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::responses::{BadJson, NoToken, NotThisAccount, TooLarge};
 use super::state::AppState;
+use crate::api::limits::Class;
 use crate::play::now_ms;
 use crate::play::vacation::VacationError;
 use crate::store::Vacation;
@@ -115,6 +116,7 @@ pub async fn get_vacation(
         TooLarge,
         (status = 409, description = "A vacation is under way already", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Fewer days left than asked for (`field`: `days`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client asked too often lately (`limit`: `rate_create`); see `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/accounts/{name}/vacation")]
@@ -124,6 +126,7 @@ pub async fn start_vacation(
     req: HttpRequest,
     JsonBody(body): JsonBody<VacationRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Create, &req)?;
     let who = own_account(&state, &req, &name).await?;
     let v = state.games.start_vacation(&who.account_id, body.days, now_ms()).await?;
     Ok(answer(&state, &v))
@@ -143,6 +146,7 @@ pub async fn start_vacation(
         NoToken,
         NotThisAccount,
         (status = 409, description = "No vacation is under way", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client asked too often lately (`limit`: `rate_create`); see `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/v1/accounts/{name}/vacation")]
@@ -151,6 +155,7 @@ pub async fn end_vacation(
     name: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Create, &req)?;
     let who = own_account(&state, &req, &name).await?;
     let v = state.games.end_vacation(&who.account_id, now_ms()).await?;
     Ok(answer(&state, &v))

@@ -14,6 +14,7 @@ use super::query::{QueryParams, page_limit};
 use super::responses::{BadJson, BadPage, BadQuery, NoToken, NotThisAccount, TooLarge};
 use super::state::AppState;
 use crate::accounts::webhooks::WithSecret;
+use crate::api::limits::Class;
 use crate::game::GameCursor;
 use crate::store::{DeliveryRow, WebhookRow};
 use crate::wire::game::rfc3339;
@@ -193,6 +194,7 @@ pub struct DeliveryQuery {
         NotThisAccount,
         TooLarge,
         (status = 422, description = "A URL refused (not https, a private address, does not resolve), an unknown event, or the account's 5 webhooks (`field`: `url`, `events`, `webhooks`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client asked too often lately (`limit`: `rate_create`); see `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/accounts/{name}/webhooks")]
@@ -202,6 +204,7 @@ pub async fn create_webhook(
     req: HttpRequest,
     JsonBody(body): JsonBody<WebhookRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Create, &req)?;
     let who = own_account(&state, &req, &name).await?;
     let made = state.accounts.create_webhook(&who, &body.url, &body.events, state.reach).await?;
     let mut answer = WebhookSecret::of(&made);
@@ -283,6 +286,7 @@ pub async fn delete_webhook(
         NoToken,
         NotThisAccount,
         (status = 404, description = "The account has no such webhook", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client asked too often lately (`limit`: `rate_create`); see `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/accounts/{name}/webhooks/{id}/rotate")]
@@ -291,6 +295,7 @@ pub async fn rotate_webhook_secret(
     path: web::Path<(String, String)>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Create, &req)?;
     let (name, id) = path.into_inner();
     let who = own_account(&state, &req, &name).await?;
     Ok(WebhookSecret::of(&state.accounts.rotate_webhook(&who, &id).await?))
@@ -314,6 +319,7 @@ pub async fn rotate_webhook_secret(
         NoToken,
         NotThisAccount,
         (status = 404, description = "The account has no such webhook", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client asked too often lately (`limit`: `rate_create`); see `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/accounts/{name}/webhooks/{id}/test")]
@@ -322,6 +328,7 @@ pub async fn test_webhook(
     path: web::Path<(String, String)>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
+    state.limit(Class::Create, &req)?;
     let (name, id) = path.into_inner();
     let who = own_account(&state, &req, &name).await?;
     let id = state.accounts.test_webhook(&who, &id).await?;

@@ -3500,6 +3500,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description This client asked too often lately (`limit`: `rate_create`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     endVacation: {
@@ -3546,6 +3555,15 @@ export interface operations {
             };
             /** @description No vacation is under way */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client asked too often lately (`limit`: `rate_create`); see `Retry-After` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3665,6 +3683,15 @@ export interface operations {
             };
             /** @description A URL refused (not https, a private address, does not resolve), an unknown event, or the account's 5 webhooks (`field`: `url`, `events`, `webhooks`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client asked too often lately (`limit`: `rate_create`); see `Retry-After` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3861,6 +3888,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description This client asked too often lately (`limit`: `rate_create`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     testWebhook: {
@@ -3909,6 +3945,15 @@ export interface operations {
             };
             /** @description The account has no such webhook */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client asked too often lately (`limit`: `rate_create`); see `Retry-After` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4784,6 +4829,15 @@ export interface operations {
             };
             /** @description A line that does not read or is not legal (`detail` names the line and ply, from 0), or too many */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client sent too many moves lately (`limit`: `rate_move`); see `Retry-After` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
