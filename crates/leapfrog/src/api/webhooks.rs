@@ -169,6 +169,17 @@ pub struct DeliveryQuery {
     pub cursor: Option<String>,
 }
 
+/// The account a request acts for, which must be the one in the path, and
+/// the webhook id of the path.
+async fn owner_and_id(
+    state: &AppState,
+    req: &HttpRequest,
+    path: web::Path<(String, String)>,
+) -> Result<(crate::accounts::Principal, String), ApiError> {
+    let (name, id) = path.into_inner();
+    Ok((own_account(state, req, &name).await?, id))
+}
+
 /// Register a webhook
 ///
 /// Registers an endpoint for events of the account's stream; each is
@@ -262,8 +273,7 @@ pub async fn delete_webhook(
     path: web::Path<(String, String)>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let (name, id) = path.into_inner();
-    let who = own_account(&state, &req, &name).await?;
+    let (who, id) = owner_and_id(&state, &req, path).await?;
     state.accounts.delete_webhook(&who, &id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -296,8 +306,7 @@ pub async fn rotate_webhook_secret(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Create, &req)?;
-    let (name, id) = path.into_inner();
-    let who = own_account(&state, &req, &name).await?;
+    let (who, id) = owner_and_id(&state, &req, path).await?;
     Ok(WebhookSecret::of(&state.accounts.rotate_webhook(&who, &id).await?))
 }
 
@@ -329,8 +338,7 @@ pub async fn test_webhook(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Create, &req)?;
-    let (name, id) = path.into_inner();
-    let who = own_account(&state, &req, &name).await?;
+    let (who, id) = owner_and_id(&state, &req, path).await?;
     let id = state.accounts.test_webhook(&who, &id).await?;
     Ok(HttpResponse::Accepted().json(TestDelivery { id }))
 }
@@ -364,8 +372,7 @@ pub async fn list_webhook_deliveries(
     req: HttpRequest,
     QueryParams(query): QueryParams<DeliveryQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (name, id) = path.into_inner();
-    let who = own_account(&state, &req, &name).await?;
+    let (who, id) = owner_and_id(&state, &req, path).await?;
     let limit = page_limit(query.limit)?;
     let before = query
         .cursor
