@@ -145,6 +145,61 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
     store.close().await;
 }
 
+/// Moves sent at once share a group commit on SQLite (one transaction
+/// on PostgreSQL each): of three moves racing on one game exactly one is
+/// stored — the game holds its position, its row and its event, and the
+/// others wrote nothing — while moves of other games are stored beside it.
+async fn racing_moves_store_one_per_game(store: Store) {
+    let games: Vec<String> = (0..8).map(|g| format!("race{g}")).collect();
+    for id in &games {
+        let seats: Vec<SeatRow> = two_seats()
+            .into_iter()
+            .map(|s| SeatRow { token_hash: format!("{id}-{}", s.token_hash), ..s })
+            .collect();
+        store.insert_game(&GameRow { id: id.clone(), ..game(1, "start") }, &seats).await.unwrap();
+    }
+    let mut tries = Vec::new();
+    for id in &games {
+        for n in 0..3 {
+            let (store, row) =
+                (store.clone(), GameRow { id: id.clone(), ..game(2, &format!("{id} by {n}")) });
+            let key = (n == 1).then(|| KeyRecord {
+                key: format!("k{n}"),
+                ply: 0,
+                version: 2,
+                request: "a1".into(),
+                created_at: 0,
+            });
+            let mv = a_move(0, &format!("m{n}"));
+            tries.push(actix_web::rt::spawn(async move {
+                let commit = store.commit_move(&row, 1, &mv, key.as_ref(), &ev(0), &[]).await.unwrap();
+                (row.id, n, commit)
+            }));
+        }
+    }
+    let mut winners = std::collections::BTreeMap::new();
+    for t in tries {
+        let (id, n, commit) = t.await.unwrap();
+        if commit == Commit::Done {
+            assert!(winners.insert(id, n).is_none(), "two moves of one game stored");
+        }
+    }
+    assert_eq!(winners.len(), games.len(), "each game took one move: {winners:?}");
+    for (id, n) in winners {
+        let g = store.game(&id).await.unwrap().unwrap();
+        assert_eq!((g.version, g.position), (2, format!("{id} by {n}")));
+        let moves: Vec<String> = store.moves(&id, 0).await.unwrap().into_iter().map(|m| m.notation).collect();
+        assert_eq!(moves, [format!("m{n}")]);
+        assert_eq!(store.events(&id, 0, 10).await.unwrap().len(), 1);
+        assert_eq!(
+            store.key_record(&id, 0, "k1").await.unwrap().is_some(),
+            n == 1,
+            "the key only with its move"
+        );
+    }
+    store.close().await;
+}
+
 /// The sweep forgets idempotency keys past their time and marks idle
 /// unfinished games abandoned, through the games service: a new version
 /// and an `abandoned` event in the log, which frees their creator's
@@ -278,6 +333,17 @@ fn a_move_commits_whole_or_not_at_all_sqlite() {
 fn a_move_commits_whole_or_not_at_all_postgres() {
     let Some(url) = pg::fresh_database() else { return };
     run(&url, |s, _| a_move_commits_whole_or_not_at_all(s));
+}
+
+#[test]
+fn racing_moves_store_one_per_game_sqlite() {
+    run(&sqlite(), |s, _| racing_moves_store_one_per_game(s));
+}
+
+#[test]
+fn racing_moves_store_one_per_game_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    run(&url, |s, _| racing_moves_store_one_per_game(s));
 }
 
 #[test]

@@ -176,7 +176,8 @@ fn a_receiver_gets_every_your_turn_signed_and_a_rotation_signs_with_both_secrets
     // delivered only once the answer is read, a moment later.
     let deadline = Instant::now() + Duration::from_secs(30);
     let page = loop {
-        let page = with(app, "GET", &format!("/v1/accounts/Ann/webhooks/{w}/deliveries?limit=3"), &ann).json();
+        let page =
+            with(app, "GET", &format!("/v1/accounts/Ann/webhooks/{w}/deliveries?limit=3"), &ann).json();
         if page["deliveries"][0]["status"] != "pending" || Instant::now() > deadline {
             break page;
         }

@@ -207,7 +207,11 @@ impl Store {
             Backend::Sqlite => Some(Self::pool_options(backend, durability, 1).connect_with(options).await?),
             Backend::Postgres => None,
         };
-        let group = writer.clone().map(group::Committer::start);
+        let group = writer
+            .clone()
+            .map(group::Committer::start)
+            .transpose()
+            .map_err(|e| StoreError::Runtime(e.to_string()))?;
         let store = Store { pool, writer, group, backend, durability, url };
         store.migrate().await?;
         Ok(store)
@@ -230,6 +234,8 @@ impl Store {
                             })
                             .await?;
                             conn.execute("PRAGMA busy_timeout = 5000").await?;
+                            // A statement's journal in memory, not a temporary file: the group's multi-row statements keep one.
+                            conn.execute("PRAGMA temp_store = MEMORY").await?;
                             conn.execute("PRAGMA foreign_keys = ON").await?;
                         }
                         (Backend::Postgres, Durability::Fast) => {
