@@ -4,7 +4,7 @@
 //! and what stands on each cell. Whether its letters are kinds of some rule
 //! set is checked when a [`Position`](crate::Position) is made from it.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
 use thiserror::Error;
@@ -261,7 +261,7 @@ impl fmt::Display for Grid {
                 }
                 match sq {
                     Square::Missing => f.write_str("-")?,
-                    Square::Piece(c) => write!(f, "{c}")?,
+                    Square::Piece(c) => f.write_char(*c)?,
                     Square::Empty => unreachable!("runs are handled above"),
                 }
             }

@@ -133,14 +133,17 @@ impl PositionView {
                     .collect()
             })
             .collect();
+        // The position string begins with the board's (up to its first
+        // space): formatted once, not twice.
+        let notation = jc::Setup { grid, ply: pos.ply(), scores: pos.scores().to_vec() }.to_string();
         PositionView {
-            board: grid.to_string(),
+            board: notation.split(' ').next().unwrap_or_default().to_string(),
             ply: pos.ply(),
             scores: pos.scores().to_vec(),
             to_move: pos.to_move(),
             players: pos.players(),
             phase: pos.phase().into(),
-            notation: pos.to_string(),
+            notation,
             grid: rows,
         }
     }

@@ -113,7 +113,7 @@ impl Game {
     /// # Errors
     ///
     /// [`StoreError::Encode`] if a column does not encode.
-    pub(crate) fn to_changed_row(&self) -> Result<GameRow, StoreError> {
+    pub fn to_changed_row(&self) -> Result<GameRow, StoreError> {
         let names: Vec<&str> = self.seats().iter().map(|s| s.name.as_str()).collect();
         let result = self.result().map(|r| stored_result(&r));
         Ok(GameRow {
@@ -243,7 +243,7 @@ impl HistoryMove {
     /// # Errors
     ///
     /// [`StoreError::Encode`] (never, for a list of cells).
-    pub(crate) fn to_row(&self) -> Result<MoveRow, StoreError> {
+    pub fn to_row(&self) -> Result<MoveRow, StoreError> {
         let cells: Vec<&str> = self.captures.iter().map(|c| c.cell.as_str()).collect();
         Ok(MoveRow {
             ply: i64::from(self.ply),
