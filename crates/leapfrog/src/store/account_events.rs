@@ -75,7 +75,12 @@ impl Store {
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         events: &[AccountEvent],
     ) -> Result<(), StoreError> {
-        for e in events {
+        // In the order of the accounts' ids (each account's own in theirs):
+        // every transaction takes the accounts' rows in one order, so two
+        // never wait for each other in a circle.
+        let mut ordered: Vec<&AccountEvent> = events.iter().collect();
+        ordered.sort_by(|a, b| a.account_id.cmp(&b.account_id));
+        for e in ordered {
             let query = append(backend).query(&[
                 ("account", (&e.account_id).into()),
                 ("kind", (&e.kind).into()),

@@ -5,29 +5,29 @@
 //! tokens), `ratings` (ratings and leaderboards), `games` (games and
 //! the listing), `scans` (the clock's, the computer's and the sweep's),
 //! `seats` (seats and their tokens), `moves` (a move's commit and the
-//! history), `events` (each game's event log), `group` (SQLite's group
-//! commit); `rows` are the rows,
+//! history), `events` (each game's event log), `group` and `batch` (the
+//! group commit of moves); `rows` are the rows,
 //! `stored` the forms of their text columns, `sql` the named arguments
 //! every statement uses.
 //!
-//! A move is one transaction: its row (unique per game and ply), the
-//! game's new position and version (checked against the version the move
-//! was computed from), its events, and the idempotency record commit
-//! together or not at all, its statements sent as one query. Every other
-//! change of a game writes its events with it the same way. Concurrent moves on one game
-//! are decided by the database.
+//! A move commits whole or not at all: its row (unique per game and ply),
+//! the game's new position and version (checked against the version the
+//! move was computed from), its events, and the idempotency record. Moves
+//! of concurrent games share a transaction ([`group`]); every other
+//! change of a game writes its events with it in a transaction of its
+//! own. Concurrent moves on one game are decided by the database.
 //!
 //! Durability: by default an answered move survives a power loss, as
 //! PostgreSQL promises by default. On SQLite every commit syncs the WAL
-//! (`synchronous = FULL`), and moves of concurrent games are committed in
-//! groups, one transaction and one sync for all the moves waiting
-//! ([`group`]). [`Durability::Fast`] trades the last commits before an
+//! (`synchronous = FULL`); the group commit pays one sync for all the
+//! moves waiting. [`Durability::Fast`] trades the last commits before an
 //! OS crash for speed (SQLite `synchronous = NORMAL`, PostgreSQL
 //! `synchronous_commit = off`); a killed process loses nothing either way.
 
 mod account_events;
 mod accounts;
 pub mod backup;
+mod batch;
 mod challenges;
 mod conditional;
 mod events;
@@ -71,9 +71,6 @@ pub enum StoreError {
     /// A migration failed.
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    /// A group commit failed: none of its moves is stored.
-    #[error("group commit: {0}")]
-    Group(String),
     /// A value that did not encode into its stored form.
     #[error("encoding a stored form: {0}")]
     Encode(#[from] serde_json::Error),
@@ -149,8 +146,8 @@ pub struct Store {
     /// SQLite only: one connection for all writes, so writers queue in the
     /// pool instead of sleeping in SQLite's busy handler.
     writer: Option<AnyPool>,
-    /// SQLite only: the queue of moves the group committer writes.
-    group: Option<group::Committer>,
+    /// The queue of moves the group committer writes.
+    group: group::Committer,
     backend: Backend,
     durability: Durability,
     url: String,
@@ -207,10 +204,7 @@ impl Store {
             Backend::Sqlite => Some(Self::pool_options(backend, durability, 1).connect_with(options).await?),
             Backend::Postgres => None,
         };
-        let group = writer
-            .clone()
-            .map(group::Committer::start)
-            .transpose()
+        let group = group::Committer::start(writer.clone().unwrap_or_else(|| pool.clone()), backend)
             .map_err(|e| StoreError::Runtime(e.to_string()))?;
         let store = Store { pool, writer, group, backend, durability, url };
         store.migrate().await?;

@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{Connection, Row};
+use sqlx::Row;
 
 use super::account_events::AccountEvent;
 use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow};
@@ -191,31 +191,15 @@ impl Store {
         events: &[EventRow],
         accounts: &[AccountEvent],
     ) -> Result<Commit, StoreError> {
-        if let Some(group) = &self.group {
-            let write = group::MoveWrite {
-                game: game.clone(),
-                version,
-                mv: mv.clone(),
-                key: key.cloned(),
-                events: events.to_vec(),
-                accounts: accounts.to_vec(),
-            };
-            return group.commit(write).await;
-        }
-        let (game, mv, key, events, accounts) =
-            (game.clone(), mv.clone(), key.cloned(), events.to_vec(), accounts.to_vec());
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            let commit =
-                Self::write_move(s.backend, &mut tx, &game, version, &mv, key.as_ref(), (&events, &accounts))
-                    .await?;
-            if commit == Commit::Done {
-                tx.commit().await?;
-            }
-            Ok(commit)
-        })
-        .await
+        let write = group::MoveWrite {
+            game: game.clone(),
+            version,
+            mv: mv.clone(),
+            key: key.cloned(),
+            events: events.to_vec(),
+            accounts: accounts.to_vec(),
+        };
+        self.group.commit(write).await
     }
 
     /// Writes a move's statements in one round trip, within `tx`, which the

@@ -1,0 +1,288 @@
+//! A group's moves written with a few statements whatever its size: the
+//! games' updates as one JSON array in one guarded `UPDATE … RETURNING`,
+//! then the rows of the moves whose update wrote, one insert per table.
+//! One prepared statement each, on both databases (`json_each` on SQLite,
+//! `json_to_recordset` on PostgreSQL), where a statement per move was one
+//! round trip each.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use serde::Serialize;
+use sqlx::{AnyPool, Row};
+
+use super::account_events::AccountEvent;
+use super::group::MoveWrite;
+use super::moves::MOVE_EVENTS;
+use super::sql::Statement;
+use super::{Backend, CHANNEL, Commit, MoveRow, Store, StoreError};
+
+/// The statements of a group on one database: the lock of its games (in
+/// the order of their ids, so that two processes' groups never wait for
+/// each other in a circle), the games' updates, and the rows' inserts.
+struct Statements {
+    lock: Option<Statement>,
+    update: Statement,
+    insert: Statement,
+}
+
+/// The update's guard: the game is still at the version its move was
+/// computed from, and the move's ply, first event number and key are free.
+const FREE: &str = "WHERE games.id = j.game AND games.version = j.old_version \
+     AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = j.game AND ply = j.ply) \
+     AND NOT EXISTS (SELECT 1 FROM game_events WHERE game_id = j.game AND seq = j.seq0) \
+     AND (j.key IS NULL OR NOT EXISTS \
+          (SELECT 1 FROM move_keys WHERE game_id = j.game AND player = j.player AND key = j.key)) \
+     RETURNING games.id";
+const SET: &str = "UPDATE games SET version = j.version, position = j.position, status = j.status, \
+     result = j.result, updated_at = j.at, turn_at = COALESCE(j.turn_at, j.at), abandoned_at = NULL, \
+     computer_due = j.computer_due, events = j.events";
+
+/// The columns of each JSON array, as `name type`.
+const GAME_COLUMNS: &str = "game text, old_version bigint, version bigint, position text, status text, \
+     result text, at bigint, turn_at bigint, computer_due bigint, events bigint, ply bigint, player bigint, \
+     seq0 bigint, key text";
+const MOVE_COLUMNS: &str = "game text, ply bigint, player bigint, notation text, captures text, kinds text, \
+     gain bigint, at bigint, computer bigint";
+const EVENT_COLUMNS: &str = "game text, seq bigint, kind text, data text, at bigint";
+const KEY_COLUMNS: &str =
+    "game text, player bigint, key text, ply bigint, version bigint, request text, at bigint";
+const MOVE_INSERT: &str =
+    "INSERT INTO moves (game_id, ply, player, notation, captures, kinds, gain, at, computer)";
+const EVENT_INSERT: &str = "INSERT INTO game_events (game_id, seq, kind, data, at)";
+const KEY_INSERT: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at)";
+
+/// The names of `columns`, comma-separated.
+fn names(columns: &str) -> String {
+    columns.split(", ").map(|c| c.split(' ').next().unwrap_or_default()).collect::<Vec<_>>().join(", ")
+}
+
+/// SQLite: each row's fields read by `->>` from `json_each`'s values.
+fn sqlite_rows(columns: &str, arg: &str) -> String {
+    let fields: Vec<String> = columns
+        .split(", ")
+        .map(|c| c.split(' ').next().unwrap_or_default())
+        .map(|n| format!("value ->> '{n}' AS {n}"))
+        .collect();
+    format!("(SELECT {} FROM json_each(:{arg}))", fields.join(", "))
+}
+
+/// PostgreSQL: the rows typed by `json_to_recordset`.
+fn postgres_rows(columns: &str, arg: &str) -> String {
+    format!("json_to_recordset(:{arg}::json) AS x({columns})")
+}
+
+fn statements(backend: Backend) -> &'static Statements {
+    static ALL: LazyLock<[Statements; 2]> = LazyLock::new(|| {
+        let sqlite = Statements {
+            lock: None,
+            update: Statement::new(&format!("{SET} FROM {} AS j {FREE}", sqlite_rows(GAME_COLUMNS, "games"))),
+            insert: Statement::new(&format!(
+                "{MOVE_INSERT} SELECT {} FROM {}; {EVENT_INSERT} SELECT {} FROM {}; {KEY_INSERT} SELECT {} FROM {}",
+                names(MOVE_COLUMNS),
+                sqlite_rows(MOVE_COLUMNS, "moves"),
+                names(EVENT_COLUMNS),
+                sqlite_rows(EVENT_COLUMNS, "events"),
+                names(KEY_COLUMNS),
+                sqlite_rows(KEY_COLUMNS, "keys"),
+            )),
+        };
+        let postgres = Statements {
+            lock: Some(Statement::new(&format!(
+                "SELECT id FROM games WHERE id IN (SELECT game FROM {}) ORDER BY id FOR UPDATE",
+                postgres_rows("game text", "games")
+            ))),
+            update: Statement::new(&format!(
+                "{SET} FROM json_to_recordset(:games::json) AS j({GAME_COLUMNS}) {FREE}"
+            )),
+            // One statement (PostgreSQL takes one per query with arguments):
+            // data-modifying `WITH` clauses, which also notify the other
+            // processes of each game (sent only if the transaction commits).
+            insert: Statement::new(&format!(
+                "WITH m AS ({MOVE_INSERT} SELECT {} FROM {} RETURNING 1), \
+                 e AS ({EVENT_INSERT} SELECT {} FROM {} RETURNING 1), \
+                 k AS ({KEY_INSERT} SELECT {} FROM {} RETURNING 1), \
+                 n AS (SELECT pg_notify('{CHANNEL}', game) FROM {}) \
+                 SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM e) + (SELECT count(*) FROM k) \
+                 + 0 * (SELECT count(*) FROM n)",
+                names(MOVE_COLUMNS),
+                postgres_rows(MOVE_COLUMNS, "moves"),
+                names(EVENT_COLUMNS),
+                postgres_rows(EVENT_COLUMNS, "events"),
+                names(KEY_COLUMNS),
+                postgres_rows(KEY_COLUMNS, "keys"),
+                postgres_rows("game text", "moves"),
+            )),
+        };
+        [sqlite, postgres]
+    });
+    &ALL[usize::from(backend == Backend::Postgres)]
+}
+
+/// A game's update, as a row of the update's array.
+#[derive(Serialize)]
+struct GameUpdate<'a> {
+    game: &'a str,
+    old_version: i64,
+    version: i64,
+    position: &'a str,
+    status: &'a str,
+    result: Option<&'a str>,
+    at: i64,
+    turn_at: Option<i64>,
+    computer_due: Option<i64>,
+    events: Option<i64>,
+    ply: i64,
+    player: i64,
+    seq0: i64,
+    key: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct MoveInsert<'a> {
+    game: &'a str,
+    ply: i64,
+    player: i64,
+    notation: &'a str,
+    captures: &'a str,
+    kinds: Option<&'a str>,
+    gain: i64,
+    at: i64,
+    computer: i64,
+}
+
+impl<'a> MoveInsert<'a> {
+    fn of(game: &'a str, mv: &'a MoveRow) -> MoveInsert<'a> {
+        MoveInsert {
+            game,
+            ply: mv.ply,
+            player: mv.player,
+            notation: &mv.notation,
+            captures: &mv.captures,
+            kinds: mv.kinds.as_deref(),
+            gain: mv.gain,
+            at: mv.at,
+            computer: mv.computer,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct EventInsert<'a> {
+    game: &'a str,
+    seq: i64,
+    kind: &'a str,
+    data: &'a str,
+    at: i64,
+}
+
+#[derive(Serialize)]
+struct KeyInsert<'a> {
+    game: &'a str,
+    player: i64,
+    key: &'a str,
+    ply: i64,
+    version: i64,
+    request: &'a str,
+    at: i64,
+}
+
+impl<'a> GameUpdate<'a> {
+    fn of(w: &'a MoveWrite) -> GameUpdate<'a> {
+        GameUpdate {
+            game: &w.game.id,
+            old_version: w.version,
+            version: w.game.version,
+            position: &w.game.position,
+            status: &w.game.status,
+            result: w.game.result.as_deref(),
+            at: w.mv.at,
+            turn_at: w.game.turn_at,
+            computer_due: w.game.computer_due,
+            events: w.game.events,
+            ply: w.mv.ply,
+            player: w.mv.player,
+            seq0: w.events.first().map_or(-1, |e| e.seq),
+            key: w.key.as_ref().map(|k| k.key.as_str()),
+        }
+    }
+}
+
+/// Writes the group's moves and commits: the outcome of each (a move that
+/// conflicts writes nothing), or the error that stored none.
+pub(super) async fn write_group(
+    pool: &AnyPool,
+    backend: Backend,
+    writes: &[&MoveWrite],
+) -> Result<Vec<Commit>, StoreError> {
+    if let Some(w) = writes.iter().find(|w| w.events.is_empty() || w.events.len() > MOVE_EVENTS) {
+        return Err(StoreError::Statement(format!("a move makes 1 or 2 events, not {}", w.events.len())));
+    }
+    let statements = statements(backend);
+    let mut tx = pool.begin().await?;
+    let games = serde_json::to_string(&writes.iter().map(|w| GameUpdate::of(w)).collect::<Vec<_>>())?;
+    if let Some(lock) = &statements.lock {
+        lock.query(&[("games", (&games).into())])?.fetch_all(&mut *tx).await?;
+    }
+    let written: HashSet<String> = statements
+        .update
+        .query(&[("games", (&games).into())])?
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(|r| r.try_get(0))
+        .collect::<Result<_, _>>()?;
+    let stored: Vec<&MoveWrite> = writes.iter().copied().filter(|w| written.contains(&w.game.id)).collect();
+    if !stored.is_empty() {
+        let moves: Vec<MoveInsert> = stored.iter().map(|w| MoveInsert::of(&w.game.id, &w.mv)).collect();
+        let events: Vec<EventInsert> = stored
+            .iter()
+            .flat_map(|w| {
+                w.events.iter().map(|e| EventInsert {
+                    game: &w.game.id,
+                    seq: e.seq,
+                    kind: &e.kind,
+                    data: &e.data,
+                    at: e.at,
+                })
+            })
+            .collect();
+        let keys: Vec<KeyInsert> = stored
+            .iter()
+            .filter_map(|w| {
+                w.key.as_ref().map(|k| KeyInsert {
+                    game: &w.game.id,
+                    player: w.mv.player,
+                    key: &k.key,
+                    ply: w.mv.ply,
+                    version: w.game.version,
+                    request: &k.request,
+                    at: w.mv.at,
+                })
+            })
+            .collect();
+        let rows = (moves.len() + events.len() + keys.len()) as u64;
+        let (moves, events, keys) =
+            (serde_json::to_string(&moves)?, serde_json::to_string(&events)?, serde_json::to_string(&keys)?);
+        let query = statements.insert.query(&[
+            ("moves", (&moves).into()),
+            ("events", (&events).into()),
+            ("keys", (&keys).into()),
+        ])?;
+        let inserted = match backend {
+            Backend::Sqlite => query.execute(&mut *tx).await?.rows_affected(),
+            Backend::Postgres => query.fetch_one(&mut *tx).await?.try_get::<i64, _>(0)? as u64,
+        };
+        if inserted != rows {
+            return Err(StoreError::Statement(format!("a group wrote {inserted} of its {rows} rows")));
+        }
+        // All at once, so that the accounts' rows are taken in one order.
+        let accounts: Vec<AccountEvent> = stored.iter().flat_map(|w| w.accounts.iter().cloned()).collect();
+        Store::append_account_events(backend, &mut tx, &accounts).await?;
+    }
+    tx.commit().await?;
+    Ok(writes
+        .iter()
+        .map(|w| if written.contains(&w.game.id) { Commit::Done } else { Commit::Conflict })
+        .collect())
+}
