@@ -7,12 +7,14 @@
 # again) during the second run, which then also counts failed moves.
 #
 # Usage: tests/load/fleet.sh [GAMES] [SECONDS]     (needs nginx and PostgreSQL)
+# BIN=path runs that server binary instead of this checkout's (A/B: keep
+# the commit before's binary and alternate).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 games=${1:-64}
 secs=${2:-10}
 cargo build --release -q -p leapfrog --bin leapfrog --example load_moves
-bin=$PWD/target/release/leapfrog
+bin=${BIN:-$PWD/target/release/leapfrog}
 load=$PWD/target/release/examples/load_moves
 work=$(mktemp -d)
 chmod 755 "$work"
