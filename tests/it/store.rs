@@ -200,6 +200,23 @@ async fn racing_moves_store_one_per_game(store: Store) {
     store.close().await;
 }
 
+/// What a move writes reads back byte for byte, whatever its text holds
+/// (the group commit carries it through JSON on the way in).
+async fn a_moves_text_reads_back_byte_for_byte(store: Store) {
+    store.insert_game(&game(1, "start"), &two_seats()).await.unwrap();
+    let odd = "quote \" backslash \\ tab \t newline \n bell \u{7} NUL-less \u{1f438} Аlice \u{202e}bidi \u{ffff}";
+    let data = serde_json::json!({ "text": odd }).to_string();
+    let events = vec![EventRow { seq: 0, kind: "move".into(), data: data.clone(), at: 7 }];
+    let mv = MoveRow { notation: odd.into(), captures: format!("[{data}]"), ..a_move(0, "") };
+    let row = GameRow { position: odd.into(), result: Some(data.clone()), ..game(2, "") };
+    assert_eq!(store.commit_move(&row, 1, &mv, None, &events, &[]).await.unwrap(), Commit::Done);
+    let g = store.game("g1").await.unwrap().unwrap();
+    assert_eq!((g.position.as_str(), g.result.as_deref()), (odd, Some(data.as_str())));
+    assert_eq!(store.moves("g1", 0).await.unwrap(), [mv]);
+    assert_eq!(store.events("g1", 0, 10).await.unwrap(), events);
+    store.close().await;
+}
+
 /// The sweep forgets idempotency keys past their time and marks idle
 /// unfinished games abandoned, through the games service: a new version
 /// and an `abandoned` event in the log, which frees their creator's
@@ -333,6 +350,17 @@ fn a_move_commits_whole_or_not_at_all_sqlite() {
 fn a_move_commits_whole_or_not_at_all_postgres() {
     let Some(url) = pg::fresh_database() else { return };
     run(&url, |s, _| a_move_commits_whole_or_not_at_all(s));
+}
+
+#[test]
+fn a_moves_text_reads_back_byte_for_byte_sqlite() {
+    run(&sqlite(), |s, _| a_moves_text_reads_back_byte_for_byte(s));
+}
+
+#[test]
+fn a_moves_text_reads_back_byte_for_byte_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    run(&url, |s, _| a_moves_text_reads_back_byte_for_byte(s));
 }
 
 #[test]

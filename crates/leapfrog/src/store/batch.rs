@@ -1,7 +1,7 @@
 //! A group's moves written with a few statements whatever its size: the
 //! games' updates as one JSON array in one guarded `UPDATE … RETURNING`,
 //! then the rows of the moves whose update wrote, one insert per table.
-//! One prepared statement each, on both databases (`json_each` on SQLite,
+//! One prepared statement each, on both databases (`jsonb_each` on SQLite,
 //! `json_to_recordset` on PostgreSQL), where a statement per move was one
 //! round trip each.
 
@@ -57,14 +57,15 @@ fn names(columns: &str) -> String {
     columns.split(", ").map(|c| c.split(' ').next().unwrap_or_default()).collect::<Vec<_>>().join(", ")
 }
 
-/// SQLite: each row's fields read by `->>` from `json_each`'s values.
+/// SQLite: each row's fields read by `->>` from `jsonb_each`'s values (each parsed once, then read as
+/// the binary JSON it is, not parsed again per field).
 fn sqlite_rows(columns: &str, arg: &str) -> String {
     let fields: Vec<String> = columns
         .split(", ")
         .map(|c| c.split(' ').next().unwrap_or_default())
         .map(|n| format!("value ->> '{n}' AS {n}"))
         .collect();
-    format!("(SELECT {} FROM json_each(:{arg}))", fields.join(", "))
+    format!("(SELECT {} FROM jsonb_each(:{arg}))", fields.join(", "))
 }
 
 /// PostgreSQL: the rows typed by `json_to_recordset`.
