@@ -204,7 +204,8 @@ async fn racing_moves_store_one_per_game(store: Store) {
 /// (the group commit carries it through JSON on the way in).
 async fn a_moves_text_reads_back_byte_for_byte(store: Store) {
     store.insert_game(&game(1, "start"), &two_seats()).await.unwrap();
-    let odd = "quote \" backslash \\ tab \t newline \n bell \u{7} NUL-less \u{1f438} Аlice \u{202e}bidi \u{ffff}";
+    let odd =
+        "quote \" backslash \\ tab \t newline \n bell \u{7} NUL-less \u{1f438} Аlice \u{202e}bidi \u{ffff}";
     let data = serde_json::json!({ "text": odd }).to_string();
     let events = vec![EventRow { seq: 0, kind: "move".into(), data: data.clone(), at: 7 }];
     let mv = MoveRow { notation: odd.into(), captures: format!("[{data}]"), ..a_move(0, "") };
