@@ -49,6 +49,7 @@ impl Conn {
         self.reader.read_line(&mut line)?;
         let status = line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
         let mut length = 0;
+        let mut close = false;
         loop {
             line.clear();
             self.reader.read_line(&mut line)?;
@@ -60,9 +61,21 @@ impl Conn {
             {
                 length = v.trim().parse().unwrap_or(0);
             }
+            if let Some((k, v)) = line.split_once(':')
+                && k.eq_ignore_ascii_case("connection")
+                && v.trim().eq_ignore_ascii_case("close")
+            {
+                close = true;
+            }
         }
         let mut body = vec![0; length];
         self.reader.read_exact(&mut body)?;
+        if close {
+            // The server (nginx: after `keepalive_requests`) ends the connection: a new one.
+            let extra = std::mem::take(&mut self.extra);
+            *self = Conn::open(&self.host)?;
+            self.extra = extra;
+        }
         Ok((status, String::from_utf8_lossy(&body).into_owned()))
     }
 }
