@@ -26,8 +26,8 @@ const EVENT_ARGS: [[&str; 3]; MOVE_EVENTS] = [["seq0", "kind0", "data0"], ["seq1
 /// SQLite's move commit: the game's update first, written only if the game
 /// is still at `:old_version` and the move's ply, first event number and
 /// key are free; then each insert only if the statement before it wrote
-/// (`changes()`). A conflict writes nothing at all, so a group commit needs
-/// no savepoint per move (each was two more round trips to SQLite's thread).
+/// (`changes()`). A conflict writes nothing at all. For a move committed
+/// alone: a rated game's end, or a failed group's moves one by one.
 const SQLITE_FREE: &str = " AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = :game AND ply = :ply) \
      AND NOT EXISTS (SELECT 1 FROM game_events WHERE game_id = :game AND seq = :seq0)";
 const SQLITE_KEY_FREE: &str =
@@ -177,7 +177,8 @@ impl Store {
 
     /// Commits a move computed from the game at `version`: the move row,
     /// the game's new state, its events (the move, and the end if it ended
-    /// the game) and the idempotency key's record, together or not at all. On SQLite it joins the next group commit.
+    /// the game) and the idempotency key's record, together or not at all,
+    /// with the next group commit.
     ///
     /// # Errors
     ///
