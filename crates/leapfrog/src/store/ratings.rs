@@ -262,7 +262,10 @@ impl Store {
         if done == Commit::Conflict {
             return Ok(Commit::Conflict);
         }
-        for w in ratings {
+        // In the order of the accounts' ids, as every transaction takes rows.
+        let mut ordered: Vec<&RatingWrite> = ratings.iter().collect();
+        ordered.sort_by(|a, b| a.row.account_id.cmp(&b.row.account_id));
+        for w in ordered {
             let r = &w.row;
             let args = [
                 ("account_id", (&r.account_id).into()),
