@@ -12,10 +12,20 @@ use serde::Serialize;
 use sqlx::{AnyPool, Row};
 
 use super::account_events::AccountEvent;
-use super::group::MoveWrite;
-use super::moves::MOVE_EVENTS;
+use super::rows::MOVE_EVENTS;
 use super::sql::Statement;
-use super::{Backend, CHANNEL, Commit, MoveRow, Store, StoreError};
+use super::{Backend, CHANNEL, Commit, EventRow, GameRow, KeyRecord, MoveRow, Store, StoreError};
+
+/// A move to commit, owned (it crosses to the committer's task).
+#[derive(Debug)]
+pub struct MoveWrite {
+    pub game: GameRow,
+    pub version: i64,
+    pub mv: MoveRow,
+    pub key: Option<KeyRecord>,
+    pub events: Vec<EventRow>,
+    pub accounts: Vec<AccountEvent>,
+}
 
 /// The statements of a group on one database: the lock of its games (in
 /// the order of their ids, so that two processes' groups never wait for

@@ -16,22 +16,11 @@ use std::collections::HashSet;
 use sqlx::{AnyPool, Connection};
 use tokio::sync::{mpsc, oneshot};
 
-use super::batch::write_group;
-use super::{Backend, Commit, EventRow, GameRow, KeyRecord, MoveRow, Store, StoreError};
+use super::batch::{MoveWrite, write_group};
+use super::{Backend, Commit, Store, StoreError};
 
 /// Most moves in one transaction.
 pub const MAX_GROUP: usize = 64;
-
-/// A move to commit, owned (it crosses to the committer's task).
-#[derive(Debug)]
-pub struct MoveWrite {
-    pub game: GameRow,
-    pub version: i64,
-    pub mv: MoveRow,
-    pub key: Option<KeyRecord>,
-    pub events: Vec<EventRow>,
-    pub accounts: Vec<super::account_events::AccountEvent>,
-}
 
 type Job = (MoveWrite, oneshot::Sender<Result<Commit, StoreError>>);
 

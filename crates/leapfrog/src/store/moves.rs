@@ -8,9 +8,10 @@ use std::sync::LazyLock;
 use sqlx::Row;
 
 use super::account_events::AccountEvent;
-use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow};
+use super::batch::MoveWrite;
+use super::rows::{Commit, EventRow, GameRow, KeyRecord, MOVE_EVENTS, MoveRow};
 use super::sql::{Arg, Statement};
-use super::{Backend, CHANNEL, Store, StoreError, group, is_unique_violation};
+use super::{Backend, CHANNEL, Store, StoreError, is_unique_violation};
 
 /// The game's new state if its version is still `:old_version`; the next
 /// seat's turn starts at the move's time (or at the end of its owner's
@@ -18,8 +19,6 @@ use super::{Backend, CHANNEL, Store, StoreError, group, is_unique_violation};
 const UPDATE_GAME: &str = "UPDATE games SET version = :version, position = :position, status = :status, \
      result = :result, updated_at = :at, turn_at = COALESCE(:turn_at, :at), abandoned_at = NULL, computer_due = :computer_due, \
      events = :events WHERE id = :game AND version = :old_version";
-/// Most events a move makes: the move and the end.
-pub const MOVE_EVENTS: usize = 2;
 /// The argument names of the events, by place.
 const EVENT_ARGS: [[&str; 3]; MOVE_EVENTS] = [["seq0", "kind0", "data0"], ["seq1", "kind1", "data1"]];
 
@@ -192,7 +191,7 @@ impl Store {
         events: &[EventRow],
         accounts: &[AccountEvent],
     ) -> Result<Commit, StoreError> {
-        let write = group::MoveWrite {
+        let write = MoveWrite {
             game: game.clone(),
             version,
             mv: mv.clone(),

@@ -86,6 +86,9 @@ pub struct SeatRow {
     pub account_id: Option<String>,
 }
 
+/// Most events a move makes: the move and the end.
+pub const MOVE_EVENTS: usize = 2;
+
 /// A move as stored.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct MoveRow {
