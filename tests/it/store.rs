@@ -201,6 +201,11 @@ async fn racing_moves_store_one_per_game(store: Store, url: String) {
             "the key only with its move"
         );
     }
+    assert_eq!(
+        (store.group_failures(), other.group_failures()),
+        (0, 0),
+        "no group fell back to moves one by one"
+    );
     other.close().await;
     store.close().await;
 }
@@ -220,6 +225,7 @@ async fn a_moves_text_reads_back_byte_for_byte(store: Store) {
     assert_eq!((g.position.as_str(), g.result.as_deref()), (odd, Some(data.as_str())));
     assert_eq!(store.moves("g1", 0).await.unwrap(), [mv]);
     assert_eq!(store.events("g1", 0, 10).await.unwrap(), events);
+    assert_eq!(store.group_failures(), 0, "written by the group's statements, not move by move");
     store.close().await;
 }
 

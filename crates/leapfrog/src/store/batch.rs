@@ -297,3 +297,59 @@ pub(super) async fn write_group(
         .map(|w| if written.contains(&w.game.id) { Commit::Done } else { Commit::Conflict })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names of a row's JSON fields, sorted.
+    fn fields<T: Serialize>(row: &T) -> Vec<String> {
+        let value = serde_json::to_value(row).unwrap_or_default();
+        let mut keys: Vec<String> =
+            value.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+        keys.sort();
+        keys
+    }
+
+    fn sorted(columns: &str) -> Vec<String> {
+        let mut names: Vec<String> = names(columns).split(", ").map(str::to_string).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn each_rows_json_fields_are_the_columns_its_statements_read() {
+        let game = GameUpdate {
+            game: "g",
+            old_version: 1,
+            version: 2,
+            position: "p",
+            status: "playing",
+            result: None,
+            at: 3,
+            turn_at: None,
+            computer_due: None,
+            events: Some(1),
+            ply: 0,
+            player: 0,
+            seq0: 0,
+            key: None,
+        };
+        assert_eq!(fields(&game), sorted(GAME_COLUMNS));
+        let mv = MoveRow {
+            ply: 0,
+            player: 0,
+            notation: "a1".into(),
+            captures: "[]".into(),
+            gain: 0,
+            at: 3,
+            computer: 0,
+            kinds: None,
+        };
+        assert_eq!(fields(&MoveInsert::of("g", &mv)), sorted(MOVE_COLUMNS));
+        let event = EventInsert { game: "g", seq: 0, kind: "move", data: "{}", at: 3 };
+        assert_eq!(fields(&event), sorted(EVENT_COLUMNS));
+        let key = KeyInsert { game: "g", player: 0, key: "k", ply: 0, version: 2, request: "a1", at: 3 };
+        assert_eq!(fields(&key), sorted(KEY_COLUMNS));
+    }
+}

@@ -12,6 +12,8 @@
 //! move (or a deadlock PostgreSQL broke) costs no other move.
 
 use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use sqlx::{AnyPool, Connection};
 use tokio::sync::{mpsc, oneshot};
@@ -28,6 +30,8 @@ type Job = (MoveWrite, oneshot::Sender<Result<Commit, StoreError>>);
 #[derive(Debug, Clone)]
 pub struct Committer {
     tx: mpsc::Sender<Job>,
+    /// Groups that failed whole, their moves then committed one by one.
+    failures: Arc<AtomicU64>,
 }
 
 impl Committer {
@@ -42,6 +46,8 @@ impl Committer {
     /// When the thread or its runtime cannot be made.
     pub fn start(writer: AnyPool, backend: Backend) -> std::io::Result<Committer> {
         let (tx, rx) = mpsc::channel(4 * MAX_GROUP);
+        let failures = Arc::new(AtomicU64::new(0));
+        let counted = failures.clone();
         match backend {
             Backend::Sqlite => {
                 // One thread that only waits for SQLite's: a runtime of several
@@ -50,13 +56,20 @@ impl Committer {
                 let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
                 std::thread::Builder::new()
                     .name("leapfrog-commit".into())
-                    .spawn(move || runtime.block_on(run(writer, backend, rx)))?;
+                    .spawn(move || runtime.block_on(run(writer, backend, rx, counted)))?;
             }
             Backend::Postgres => {
-                tokio::spawn(run(writer, backend, rx));
+                tokio::spawn(run(writer, backend, rx, counted));
             }
         }
-        Ok(Committer { tx })
+        Ok(Committer { tx, failures })
+    }
+
+    /// How many groups failed whole (each then committed move by move):
+    /// 0 unless a move's rows break a constraint, or PostgreSQL broke a
+    /// deadlock.
+    pub fn failures(&self) -> u64 {
+        self.failures.load(Ordering::Relaxed)
     }
 
     /// Commits `write` with the next group; answers once it is durable.
@@ -68,7 +81,7 @@ impl Committer {
     }
 }
 
-async fn run(writer: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Job>) {
+async fn run(writer: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Job>, failures: Arc<AtomicU64>) {
     let mut queued = Vec::with_capacity(MAX_GROUP);
     while rx.recv_many(&mut queued, MAX_GROUP).await > 0 {
         let mut jobs = std::mem::take(&mut queued);
@@ -82,6 +95,7 @@ async fn run(writer: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Job>) {
                     }
                 }
                 Err(e) => {
+                    failures.fetch_add(1, Ordering::Relaxed);
                     tracing::warn!(error = %e, moves = now.len(), "a group commit failed; its moves are committed one by one");
                     for (w, reply) in now {
                         let _ = reply.send(alone(&writer, backend, &w).await);

@@ -304,6 +304,12 @@ impl Store {
         on_runtime(work(self.clone())).await
     }
 
+    /// How many group commits failed whole since the store opened (their
+    /// moves then committed one by one): 0 in good health.
+    pub fn group_failures(&self) -> u64 {
+        self.group.failures()
+    }
+
     /// The database behind the store.
     pub fn backend(&self) -> Backend {
         self.backend

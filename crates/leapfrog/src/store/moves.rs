@@ -20,7 +20,8 @@ const UPDATE_GAME: &str = "UPDATE games SET version = :version, position = :posi
      result = :result, updated_at = :at, turn_at = COALESCE(:turn_at, :at), abandoned_at = NULL, computer_due = :computer_due, \
      events = :events WHERE id = :game AND version = :old_version";
 /// The argument names of the events, by place.
-const EVENT_ARGS: [[&str; 3]; MOVE_EVENTS] = [["seq0", "kind0", "data0"], ["seq1", "kind1", "data1"]];
+const EVENT_ARGS: [[&str; 4]; MOVE_EVENTS] =
+    [["seq0", "kind0", "data0", "at0"], ["seq1", "kind1", "data1", "at1"]];
 
 /// SQLite's move commit: the game's update first, written only if the game
 /// is still at `:old_version` and the move's ply, first event number and
@@ -38,9 +39,9 @@ const AFTER_WRITE: &str = " WHERE changes() > 0";
 const MOVE_ROW: &str = "INSERT INTO moves (game_id, ply, player, notation, captures, kinds, gain, at, computer) \
      SELECT :game, :ply, :player, :notation, :captures, :kinds, :gain, :at, :computer";
 const EVENT_ROWS: [&str; MOVE_EVENTS] = [
-    "INSERT INTO game_events (game_id, seq, kind, data, at) SELECT :game, :seq0, :kind0, :data0, :at",
-    "INSERT INTO game_events (game_id, seq, kind, data, at) SELECT * FROM (SELECT :game, :seq0, :kind0, :data0, :at \
-     UNION ALL SELECT :game, :seq1, :kind1, :data1, :at) AS two",
+    "INSERT INTO game_events (game_id, seq, kind, data, at) SELECT :game, :seq0, :kind0, :data0, :at0",
+    "INSERT INTO game_events (game_id, seq, kind, data, at) SELECT * FROM (SELECT :game, :seq0, :kind0, :data0, :at0 \
+     UNION ALL SELECT :game, :seq1, :kind1, :data1, :at1) AS two",
 ];
 const KEY_ROW: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at) \
      SELECT :game, :player, :key, :ply, :version, :request, :at";
@@ -262,8 +263,13 @@ fn move_statement<'q>(
         ("old_version", version.into()),
         ("events", game.events.into()),
     ];
-    for (e, [seq, kind, data]) in events.iter().zip(EVENT_ARGS) {
-        args.extend([(seq, e.seq.into()), (kind, (&e.kind).into()), (data, (&e.data).into())]);
+    for (e, [seq, kind, data, at]) in events.iter().zip(EVENT_ARGS) {
+        args.extend([
+            (seq, e.seq.into()),
+            (kind, (&e.kind).into()),
+            (data, (&e.data).into()),
+            (at, e.at.into()),
+        ]);
     }
     if let Some(key) = key {
         args.push(("key", (&key.key).into()));
