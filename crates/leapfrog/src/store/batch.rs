@@ -226,19 +226,32 @@ pub(super) async fn write_group(
     backend: Backend,
     writes: &[&MoveWrite],
 ) -> Result<Vec<Commit>, StoreError> {
+    let mut tx = pool.begin().await?;
+    let commits = write_moves(&mut tx, backend, writes).await?;
+    tx.commit().await?;
+    Ok(commits)
+}
+
+/// Writes `writes` within `tx`, which the caller commits: the outcome of
+/// each (a move that conflicts writes nothing). A group's, or one move's
+/// with the rest of a transaction (a rated game's end).
+pub(super) async fn write_moves(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    backend: Backend,
+    writes: &[&MoveWrite],
+) -> Result<Vec<Commit>, StoreError> {
     if let Some(w) = writes.iter().find(|w| w.events.is_empty() || w.events.len() > MOVE_EVENTS) {
         return Err(StoreError::Statement(format!("a move makes 1 or 2 events, not {}", w.events.len())));
     }
     let statements = statements(backend);
-    let mut tx = pool.begin().await?;
     let games = serde_json::to_string(&writes.iter().map(|w| GameUpdate::of(w)).collect::<Vec<_>>())?;
     if let Some(lock) = &statements.lock {
-        lock.query(&[("games", (&games).into())])?.fetch_all(&mut *tx).await?;
+        lock.query(&[("games", (&games).into())])?.fetch_all(&mut **tx).await?;
     }
     let written: HashSet<String> = statements
         .update
         .query(&[("games", (&games).into())])?
-        .fetch_all(&mut *tx)
+        .fetch_all(&mut **tx)
         .await?
         .iter()
         .map(|r| r.try_get(0))
@@ -281,17 +294,16 @@ pub(super) async fn write_group(
             ("keys", (&keys).into()),
         ])?;
         let inserted = match backend {
-            Backend::Sqlite => query.execute(&mut *tx).await?.rows_affected(),
-            Backend::Postgres => query.fetch_one(&mut *tx).await?.try_get::<i64, _>(0)? as u64,
+            Backend::Sqlite => query.execute(&mut **tx).await?.rows_affected(),
+            Backend::Postgres => query.fetch_one(&mut **tx).await?.try_get::<i64, _>(0)? as u64,
         };
         if inserted != rows {
             return Err(StoreError::Statement(format!("a group wrote {inserted} of its {rows} rows")));
         }
         // All at once, so that the accounts' rows are taken in one order.
         let accounts: Vec<AccountEvent> = stored.iter().flat_map(|w| w.accounts.iter().cloned()).collect();
-        Store::append_account_events(backend, &mut tx, &accounts).await?;
+        Store::append_account_events(backend, tx, &accounts).await?;
     }
-    tx.commit().await?;
     Ok(writes
         .iter()
         .map(|w| if written.contains(&w.game.id) { Commit::Done } else { Commit::Conflict })

@@ -15,11 +15,11 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use sqlx::{AnyPool, Connection};
+use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
 use super::batch::{MoveWrite, write_group};
-use super::{Backend, Commit, Store, StoreError};
+use super::{Backend, Commit, StoreError};
 
 /// Most moves in one transaction.
 pub const MAX_GROUP: usize = 64;
@@ -113,22 +113,7 @@ fn one_per_game(jobs: Vec<Job>) -> (Vec<Job>, Vec<Job>) {
     jobs.into_iter().partition(|(w, _)| seen.insert(w.game.id.clone()))
 }
 
-/// Commits one move in a transaction of its own.
+/// Commits one move in a transaction of its own: a group of one.
 async fn alone(writer: &AnyPool, backend: Backend, w: &MoveWrite) -> Result<Commit, StoreError> {
-    let mut conn = writer.acquire().await?;
-    let mut tx = conn.begin().await?;
-    let commit = Store::write_move(
-        backend,
-        &mut tx,
-        &w.game,
-        w.version,
-        &w.mv,
-        w.key.as_ref(),
-        (&w.events, &w.accounts),
-    )
-    .await?;
-    if commit == Commit::Done {
-        tx.commit().await?;
-    }
-    Ok(commit)
+    Ok(write_group(writer, backend, &[w]).await?.pop().unwrap_or(Commit::Conflict))
 }

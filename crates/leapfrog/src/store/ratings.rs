@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use sqlx::{Connection, Row};
 
 use super::account_events::AccountEvent;
+use super::batch::{MoveWrite, write_moves};
 use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};
 use super::sql::Statement;
 use super::{Store, StoreError, is_unique_violation};
@@ -253,7 +254,10 @@ impl Store {
         let mut tx = conn.begin().await?;
         let done = match end {
             EndWrite::Move(mv, key) => {
-                Self::write_move(self.backend, &mut tx, game, version, mv, key, logs).await?
+                let (events, accounts) = (logs.0.to_vec(), logs.1.to_vec());
+                let (game, mv, key) = (game.clone(), mv.clone(), key.cloned());
+                let write = MoveWrite { game, version, mv, key, events, accounts };
+                write_moves(&mut tx, self.backend, &[&write]).await?.pop().unwrap_or(Commit::Conflict)
             }
             EndWrite::Seats(seat) => {
                 Self::write_update(self.backend, &mut tx, game, version, seat, logs).await?
