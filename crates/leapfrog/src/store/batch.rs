@@ -69,7 +69,7 @@ fn names(columns: &str) -> String {
 
 /// SQLite: each row's fields read by `->>` from `jsonb_each`'s values (each parsed once, then read as
 /// the binary JSON it is, not parsed again per field).
-fn sqlite_rows(columns: &str, arg: &str) -> String {
+pub(super) fn sqlite_rows(columns: &str, arg: &str) -> String {
     let fields: Vec<String> = columns
         .split(", ")
         .map(|c| c.split(' ').next().unwrap_or_default())
