@@ -47,14 +47,7 @@ fn python_client_for(generator: &str, dir: &Path, program: &Path) {
 
 #[test]
 fn a_generated_python_client_plays_a_whole_game() {
-    let generator = std::env::var("OPENAPI_PYTHON_CLIENT").unwrap_or_else(|_| "openapi-python-client".into());
-    if !tools_present(
-        "a_generated_python_client_plays_a_whole_game",
-        &[("python3", "--version"), (&generator, "--version"), ("mypy", "--version")],
-        "pip install openapi-python-client mypy",
-    ) {
-        return;
-    }
+    let Some(generator) = python_tools("a_generated_python_client_plays_a_whole_game") else { return };
     let out = temp_dir("python-client");
     python_client_for(&generator, &out.0, &root().join("tests/clients/python_client.py"));
     let app = crate::common::spawn_app();
@@ -73,39 +66,75 @@ fn a_generated_python_client_plays_a_whole_game() {
 /// plays the game to its end against a person.
 #[test]
 fn the_sample_python_bot_plays_a_whole_game() {
-    let generator = std::env::var("OPENAPI_PYTHON_CLIENT").unwrap_or_else(|_| "openapi-python-client".into());
-    if !tools_present(
-        "the_sample_python_bot_plays_a_whole_game",
-        &[("python3", "--version"), (&generator, "--version"), ("mypy", "--version")],
-        "pip install openapi-python-client mypy",
-    ) {
-        return;
-    }
+    let Some(generator) = python_tools("the_sample_python_bot_plays_a_whole_game") else { return };
     let out = temp_dir("python-bot");
     let bot = root().join("examples/python_bot/bot.py");
     python_client_for(&generator, &out.0, &bot);
+    let (id, printed) = a_bot_plays_ann(&bot, &out.0, "Sampler", true);
+    assert!(printed.contains("accepted the challenge of Ann"), "{printed}");
+    assert!(printed.contains(&format!("game {id} over")), "{printed}");
+}
+
+/// The bot the README's "Write a bot" shows, run as it is written there
+/// (the client on `PYTHONPATH`), accepts a challenge and plays it to the end.
+#[test]
+fn the_readmes_bot_plays_a_whole_game() {
+    let Some(generator) = python_tools("the_readmes_bot_plays_a_whole_game") else { return };
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("the README");
+    let section = readme.split("### Write a bot").nth(1).expect("the README has a \"Write a bot\" section");
+    let code = section.split("```python\n").nth(1).and_then(|c| c.split("```").next()).expect("its Python");
+    assert!(code.lines().count() <= 30, "the README's bot is {} lines", code.lines().count());
+    let out = temp_dir("readme-bot");
+    let bot = out.0.join("bot.py");
+    std::fs::write(&bot, code).expect("the bot written");
+    // The same client as the sample's (the README's is not annotated for mypy).
+    python_client_for(&generator, &out.0, &root().join("examples/python_bot/bot.py"));
+    a_bot_plays_ann(&bot, &out.0, "Readme", false);
+}
+
+/// The Python tools the bots need (`None`: skipped, said by `tools_present`).
+fn python_tools(test: &str) -> Option<String> {
+    let generator = std::env::var("OPENAPI_PYTHON_CLIENT").unwrap_or_else(|_| "openapi-python-client".into());
+    tools_present(
+        test,
+        &[("python3", "--version"), (&generator, "--version"), ("mypy", "--version")],
+        "pip install openapi-python-client mypy",
+    )
+    .then_some(generator)
+}
+
+/// Signs up the bot account `name`, runs `bot BASE NAME 1 CLIENT_DIR`
+/// with its token, challenges it as Ann and plays Ann's turns until the
+/// game is over. The game's id and what the bot printed; a bot that ends by
+/// itself (`ends`) must end well, one that does not is stopped.
+fn a_bot_plays_ann(bot: &Path, client: &Path, name: &str, ends: bool) -> (String, String) {
     let app = crate::common::spawn_app();
-    let made = app.post_json("/v1/accounts", &json!({"name": "Sampler", "password": PASSWORD, "bot": true}));
+    let made = app.post_json("/v1/accounts", &json!({"name": name, "password": PASSWORD, "bot": true}));
     assert_eq!(made.status, 201, "{}", made.body);
-    let sampler = secret(&token(&app, "Sampler", PASSWORD, &["play"]));
+    let token = secret(&token(&app, name, PASSWORD, &["play"]));
     let ann = players(&app, &["Ann"]).remove(0);
-    let child = Command::new("python3")
-        .arg(&bot)
-        .args([app.address.as_str(), "Sampler", "1"])
-        .arg(&out.0)
-        .env("LEAPFROG_BOT_TOKEN", &sampler)
+    let mut child = Command::new("python3")
+        .arg(bot)
+        .args([app.address.as_str(), name, "1"])
+        .arg(client)
+        .env("LEAPFROG_BOT_TOKEN", &token)
+        .env("PYTHONPATH", client)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("python3 runs the bot");
-    let terms = json!({"to": "Sampler", "rules": {"preset": "old", "rows": 6, "cols": 6}});
+    let terms = json!({"to": name, "rules": {"preset": "old", "rows": 6, "cols": 6}});
     let sent = as_token(&app, "POST", "/v1/challenges", &ann, &terms);
     assert_eq!(sent.status, 201, "{}", sent.body);
     let id = sent.json()["id"].as_str().unwrap().to_string();
     // Ann plays her turns (the first legal move) until the game is over.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     loop {
-        assert!(std::time::Instant::now() < deadline, "the game did not end");
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("the bot stops");
+            panic!("the game did not end; the bot said:\n{}", String::from_utf8_lossy(&out.stderr));
+        }
         let g = app.get(&format!("/v1/games/{id}"));
         if g.status == 404 {
             std::thread::sleep(std::time::Duration::from_millis(200));
@@ -125,11 +154,15 @@ fn the_sample_python_bot_plays_a_whole_game() {
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
     }
+    if !ends {
+        let _ = child.kill();
+    }
     let done = child.wait_with_output().expect("the bot ends");
-    let printed = String::from_utf8_lossy(&done.stdout);
-    assert!(done.status.success(), "{printed}{}", String::from_utf8_lossy(&done.stderr));
-    assert!(printed.contains("accepted the challenge of Ann"), "{printed}");
-    assert!(printed.contains(&format!("game {id} over")), "{printed}");
+    let printed = String::from_utf8_lossy(&done.stdout).into_owned();
+    if ends {
+        assert!(done.status.success(), "{printed}{}", String::from_utf8_lossy(&done.stderr));
+    }
+    (id, printed)
 }
 
 #[test]
