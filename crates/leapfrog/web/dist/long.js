@@ -1,6 +1,8 @@
 // Long games on the page: the time left in words, the signed-in account's
 // "your move" list with deadlines, its vacation days, and a game's
-// conditional moves built from the position's own legal moves.
+// conditional moves — played out on a scratch board, or picked from the
+// position's own legal moves.
+import { choose, drawBoard, gridOf } from "./board.js";
 import { api } from "./client.js";
 import { h, reason, say } from "./dom.js";
 import { gameName } from "./pieces.js";
@@ -52,9 +54,69 @@ export function vacationPanel(name, token) {
 }
 /** Which games' conditional-moves panels are open (kept across redraws). */
 const open = new Set();
+/** Each game's scratch line (kept across redraws of the page). */
+const scratches = new Map();
+/** A scratch board on the game's position: the opponent's move and the
+ * reply are clicked as moves are on the game's board (jump by jump), each
+ * played on the scratch position only; `keep` takes a line of pairs. */
+function scratchBoard(g, keep) {
+    const fresh = () => ({ from: g.position.ply, line: [], position: { board: g.position.board, ply: g.position.ply, scores: g.position.scores },
+        status: g.status, chosen: null });
+    let sc = scratches.get(g.id);
+    if (!sc || sc.from !== g.position.ply)
+        scratches.set(g.id, (sc = fresh()));
+    const now = sc;
+    const wrap = h("div", { id: "scratch" });
+    const play = async (path) => {
+        try {
+            const after = await api.apply({ rules: g.rules, position: now.position, move: { path } });
+            now.line.push(after.move.notation);
+            now.position = { board: after.position.board, ply: after.position.ply, scores: after.position.scores };
+            now.status = after.status;
+            say(now.line.length % 2 === 1 ? `If they play ${after.move.notation}: now click your reply.` : "Keep this line, or click their next move.");
+        }
+        catch (err) {
+            say(`Not a move here: ${reason(err)}`, true);
+        }
+        now.chosen = null;
+        render();
+    };
+    const click = async (cell, letter) => {
+        if (now.status === "over")
+            return say("That line ends the game.", true);
+        // In the opening a move is a removal: one click.
+        if (now.status === "opening")
+            return play([cell]);
+        return choose({
+            get chosen() { return now.chosen; },
+            set chosen(c) { now.chosen = c; },
+            piece: "piece",
+            goOn: "stop here",
+            play,
+            jumps: async (from) => (await api.legalMoves({ rules: g.rules, position: now.position, from, limit: 1 })).tree,
+            render,
+        }, cell, letter);
+    };
+    const again = () => {
+        Object.assign(now, fresh());
+        render();
+    };
+    function render() {
+        const path = now.chosen && now.chosen.path.length > 1 ? now.chosen.path : null;
+        wrap.replaceChildren(h("p", { id: "scratch-line" }, now.line.length ? `This line: ${now.line.join(", ")}` : "Click their move on this board, then your reply."), h("div", { class: "board-wrap" }, drawBoard(g.rules, gridOf(now.position.board), { chosen: now.chosen, hint: [] }, undefined, click)), h("div", { class: "actions" }, path ? h("button", { type: "button", id: "scratch-stop", onclick: () => void play(path) }, "Stop here") : null, h("button", { type: "button", id: "keep-scratch", disabled: now.line.length < 2 || now.line.length % 2 === 1,
+            onclick: () => {
+                // Kept, the page draws the panel again: its scratch board starts afresh.
+                scratches.delete(g.id);
+                void keep([...now.line]).catch((err) => { scratches.set(g.id, now); say(reason(err), true); });
+            } }, "Keep this line"), h("button", { type: "button", id: "scratch-again", class: "secondary", disabled: now.line.length === 0 && !now.chosen, onclick: again }, "Start again")));
+    }
+    render();
+    return wrap;
+}
 /** A game's conditional moves: shown to a seat of a long game of two
  * whose opponent is to move; each line is the opponent's move, then the
- * reply, both chosen from the legal moves of the position. */
+ * reply (and perhaps more such pairs), played out on a scratch board or
+ * picked from the legal moves of the position. */
 export function conditionalPanel(view) {
     const g = view.game;
     const seat = held(view)[0];
@@ -90,7 +152,7 @@ export function conditionalPanel(view) {
         });
         const clear = h("button", { type: "button", id: "clear-lines", class: "secondary" }, "Drop them all");
         clear.addEventListener("click", () => void save([]).catch((err) => say(reason(err), true)));
-        body.replaceChildren(h("ul", { id: "conditional-lines" }, ...(lines.length ? lines.map((l) => h("li", {}, l.join(", "))) : [h("li", {}, "None kept.")])), h("label", {}, "If they play", them), h("label", {}, "you reply", reply), h("div", { class: "actions" }, add, clear));
+        body.replaceChildren(h("ul", { id: "conditional-lines" }, ...(lines.length ? lines.map((l) => h("li", {}, l.join(", "))) : [h("li", {}, "None kept.")])), scratchBoard(g, (line) => save([...lines, line])), h("p", {}, "Or pick a pair:"), h("label", {}, "If they play", them), h("label", {}, "you reply", reply), h("div", { class: "actions" }, add, clear));
         await fillReplies();
     };
     details.addEventListener("toggle", () => {

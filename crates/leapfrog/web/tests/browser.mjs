@@ -500,16 +500,37 @@ async function accountsAndRecords() {
   await playByClicks(ann, (await firstLegal(challenged))[0].path);
   await ann.locator("#conditional summary").click();
   await ann.locator("#you-reply option").first().waitFor({ state: "attached" });
-  await ann.locator("#add-line").click();
-  await ann.locator("#conditional-lines li", { hasText: "," }).waitFor();
   const theirs = (await firstLegal(challenged))[0];
   assert.equal(await ann.locator("#if-they-play option").first().textContent(), theirs.notation);
+  // The line is played out on the scratch board: Bob's first legal move, then Ann's first reply to it.
+  const now = await api(`/v1/games/${challenged}`);
+  const post = (p, body) => api(p, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const at = (pos) => ({ board: pos.board, ply: pos.ply, scores: pos.scores });
+  const after = await post("/v1/apply", { rules: now.rules, position: at(now.position), move: { path: theirs.path } });
+  const reply = (await post("/v1/legal-moves", { rules: now.rules, position: at(after.position), limit: 1 })).moves[0];
+  const onScratch = async (path) => {
+    for (const [i, cell] of path.entries()) {
+      if (i > 0) await ann.locator(`#scratch [data-cell="${cell}"].target`).waitFor();
+      await ann.locator(`#scratch [data-cell="${cell}"]`).click();
+    }
+    const stop = ann.locator("#scratch-stop");
+    if (path.length > 1 && (await stop.count()) > 0) await stop.click();
+  };
+  await onScratch(theirs.path);
+  await ann.locator("#scratch-line", { hasText: theirs.notation }).waitFor();
+  await onScratch(reply.path);
+  await ann.locator("#scratch-line", { hasText: `${theirs.notation}, ${reply.notation}` }).waitFor();
+  await ann.locator("#scratch").screenshot({ path: path.join(shots, "conditional-scratch-board.png") });
+  await ann.locator("#keep-scratch").click();
+  await ann.locator("#conditional-lines li", { hasText: `${theirs.notation}, ${reply.notation}` }).waitFor();
   await bob.goto(`${base}/#/game/${challenged}`);
   await playByClicks(bob, theirs.path);
   // The reply is stored just after Bob's move, before his answer: wait for it a moment.
   const replied = Date.now() + 5_000;
   while ((await api(`/v1/games/${challenged}`)).position.ply < 3 && Date.now() < replied) await bob.waitForTimeout(25);
   assert.equal((await api(`/v1/games/${challenged}`)).position.ply, 3, "Ann's reply was played at once");
+  const played = await api(`/v1/games/${challenged}/moves`);
+  assert.equal(played.moves.at(-1).notation, reply.notation, "the reply kept on the scratch board");
   // Vacation days: started, then ended at once — the days not begun come back.
   await ann.goto(`${base}/#/account`);
   await ann.locator("#vacation-status", { hasText: "20 of 20 vacation days left" }).waitFor();
