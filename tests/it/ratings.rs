@@ -232,5 +232,11 @@ fn the_farming_sequence_replayed_moves_no_rating() {
     for name in ["Ann", "Bob"] {
         let profile = app.get(&format!("/v1/accounts/{name}")).json();
         assert_eq!(profile["ratings"], json!({}), "counted nowhere: {profile}");
+        // Nor among the account's rated games: listed with the casual ones.
+        let listed = |rated: bool| {
+            let page = app.get(&format!("/v1/accounts/{name}/games?rated={rated}&limit=50")).json();
+            page["games"].as_array().unwrap().len()
+        };
+        assert_eq!((listed(true), listed(false)), (0, 12), "{name}'s games by rated");
     }
 }

@@ -159,7 +159,8 @@ pub struct AccountGamesQuery {
     /// (`murray/orthogonal`).
     #[param(min_length = 1, max_length = 40)]
     pub pool: Option<String>,
-    /// Only rated games (`true`) or only casual ones (`false`).
+    /// Only rated games (`true`) or only casual ones (`false`); a rated
+    /// game aborted before every seat moved counts as casual (§13).
     pub rated: Option<bool>,
     /// Games per page, 1 to 100 (default 50).
     #[param(minimum = 1, maximum = 100)]

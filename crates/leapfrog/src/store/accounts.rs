@@ -122,6 +122,14 @@ static DELETE_TOKENS: LazyLock<Statement> =
 static DELETE_ACCOUNT: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("DELETE FROM accounts WHERE id = :account_id"));
 
+/// Whether a stored game's result says it was aborted (its stored
+/// form, `StoredResult`, is compact JSON with `ended` at its top).
+macro_rules! aborted {
+    () => {
+        "result LIKE '%\"ended\":\"aborted\"%'"
+    };
+}
+
 impl Store {
     /// Stores a new account; `false` when an account of that name (in any
     /// case) exists already (nothing is stored then).
@@ -452,9 +460,11 @@ impl Store {
             conditions.push("pool = :pool");
             args.push(("pool", pool.into()));
         }
-        if let Some(rated) = filters.rated {
-            conditions.push("rated = :rated");
-            args.push(("rated", i64::from(rated).into()));
+        // An aborted game (§13) was to be rated and ended unrated: it is listed with the casual ones.
+        match filters.rated {
+            Some(true) => conditions.push(concat!("rated = 1 AND (result IS NULL OR NOT ", aborted!(), ")")),
+            Some(false) => conditions.push(concat!("(rated = 0 OR ", aborted!(), ")")),
+            None => {}
         }
         if let Some((at, id)) = filters.after {
             conditions.push("created_at <= :at AND (created_at < :at OR id < :id)");

@@ -3255,7 +3255,10 @@ export interface operations {
                  *     (`murray/orthogonal`).
                  */
                 pool?: string;
-                /** @description Only rated games (`true`) or only casual ones (`false`). */
+                /**
+                 * @description Only rated games (`true`) or only casual ones (`false`); a rated
+                 *     game aborted before every seat moved counts as casual (§13).
+                 */
                 rated?: boolean;
                 /** @description Games per page, 1 to 100 (default 50). */
                 limit?: number;
