@@ -122,14 +122,6 @@ static DELETE_TOKENS: LazyLock<Statement> =
 static DELETE_ACCOUNT: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("DELETE FROM accounts WHERE id = :account_id"));
 
-/// Whether a stored game's result says it was aborted (its stored
-/// form, `StoredResult`, is compact JSON with `ended` at its top).
-macro_rules! aborted {
-    () => {
-        "result LIKE '%\"ended\":\"aborted\"%'"
-    };
-}
-
 impl Store {
     /// Stores a new account; `false` when an account of that name (in any
     /// case) exists already (nothing is stored then).
@@ -461,9 +453,12 @@ impl Store {
             args.push(("pool", pool.into()));
         }
         // An aborted game (§13) was to be rated and ended unrated: it is listed with the casual ones.
+        // (Its stored result, `StoredResult`, is compact JSON with `ended` at its top.)
         match filters.rated {
-            Some(true) => conditions.push(concat!("rated = 1 AND (result IS NULL OR NOT ", aborted!(), ")")),
-            Some(false) => conditions.push(concat!("(rated = 0 OR ", aborted!(), ")")),
+            Some(true) => {
+                conditions.push("rated = 1 AND (result IS NULL OR result NOT LIKE '%\"ended\":\"aborted\"%')")
+            }
+            Some(false) => conditions.push("(rated = 0 OR result LIKE '%\"ended\":\"aborted\"%')"),
             None => {}
         }
         if let Some((at, id)) = filters.after {
