@@ -149,6 +149,27 @@ struct GameUpdate<'a> {
     key: Option<&'a str>,
 }
 
+impl<'a> GameUpdate<'a> {
+    fn of(w: &'a MoveWrite) -> GameUpdate<'a> {
+        GameUpdate {
+            game: &w.game.id,
+            old_version: w.version,
+            version: w.game.version,
+            position: &w.game.position,
+            status: &w.game.status,
+            result: w.game.result.as_deref(),
+            at: w.mv.at,
+            turn_at: w.game.turn_at,
+            computer_due: w.game.computer_due,
+            events: w.game.events,
+            ply: w.mv.ply,
+            player: w.mv.player,
+            seq0: w.events.first().map_or(-1, |e| e.seq),
+            key: w.key.as_ref().map(|k| k.key.as_str()),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct MoveInsert<'a> {
     game: &'a str,
@@ -196,27 +217,6 @@ struct KeyInsert<'a> {
     version: i64,
     request: &'a str,
     at: i64,
-}
-
-impl<'a> GameUpdate<'a> {
-    fn of(w: &'a MoveWrite) -> GameUpdate<'a> {
-        GameUpdate {
-            game: &w.game.id,
-            old_version: w.version,
-            version: w.game.version,
-            position: &w.game.position,
-            status: &w.game.status,
-            result: w.game.result.as_deref(),
-            at: w.mv.at,
-            turn_at: w.game.turn_at,
-            computer_due: w.game.computer_due,
-            events: w.game.events,
-            ply: w.mv.ply,
-            player: w.mv.player,
-            seq0: w.events.first().map_or(-1, |e| e.seq),
-            key: w.key.as_ref().map(|k| k.key.as_str()),
-        }
-    }
 }
 
 /// Writes the group's moves and commits: the outcome of each (a move that
