@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use sqlx::Row;
 
 use super::rows::EventRow;
-use super::sql::Statement;
+use super::sql::{Args, Execute, Statement};
 use super::{Backend, CHANNEL, Store, StoreError};
 
 /// An event for an account's log, numbered when written.
@@ -32,27 +32,27 @@ pub const ACCOUNT_KEY: &str = "account:";
 
 /// Appends one event: the account's counter goes up by one and the event
 /// takes the number before it. An account that is gone gets nothing.
-/// PostgreSQL also tells the other processes (on commit).
-fn append(backend: Backend) -> &'static Statement {
-    static STATEMENTS: LazyLock<[Statement; 2]> = LazyLock::new(|| {
+/// PostgreSQL also tells the other processes (on commit). SQLite's are
+/// two statements, run in turn, each taking the arguments it names.
+fn append(backend: Backend) -> &'static [Statement] {
+    static STATEMENTS: LazyLock<[Vec<Statement>; 2]> = LazyLock::new(|| {
         [
-            Statement::new(
-                "UPDATE accounts SET events = events + 1 WHERE id = :account; \
-                 INSERT INTO account_events (account_id, seq, kind, data, at) \
-                 SELECT id, events - 1, :kind, :data, :at FROM accounts WHERE id = :account",
-            ),
-            Statement::new(&format!(
+            vec![
+                Statement::new("UPDATE accounts SET events = events + 1 WHERE id = :account"),
+                Statement::new(
+                    "INSERT INTO account_events (account_id, seq, kind, data, at) \
+                     SELECT id, events - 1, :kind, :data, :at FROM accounts WHERE id = :account",
+                ),
+            ],
+            vec![Statement::new(&format!(
                 "WITH a AS (UPDATE accounts SET events = events + 1 WHERE id = :account RETURNING id, events - 1 AS seq), \
                  i AS (INSERT INTO account_events (account_id, seq, kind, data, at) \
                  SELECT id, seq, :kind, :data, :at FROM a RETURNING 1) \
                  SELECT pg_notify('{CHANNEL}', '{ACCOUNT_KEY}' || :account), (SELECT count(*) FROM i)"
-            )),
+            ))],
         ]
     });
-    match backend {
-        Backend::Sqlite => &STATEMENTS[0],
-        Backend::Postgres => &STATEMENTS[1],
-    }
+    &STATEMENTS[usize::from(backend == Backend::Postgres)]
 }
 
 static READ: LazyLock<Statement> = LazyLock::new(|| {
@@ -70,9 +70,9 @@ impl Store {
     /// # Errors
     ///
     /// On a database failure.
-    pub(super) async fn append_account_events(
+    pub(super) async fn append_account_events<E: Execute>(
         backend: Backend,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        tx: &mut E,
         events: &[AccountEvent],
     ) -> Result<(), StoreError> {
         // In the order of the accounts' ids (each account's own in theirs):
@@ -81,26 +81,18 @@ impl Store {
         let mut ordered: Vec<&AccountEvent> = events.iter().collect();
         ordered.sort_by(|a, b| a.account_id.cmp(&b.account_id));
         for e in ordered {
-            let query = append(backend).query(&[
+            let args: &Args = &[
                 ("account", (&e.account_id).into()),
                 ("kind", (&e.kind).into()),
                 ("data", (&e.data).into()),
                 ("at", e.at.into()),
-            ])?;
-            match backend {
-                Backend::Sqlite => {
-                    query.execute(&mut **tx).await?;
-                }
-                Backend::Postgres => {
-                    query.fetch_one(&mut **tx).await?;
-                }
+            ];
+            for statement in append(backend) {
+                tx.execute(statement, &statement.pick(args)).await?;
             }
             if e.vacation_day {
-                let spent = super::vacation::SPEND_DAY
-                    .query(&[("account", (&e.account_id).into())])?
-                    .execute(&mut **tx)
-                    .await?
-                    .rows_affected();
+                let spent =
+                    tx.execute(&super::vacation::SPEND_DAY, &[("account", (&e.account_id).into())]).await?;
                 if spent != 1 {
                     return Err(StoreError::NoVacationDay);
                 }

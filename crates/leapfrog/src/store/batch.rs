@@ -9,11 +9,11 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use serde::Serialize;
-use sqlx::{AnyPool, Row};
+use sqlx::AnyPool;
 
 use super::account_events::AccountEvent;
 use super::rows::MOVE_EVENTS;
-use super::sql::Statement;
+use super::sql::{Args, Execute, Statement};
 use super::{Backend, CHANNEL, Commit, EventRow, GameRow, KeyRecord, MoveRow, Store, StoreError};
 
 /// A move to commit, owned (it crosses to the committer's task).
@@ -29,11 +29,12 @@ pub struct MoveWrite {
 
 /// The statements of a group on one database: the lock of its games (in
 /// the order of their ids, so that two processes' groups never wait for
-/// each other in a circle), the games' updates, and the rows' inserts.
+/// each other in a circle), the games' updates, and the rows' inserts
+/// (SQLite's one a table, each taking its array; PostgreSQL's one).
 struct Statements {
     lock: Option<Statement>,
     update: Statement,
-    insert: Statement,
+    inserts: Vec<Statement>,
 }
 
 /// The update's guard: the game is still at the version its move was
@@ -88,15 +89,26 @@ fn statements(backend: Backend) -> &'static Statements {
         let sqlite = Statements {
             lock: None,
             update: Statement::new(&format!("{SET} FROM {} AS j {FREE}", sqlite_rows(GAME_COLUMNS, "games"))),
-            insert: Statement::new(&format!(
-                "{MOVE_INSERT} SELECT {} FROM {}; {EVENT_INSERT} SELECT {} FROM {}; {KEY_INSERT} SELECT {} FROM {}",
-                names(MOVE_COLUMNS),
-                sqlite_rows(MOVE_COLUMNS, "moves"),
-                names(EVENT_COLUMNS),
-                sqlite_rows(EVENT_COLUMNS, "events"),
-                names(KEY_COLUMNS),
-                sqlite_rows(KEY_COLUMNS, "keys"),
-            )),
+            inserts: [
+                format!(
+                    "{MOVE_INSERT} SELECT {} FROM {}",
+                    names(MOVE_COLUMNS),
+                    sqlite_rows(MOVE_COLUMNS, "moves")
+                ),
+                format!(
+                    "{EVENT_INSERT} SELECT {} FROM {}",
+                    names(EVENT_COLUMNS),
+                    sqlite_rows(EVENT_COLUMNS, "events")
+                ),
+                format!(
+                    "{KEY_INSERT} SELECT {} FROM {}",
+                    names(KEY_COLUMNS),
+                    sqlite_rows(KEY_COLUMNS, "keys")
+                ),
+            ]
+            .iter()
+            .map(|sql| Statement::new(sql))
+            .collect(),
         };
         let postgres = Statements {
             lock: Some(Statement::new(&format!(
@@ -109,7 +121,7 @@ fn statements(backend: Backend) -> &'static Statements {
             // One statement (PostgreSQL takes one per query with arguments):
             // data-modifying `WITH` clauses, which also notify the other
             // processes of each game (sent only if the transaction commits).
-            insert: Statement::new(&format!(
+            inserts: vec![Statement::new(&format!(
                 "WITH m AS ({MOVE_INSERT} SELECT {} FROM {} RETURNING 1), \
                  e AS ({EVENT_INSERT} SELECT {} FROM {} RETURNING 1), \
                  k AS ({KEY_INSERT} SELECT {} FROM {} RETURNING 1), \
@@ -123,7 +135,7 @@ fn statements(backend: Backend) -> &'static Statements {
                 names(KEY_COLUMNS),
                 postgres_rows(KEY_COLUMNS, "keys"),
                 postgres_rows("game text", "moves"),
-            )),
+            ))],
         };
         [sqlite, postgres]
     });
@@ -219,45 +231,25 @@ struct KeyInsert<'a> {
     at: i64,
 }
 
-/// Writes the group's moves and commits: the outcome of each (a move that
-/// conflicts writes nothing), or the error that stored none.
-pub(super) async fn write_group(
-    pool: &AnyPool,
-    backend: Backend,
-    writes: &[&MoveWrite],
-) -> Result<Vec<Commit>, StoreError> {
-    let mut tx = pool.begin().await?;
-    let commits = write_moves(&mut tx, backend, writes).await?;
-    tx.commit().await?;
-    Ok(commits)
-}
-
-/// Writes `writes` within `tx`, which the caller commits: the outcome of
-/// each (a move that conflicts writes nothing). A group's, or one move's
-/// with the rest of a transaction (a rated game's end).
-pub(super) async fn write_moves(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    backend: Backend,
-    writes: &[&MoveWrite],
-) -> Result<Vec<Commit>, StoreError> {
+/// The games' updates of `writes`, as the update's JSON array.
+fn games_json(writes: &[&MoveWrite]) -> Result<String, StoreError> {
     if let Some(w) = writes.iter().find(|w| w.events.is_empty() || w.events.len() > MOVE_EVENTS) {
         return Err(StoreError::Statement(format!("a move makes 1 or 2 events, not {}", w.events.len())));
     }
-    let statements = statements(backend);
-    let games = serde_json::to_string(&writes.iter().map(|w| GameUpdate::of(w)).collect::<Vec<_>>())?;
-    if let Some(lock) = &statements.lock {
-        lock.query(&[("games", (&games).into())])?.fetch_all(&mut **tx).await?;
-    }
-    let written: HashSet<String> = statements
-        .update
-        .query(&[("games", (&games).into())])?
-        .fetch_all(&mut **tx)
-        .await?
-        .iter()
-        .map(|r| r.try_get(0))
-        .collect::<Result<_, _>>()?;
-    let stored: Vec<&MoveWrite> = writes.iter().copied().filter(|w| written.contains(&w.game.id)).collect();
-    if !stored.is_empty() {
+    Ok(serde_json::to_string(&writes.iter().map(|w| GameUpdate::of(w)).collect::<Vec<_>>())?)
+}
+
+/// The rows of the moves whose update wrote, as the inserts' JSON arrays.
+struct Rows {
+    moves: String,
+    events: String,
+    keys: String,
+    /// How many rows the arrays hold in all.
+    count: u64,
+}
+
+impl Rows {
+    fn of(stored: &[&MoveWrite]) -> Result<Rows, StoreError> {
         let moves: Vec<MoveInsert> = stored.iter().map(|w| MoveInsert::of(&w.game.id, &w.mv)).collect();
         let events: Vec<EventInsert> = stored
             .iter()
@@ -285,21 +277,69 @@ pub(super) async fn write_moves(
                 })
             })
             .collect();
-        let rows = (moves.len() + events.len() + keys.len()) as u64;
-        let (moves, events, keys) =
-            (serde_json::to_string(&moves)?, serde_json::to_string(&events)?, serde_json::to_string(&keys)?);
-        let query = statements.insert.query(&[
-            ("moves", (&moves).into()),
-            ("events", (&events).into()),
-            ("keys", (&keys).into()),
-        ])?;
-        let inserted = match backend {
-            Backend::Sqlite => query.execute(&mut **tx).await?.rows_affected(),
-            Backend::Postgres => query.fetch_one(&mut **tx).await?.try_get::<i64, _>(0)? as u64,
-        };
-        if inserted != rows {
-            return Err(StoreError::Statement(format!("a group wrote {inserted} of its {rows} rows")));
+        Ok(Rows {
+            count: (moves.len() + events.len() + keys.len()) as u64,
+            moves: serde_json::to_string(&moves)?,
+            events: serde_json::to_string(&events)?,
+            keys: serde_json::to_string(&keys)?,
+        })
+    }
+
+    /// Whether the inserts wrote every row (a constraint would have refused).
+    fn check(&self, inserted: u64) -> Result<(), StoreError> {
+        if inserted == self.count {
+            Ok(())
+        } else {
+            Err(StoreError::Statement(format!("a group wrote {inserted} of its {} rows", self.count)))
         }
+    }
+}
+
+/// Writes the group's moves and commits: the outcome of each (a move that
+/// conflicts writes nothing), or the error that stored none.
+pub(super) async fn write_group(
+    pool: &AnyPool,
+    backend: Backend,
+    writes: &[&MoveWrite],
+) -> Result<Vec<Commit>, StoreError> {
+    let mut tx = pool.begin().await?;
+    let commits = write_moves(&mut tx, backend, writes).await?;
+    tx.commit().await?;
+    Ok(commits)
+}
+
+/// Writes `writes` within `tx`, which the caller commits: the outcome of
+/// each (a move that conflicts writes nothing). A group's, or one move's
+/// with the rest of a transaction (a rated game's end).
+pub(super) async fn write_moves<E: Execute>(
+    tx: &mut E,
+    backend: Backend,
+    writes: &[&MoveWrite],
+) -> Result<Vec<Commit>, StoreError> {
+    let statements = statements(backend);
+    let games = games_json(writes)?;
+    let games: &Args = &[("games", (&games).into())];
+    if let Some(lock) = &statements.lock {
+        tx.texts(lock, games).await?;
+    }
+    let written: HashSet<String> = tx.texts(&statements.update, games).await?.into_iter().collect();
+    let stored: Vec<&MoveWrite> = writes.iter().copied().filter(|w| written.contains(&w.game.id)).collect();
+    if !stored.is_empty() {
+        let rows = Rows::of(&stored)?;
+        let arrays: &Args = &[
+            ("moves", (&rows.moves).into()),
+            ("events", (&rows.events).into()),
+            ("keys", (&rows.keys).into()),
+        ];
+        let mut inserted = 0;
+        for insert in &statements.inserts {
+            inserted += match backend {
+                Backend::Sqlite => tx.execute(insert, &insert.pick(arrays)).await?,
+                // PostgreSQL's is a query that counts what its clauses wrote.
+                Backend::Postgres => tx.number(insert, arrays).await? as u64,
+            };
+        }
+        rows.check(inserted)?;
         // All at once, so that the accounts' rows are taken in one order.
         let accounts: Vec<AccountEvent> = stored.iter().flat_map(|w| w.accounts.iter().cloned()).collect();
         Store::append_account_events(backend, tx, &accounts).await?;

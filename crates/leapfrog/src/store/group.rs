@@ -19,6 +19,7 @@ use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
 use super::batch::{MoveWrite, write_group};
+use super::direct::Direct;
 use super::{Backend, Commit, StoreError};
 
 /// Most moves in one transaction.
@@ -35,8 +36,8 @@ pub struct Committer {
 }
 
 impl Committer {
-    /// Starts the committer; it writes through `writer` (on SQLite, a
-    /// pool of one connection) until every `Committer` is dropped. On
+    /// Starts the committer; it writes through `through` until every
+    /// `Committer` is dropped. On
     /// SQLite it runs on a thread of its own; on PostgreSQL on the current
     /// runtime (the database's), whose reactor its connections' sockets
     /// belong to.
@@ -44,7 +45,7 @@ impl Committer {
     /// # Errors
     ///
     /// When the thread or its runtime cannot be made.
-    pub fn start(writer: AnyPool, backend: Backend) -> std::io::Result<Committer> {
+    pub fn start(through: Through, backend: Backend) -> std::io::Result<Committer> {
         let (tx, rx) = mpsc::channel(4 * MAX_GROUP);
         let failures = Arc::new(AtomicU64::new(0));
         let counted = failures.clone();
@@ -56,10 +57,10 @@ impl Committer {
                 let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
                 std::thread::Builder::new()
                     .name("leapfrog-commit".into())
-                    .spawn(move || runtime.block_on(run(writer, backend, rx, counted)))?;
+                    .spawn(move || runtime.block_on(run(through, backend, rx, counted)))?;
             }
             Backend::Postgres => {
-                tokio::spawn(run(writer, backend, rx, counted));
+                tokio::spawn(run(through, backend, rx, counted));
             }
         }
         Ok(Committer { tx, failures })
@@ -81,14 +82,57 @@ impl Committer {
     }
 }
 
-async fn run(writer: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Job>, failures: Arc<AtomicU64>) {
+/// What the committer writes through.
+#[derive(Debug)]
+pub enum Through {
+    /// SQLite's file: a connection of the committer's own
+    /// ([`super::direct`]), opened on its thread, written under `lock`.
+    Direct { file: std::path::PathBuf, durability: super::Durability, lock: super::WriteLock },
+    /// A pool: PostgreSQL's, or SQLite's writer for a database in memory.
+    Pool(AnyPool),
+}
+
+/// [`Through`] once open.
+enum Writer {
+    Direct(Box<Direct>, super::WriteLock),
+    Pool(AnyPool),
+}
+
+impl Writer {
+    async fn write(&mut self, backend: Backend, writes: &[&MoveWrite]) -> Result<Vec<Commit>, StoreError> {
+        match self {
+            Writer::Direct(direct, lock) => {
+                let _held = lock.lock().await;
+                direct.write_group(writes).await
+            }
+            Writer::Pool(pool) => write_group(pool, backend, writes).await,
+        }
+    }
+}
+
+async fn run(through: Through, backend: Backend, mut rx: mpsc::Receiver<Job>, failures: Arc<AtomicU64>) {
+    let mut writer = match through {
+        Through::Direct { file, durability, lock } => match Direct::open(&file, durability) {
+            Ok(direct) => Writer::Direct(Box::new(direct), lock),
+            Err(e) => {
+                // Nothing can be written: every move is refused with this.
+                tracing::error!(error = %e, file = %file.display(), "the group committer cannot open the database");
+                while let Some((_, reply)) = rx.recv().await {
+                    let _ = reply.send(Err(StoreError::Runtime(format!("the group committer: {e}"))));
+                }
+                return;
+            }
+        },
+        Through::Pool(pool) => Writer::Pool(pool),
+    };
     let mut queued = Vec::with_capacity(MAX_GROUP);
     while rx.recv_many(&mut queued, MAX_GROUP).await > 0 {
         let mut jobs = std::mem::take(&mut queued);
         // Two moves of one game in one group would meet in one update: the later waits for the next.
         while !jobs.is_empty() {
             let (now, later) = one_per_game(jobs);
-            match write_group(&writer, backend, &now.iter().map(|(w, _)| w).collect::<Vec<_>>()).await {
+            let result = writer.write(backend, &now.iter().map(|(w, _)| w).collect::<Vec<_>>()).await;
+            match result {
                 Ok(commits) => {
                     for ((_, reply), commit) in now.into_iter().zip(commits) {
                         let _ = reply.send(Ok(commit));
@@ -98,7 +142,8 @@ async fn run(writer: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Job>, fai
                     failures.fetch_add(1, Ordering::Relaxed);
                     tracing::warn!(error = %e, moves = now.len(), "a group commit failed; its moves are committed one by one");
                     for (w, reply) in now {
-                        let _ = reply.send(alone(&writer, backend, &w).await);
+                        let alone = writer.write(backend, &[&w]).await;
+                        let _ = reply.send(alone.map(|mut c| c.pop().unwrap_or(Commit::Conflict)));
                     }
                 }
             }
@@ -111,9 +156,4 @@ async fn run(writer: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Job>, fai
 fn one_per_game(jobs: Vec<Job>) -> (Vec<Job>, Vec<Job>) {
     let mut seen = HashSet::with_capacity(jobs.len());
     jobs.into_iter().partition(|(w, _)| seen.insert(w.game.id.clone()))
-}
-
-/// Commits one move in a transaction of its own: a group of one.
-async fn alone(writer: &AnyPool, backend: Backend, w: &MoveWrite) -> Result<Commit, StoreError> {
-    Ok(write_group(writer, backend, &[w]).await?.pop().unwrap_or(Commit::Conflict))
 }

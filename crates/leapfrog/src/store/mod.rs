@@ -30,6 +30,7 @@ pub mod backup;
 mod batch;
 mod challenges;
 mod conditional;
+mod direct;
 mod events;
 mod games;
 mod group;
@@ -68,6 +69,9 @@ pub enum StoreError {
     /// The database refused or could not be reached.
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
+    /// SQLite refused, on the group committer's own connection.
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
     /// A migration failed.
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -143,9 +147,13 @@ pub enum Durability {
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: AnyPool,
-    /// SQLite only: one connection for all writes, so writers queue in the
-    /// pool instead of sleeping in SQLite's busy handler.
+    /// SQLite only: one connection for all writes but the group
+    /// committer's, so writers queue in the pool instead of sleeping in
+    /// SQLite's busy handler.
     writer: Option<AnyPool>,
+    /// SQLite only: what every writer of the process holds while it
+    /// writes, the group committer's own connection too.
+    write_lock: Option<WriteLock>,
     /// The queue of moves the group committer writes.
     group: group::Committer,
     backend: Backend,
@@ -204,9 +212,22 @@ impl Store {
             Backend::Sqlite => Some(Self::pool_options(backend, durability, 1).connect_with(options).await?),
             Backend::Postgres => None,
         };
-        let group = group::Committer::start(writer.clone().unwrap_or_else(|| pool.clone()), backend)
-            .map_err(|e| StoreError::Runtime(e.to_string()))?;
-        let store = Store { pool, writer, group, backend, durability, url };
+        let write_lock = (backend == Backend::Sqlite).then(WriteLock::default);
+        let through = match (backend, &write_lock) {
+            (Backend::Sqlite, Some(lock)) => {
+                let file = sqlx::sqlite::SqliteConnectOptions::from_str(&url)?.get_filename().to_path_buf();
+                // A database in memory is the pool's own: no other connection sees it.
+                if file.as_os_str() == ":memory:" {
+                    group::Through::Pool(writer.clone().unwrap_or_else(|| pool.clone()))
+                } else {
+                    group::Through::Direct { file, durability, lock: lock.clone() }
+                }
+            }
+            _ => group::Through::Pool(writer.clone().unwrap_or_else(|| pool.clone())),
+        };
+        let group =
+            group::Committer::start(through, backend).map_err(|e| StoreError::Runtime(e.to_string()))?;
+        let store = Store { pool, writer, write_lock, group, backend, durability, url };
         store.migrate().await?;
         Ok(store)
     }
@@ -253,9 +274,17 @@ impl Store {
         timed_acquire(&self.pool).await
     }
 
-    /// A connection to write with; the wait for it is measured.
-    async fn write(&self) -> Result<PoolConnection<Any>, StoreError> {
-        timed_acquire(self.writes()).await
+    /// A connection to write with, and on SQLite the write lock; the wait
+    /// for them is measured.
+    async fn write(&self) -> Result<Writing, StoreError> {
+        let asked = std::time::Instant::now();
+        let lock = match &self.write_lock {
+            Some(lock) => Some(lock.clone().lock_owned().await),
+            None => None,
+        };
+        let conn = self.writes().acquire().await?;
+        metrics::histogram!(crate::process::meter::DB_WAIT).record(asked.elapsed().as_secs_f64());
+        Ok(Writing { conn, _lock: lock })
     }
 
     /// The connections open, idle, and the most there may be (with
@@ -337,6 +366,29 @@ async fn timed_acquire(pool: &AnyPool) -> Result<PoolConnection<Any>, StoreError
     let conn = pool.acquire().await?;
     metrics::histogram!(crate::process::meter::DB_WAIT).record(asked.elapsed().as_secs_f64());
     Ok(conn)
+}
+
+/// The lock SQLite's writers of one process take in turn.
+type WriteLock = std::sync::Arc<tokio::sync::Mutex<()>>;
+
+/// A connection to write with, held with the write lock (on SQLite).
+struct Writing {
+    conn: PoolConnection<Any>,
+    _lock: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl std::ops::Deref for Writing {
+    type Target = sqlx::AnyConnection;
+
+    fn deref(&self) -> &sqlx::AnyConnection {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for Writing {
+    fn deref_mut(&mut self) -> &mut sqlx::AnyConnection {
+        &mut self.conn
+    }
 }
 
 /// Runs `work` on [`RUNTIME`] and waits for its result.

@@ -55,6 +55,18 @@ impl<'a> From<&'a Option<String>> for Arg<'a> {
     }
 }
 
+impl rusqlite::ToSql for Arg<'_> {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        match self {
+            Arg::Int(v) => v.to_sql(),
+            Arg::OptInt(v) => v.to_sql(),
+            Arg::Text(v) => v.to_sql(),
+            Arg::OptText(v) => v.to_sql(),
+            Arg::Float(v) => v.to_sql(),
+        }
+    }
+}
+
 /// A statement whose named arguments are numbered.
 #[derive(Debug, Clone)]
 pub struct Statement {
@@ -114,6 +126,39 @@ impl Statement {
         Statement { sql: format!("{prefix}{}", self.sql), names: self.names.clone() }
     }
 
+    /// The numbered SQL with `args` in the order of their numbers, for a
+    /// driver that binds by position (SQLite reads `$1` as a name and
+    /// numbers names in the order they first appear, as here).
+    ///
+    /// # Errors
+    ///
+    /// As [`Statement::query`].
+    pub fn positional<'q>(&'q self, args: &Args<'q>) -> Result<(&'q str, Vec<Arg<'q>>), StoreError> {
+        self.check(args)?;
+        let values = self.names.iter().map(|name| self.value(args, name)).collect::<Result<_, _>>()?;
+        Ok((&self.sql, values))
+    }
+
+    /// Those of `args` this statement takes (one of several that share
+    /// their arguments).
+    pub fn pick<'q>(&self, args: &Args<'q>) -> Vec<(&'static str, Arg<'q>)> {
+        args.iter().filter(|(name, _)| self.names.iter().any(|n| n == name)).copied().collect()
+    }
+
+    fn check(&self, args: &Args<'_>) -> Result<(), StoreError> {
+        match args.iter().find(|(name, _)| !self.names.iter().any(|n| n == name)) {
+            Some((name, _)) => Err(StoreError::Statement(format!("no :{name} in {}", self.sql))),
+            None => Ok(()),
+        }
+    }
+
+    fn value<'q>(&self, args: &Args<'q>, name: &str) -> Result<Arg<'q>, StoreError> {
+        args.iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| StoreError::Statement(format!("no value for :{name} in {}", self.sql)))
+    }
+
     /// The query with `args` bound by name.
     ///
     /// # Errors
@@ -121,16 +166,11 @@ impl Statement {
     /// [`StoreError::Statement`] when a name has no value or a value no
     /// name (a bug, caught by every test that runs the statement).
     pub fn query<'q>(&'q self, args: &Args<'q>) -> Result<Query<'q, sqlx::Any, AnyArguments>, StoreError> {
-        if let Some((name, _)) = args.iter().find(|(name, _)| !self.names.iter().any(|n| n == name)) {
-            return Err(StoreError::Statement(format!("no :{name} in {}", self.sql)));
-        }
+        self.check(args)?;
         let mut query = sqlx::query(sqlx::AssertSqlSafe(self.sql.as_str()));
         for name in &self.names {
-            let (_, value) = args
-                .iter()
-                .find(|(n, _)| n == name)
-                .ok_or_else(|| StoreError::Statement(format!("no value for :{name} in {}", self.sql)))?;
-            query = match *value {
+            let value = self.value(args, name)?;
+            query = match value {
                 Arg::Int(v) => query.bind(v),
                 Arg::OptInt(v) => query.bind(v),
                 Arg::Text(v) => query.bind(v),
@@ -139,6 +179,37 @@ impl Statement {
             };
         }
         Ok(query)
+    }
+}
+
+/// What a change's statements run on: a sqlx transaction, or the group
+/// committer's own SQLite connection ([`super::direct`]), so that one
+/// function writes a change on either.
+pub(super) trait Execute {
+    /// Runs `statement`; the rows it changed.
+    async fn execute(&mut self, statement: &Statement, args: &Args<'_>) -> Result<u64, StoreError>;
+
+    /// Runs `statement`; the first column of each row it returned, as text.
+    async fn texts(&mut self, statement: &Statement, args: &Args<'_>) -> Result<Vec<String>, StoreError>;
+
+    /// Runs `statement`; the first column of the one row it returned.
+    async fn number(&mut self, statement: &Statement, args: &Args<'_>) -> Result<i64, StoreError>;
+}
+
+impl Execute for sqlx::Transaction<'_, sqlx::Any> {
+    async fn execute(&mut self, statement: &Statement, args: &Args<'_>) -> Result<u64, StoreError> {
+        Ok(statement.query(args)?.execute(&mut **self).await?.rows_affected())
+    }
+
+    async fn texts(&mut self, statement: &Statement, args: &Args<'_>) -> Result<Vec<String>, StoreError> {
+        use sqlx::Row;
+        let rows = statement.query(args)?.fetch_all(&mut **self).await?;
+        Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
+    }
+
+    async fn number(&mut self, statement: &Statement, args: &Args<'_>) -> Result<i64, StoreError> {
+        use sqlx::Row;
+        Ok(statement.query(args)?.fetch_one(&mut **self).await?.try_get(0)?)
     }
 }
 

@@ -10,7 +10,7 @@ use sqlx::{Connection, Row};
 
 use super::account_events::AccountEvent;
 use super::batch::sqlite_rows;
-use super::sql::Statement;
+use super::sql::{Args, Execute, Statement};
 use super::{Backend, Store, StoreError};
 
 /// An endpoint as stored.
@@ -544,10 +544,7 @@ impl Store {
 
     /// Queues, within `tx`, a delivery of the event just appended to its
     /// account's log to each endpoint of the account that takes it.
-    pub(super) async fn queue_deliveries(
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        e: &AccountEvent,
-    ) -> Result<(), StoreError> {
+    pub(super) async fn queue_deliveries<E: Execute>(tx: &mut E, e: &AccountEvent) -> Result<(), StoreError> {
         let at = chrono::DateTime::from_timestamp_millis(e.at).unwrap_or_default();
         let kind = serde_json::Value::from(e.kind.as_str());
         let at = at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
@@ -558,16 +555,14 @@ impl Store {
             body = format!("{{\"type\":{kind},\"timestamp\":\"{at}\",\"data\":null,\"too_large\":true}}");
         }
         let pattern = format!("%,{},%", e.kind.replace('!', "!!").replace('%', "!%").replace('_', "!_"));
-        OUTBOX
-            .query(&[
-                ("account", (&e.account_id).into()),
-                ("kind", (&e.kind).into()),
-                ("body", (&body).into()),
-                ("at", e.at.into()),
-                ("pattern", (&pattern).into()),
-            ])?
-            .execute(&mut **tx)
-            .await?;
+        let args: &Args = &[
+            ("account", (&e.account_id).into()),
+            ("kind", (&e.kind).into()),
+            ("body", (&body).into()),
+            ("at", e.at.into()),
+            ("pattern", (&pattern).into()),
+        ];
+        tx.execute(&OUTBOX, args).await?;
         Ok(())
     }
 }
