@@ -336,14 +336,29 @@ async fn old_games_read_back_with_their_events(url: &str) {
         service.load(id).await.unwrap();
         assert_eq!(store.events(id, 0, 100).await.unwrap(), log);
     }
-    // An old game in progress goes on: its next change is numbered after
-    // the log made for it.
+    // An old game in progress goes on: its next changes are numbered after
+    // the log made for it, and its history is the log's moves, the three
+    // made from its rows and the new one.
     let (_, id, _) = &games[0];
-    let resigned = service.resign(id, &leapfrog::game::Credential::Seat(token(id, 1))).await;
+    let request = leapfrog::game::MoveRequest {
+        credential: leapfrog::game::Credential::Seat(token(id, 1)),
+        expected: None,
+        key: None,
+        mv: Ok(MOVES[3].0.parse().unwrap()),
+    };
+    let played = service.play(id, request).await;
+    assert!(played.is_ok(), "{played:?}");
+    let game = service.load(id).await.unwrap();
+    let history = service.history(&game, 0).await.unwrap();
+    let notations: Vec<String> = history.iter().map(|m| m.mv.to_string()).collect();
+    assert_eq!(notations, MOVES[..4].iter().map(|m| m.0).collect::<Vec<_>>());
+    assert_eq!(history.iter().map(|m| m.at).take(3).collect::<Vec<_>>(), [1001, 1002, 1003]);
+    assert!(history.iter().all(|m| m.captures.iter().all(|c| c.kind == 'O')), "{history:?}");
+    let resigned = service.resign(id, &leapfrog::game::Credential::Seat(token(id, 0))).await;
     assert!(resigned.is_ok(), "{resigned:?}");
     let log = store.events(id, 3, 10).await.unwrap();
     let kinds: Vec<(i64, &str)> = log.iter().map(|e| (e.seq, e.kind.as_str())).collect();
-    assert_eq!(kinds, [(3, "resigned"), (4, "over")]);
+    assert_eq!(kinds, [(3, "move"), (4, "resigned"), (5, "over")]);
     store.close().await;
 }
 

@@ -38,9 +38,21 @@ fn game(version: i64, position: &str) -> GameRow {
     }
 }
 
-/// The event of the move made at version `seq + 2`.
-fn ev(seq: i64) -> Vec<EventRow> {
-    vec![EventRow { seq, kind: "move".into(), data: "{}".into(), at: seq }]
+/// The log's event numbered `seq` of move `m`: its record, which is how a
+/// move is stored (the games service writes it so).
+fn ev(seq: i64, m: &MoveRow) -> Vec<EventRow> {
+    let captures: serde_json::Value = serde_json::from_str(&m.captures).unwrap();
+    let kinds: Vec<String> = m.kinds.as_deref().unwrap_or_default().chars().map(String::from).collect();
+    let record = serde_json::json!({
+        "ply": m.ply, "player": m.player, "path": [], "notation": m.notation, "captures": captures,
+        "kinds": kinds, "gain": m.gain, "at": "", "computer": m.computer != 0,
+    });
+    vec![EventRow { seq, kind: "move".into(), data: record.to_string(), at: m.at }]
+}
+
+/// Commits move `mv` (its event numbered `seq`) computed from version `v`.
+async fn commit(s: &Store, row: &GameRow, v: i64, mv: &MoveRow, key: Option<&KeyRecord>, seq: i64) -> Commit {
+    s.commit_move(row, v, mv, key, &ev(seq, mv), &[]).await.unwrap()
 }
 
 /// The seats of a two-player game, each with a token hash.
@@ -81,25 +93,24 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
     let seats = two_seats();
     store.insert_game(&game(1, "start"), &seats).await.unwrap();
 
-    let done = store.commit_move(&game(2, "after a1"), 1, &a_move(0, "a1"), None, &ev(0), &[]).await.unwrap();
+    let done = commit(&store, &game(2, "after a1"), 1, &a_move(0, "a1"), None, 0).await;
     assert_eq!(done, Commit::Done);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
 
-    // The ply is taken: the move's row is refused, the game is as it was.
-    let taken =
-        store.commit_move(&game(2, "after b1"), 1, &a_move(0, "b1"), None, &ev(0), &[]).await.unwrap();
+    // Another move from the same version: the first took it, the game is
+    // as it was.
+    let taken = commit(&store, &game(2, "after b1"), 1, &a_move(0, "b1"), None, 0).await;
     assert_eq!(taken, Commit::Conflict);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
 
     // A new ply, computed from a version that has moved on: the game's
     // update finds no row, and the move's row goes with it.
-    let stale = store.commit_move(&game(2, "stale"), 1, &a_move(1, "b1"), None, &ev(0), &[]).await.unwrap();
+    let stale = commit(&store, &game(2, "stale"), 1, &a_move(1, "b1"), None, 0).await;
     assert_eq!(stale, Commit::Conflict);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
 
     // An event whose number is taken: nothing of the move is kept.
-    let renumbered =
-        store.commit_move(&game(3, "renumbered"), 2, &a_move(1, "b1"), None, &ev(0), &[]).await.unwrap();
+    let renumbered = commit(&store, &game(3, "renumbered"), 2, &a_move(1, "b1"), None, 0).await;
     assert_eq!(renumbered, Commit::Conflict);
     assert_eq!(state(&store).await, (2, "after a1".into(), vec!["a1".into()]));
     assert_eq!(store.events("g1", 0, 10).await.unwrap().len(), 1);
@@ -112,10 +123,8 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
         request: request.into(),
         created_at: ply,
     };
-    let keyed = store
-        .commit_move(&game(3, "after b1"), 2, &a_move(1, "b1"), Some(&key("k", 1, "b1")), &ev(1), &[])
-        .await;
-    assert_eq!(keyed.unwrap(), Commit::Done);
+    let keyed = commit(&store, &game(3, "after b1"), 2, &a_move(1, "b1"), Some(&key("k", 1, "b1")), 1).await;
+    assert_eq!(keyed, Commit::Done);
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
     let stored = store.key_record("g1", 1, "k").await.unwrap().unwrap();
     assert_eq!(
@@ -125,21 +134,19 @@ async fn a_move_commits_whole_or_not_at_all(store: Store) {
 
     // A key with a stale move: neither the move nor the record is kept.
     let stale_keyed =
-        store.commit_move(&game(4, "stale"), 2, &a_move(2, "x"), Some(&key("k2", 2, "x")), &ev(2), &[]).await;
-    assert_eq!(stale_keyed.unwrap(), Commit::Conflict);
+        commit(&store, &game(4, "stale"), 2, &a_move(2, "x"), Some(&key("k2", 2, "x")), 2).await;
+    assert_eq!(stale_keyed, Commit::Conflict);
     assert!(store.key_record("g1", 0, "k2").await.unwrap().is_none());
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
 
     // The same player's key again, on a new move: nothing is written.
     let player_1_again = a_move(3, "c1");
-    let reused = store
-        .commit_move(&game(4, "reused"), 3, &player_1_again, Some(&key("k", 3, "c1")), &ev(2), &[])
-        .await;
-    assert_eq!(reused.unwrap(), Commit::Conflict);
+    let reused = commit(&store, &game(4, "reused"), 3, &player_1_again, Some(&key("k", 3, "c1")), 2).await;
+    assert_eq!(reused, Commit::Conflict);
     assert_eq!(state(&store).await, (3, "after b1".into(), vec!["a1".into(), "b1".into()]));
 
     // And the game goes on.
-    let next = store.commit_move(&game(4, "after c1"), 3, &a_move(2, "c1"), None, &ev(2), &[]).await.unwrap();
+    let next = commit(&store, &game(4, "after c1"), 3, &a_move(2, "c1"), None, 2).await;
     assert_eq!(next, Commit::Done);
     assert_eq!(state(&store).await, (4, "after c1".into(), vec!["a1".into(), "b1".into(), "c1".into()]));
     store.close().await;
@@ -176,7 +183,7 @@ async fn racing_moves_store_one_per_game(store: Store, url: String) {
             });
             let mv = a_move(0, &format!("m{n}"));
             tries.push(actix_web::rt::spawn(async move {
-                let commit = store.commit_move(&row, 1, &mv, key.as_ref(), &ev(0), &[]).await.unwrap();
+                let commit = store.commit_move(&row, 1, &mv, key.as_ref(), &ev(0, &mv), &[]).await.unwrap();
                 (row.id, n, commit)
             }));
         }
@@ -217,8 +224,13 @@ async fn a_moves_text_reads_back_byte_for_byte(store: Store) {
     let odd =
         "quote \" backslash \\ tab \t newline \n bell \u{7} NUL-less \u{1f438} Аlice \u{202e}bidi \u{ffff}";
     let data = serde_json::json!({ "text": odd }).to_string();
-    let events = vec![EventRow { seq: 0, kind: "move".into(), data: data.clone(), at: 7 }];
-    let mv = MoveRow { notation: odd.into(), captures: format!("[{data}]"), ..a_move(0, "") };
+    let mv = MoveRow {
+        notation: odd.into(),
+        captures: serde_json::to_string(&[odd, &data]).unwrap(),
+        kinds: Some("GR".into()),
+        ..a_move(0, "")
+    };
+    let events = ev(0, &mv);
     let row = GameRow { position: odd.into(), result: Some(data.clone()), ..game(2, "") };
     assert_eq!(store.commit_move(&row, 1, &mv, None, &events, &[]).await.unwrap(), Commit::Done);
     let g = store.game("g1").await.unwrap().unwrap();

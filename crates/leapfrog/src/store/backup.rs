@@ -92,10 +92,14 @@ pub async fn backup(url: &str, output: &Path) -> Result<Backup, BackupError> {
     if check != "ok" {
         return Err(BackupError::Damaged { file: output.display().to_string(), detail: check });
     }
-    let counts = sqlx::query("SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM moves)")
-        .fetch_one(&mut conn)
-        .await
-        .map_err(StoreError::from)?;
+    // A move is its event; the games stored before the log and never read since keep theirs in `moves`.
+    let counts = sqlx::query(
+        "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM game_events WHERE kind = 'move') \
+         + (SELECT COUNT(*) FROM moves JOIN games ON games.id = moves.game_id WHERE games.events IS NULL)",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .map_err(StoreError::from)?;
     let (games, moves): (i64, i64) = (counts.get(0), counts.get(1));
     let bytes = std::fs::metadata(output).map(|m| m.len()).unwrap_or(0);
     Ok(Backup { bytes, games, moves })

@@ -1,6 +1,8 @@
 //! A group's moves written with a few statements whatever its size: the
 //! games' updates as one JSON array in one guarded `UPDATE … RETURNING`,
-//! then the rows of the moves whose update wrote, one insert per table.
+//! then the rows of the moves whose update wrote, one insert per table: a
+//! move is its events (the game's log is its history, [`super::moves`])
+//! and its idempotency key's record.
 //! One prepared statement each, on both databases (`jsonb_each` on SQLite,
 //! `json_to_recordset` on PostgreSQL), where a statement per move was one
 //! round trip each.
@@ -38,9 +40,8 @@ struct Statements {
 }
 
 /// The update's guard: the game is still at the version its move was
-/// computed from, and the move's ply, first event number and key are free.
+/// computed from, and the move's first event number and key are free.
 const FREE: &str = "WHERE games.id = j.game AND games.version = j.old_version \
-     AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = j.game AND ply = j.ply) \
      AND NOT EXISTS (SELECT 1 FROM game_events WHERE game_id = j.game AND seq = j.seq0) \
      AND (j.key IS NULL OR NOT EXISTS \
           (SELECT 1 FROM move_keys WHERE game_id = j.game AND player = j.player AND key = j.key)) \
@@ -51,15 +52,11 @@ const SET: &str = "UPDATE games SET version = j.version, position = j.position, 
 
 /// The columns of each JSON array, as `name type`.
 const GAME_COLUMNS: &str = "game text, old_version bigint, version bigint, position text, status text, \
-     result text, at bigint, turn_at bigint, computer_due bigint, events bigint, ply bigint, player bigint, \
+     result text, at bigint, turn_at bigint, computer_due bigint, events bigint, player bigint, \
      seq0 bigint, key text";
-const MOVE_COLUMNS: &str = "game text, ply bigint, player bigint, notation text, captures text, kinds text, \
-     gain bigint, at bigint, computer bigint";
 const EVENT_COLUMNS: &str = "game text, seq bigint, kind text, data text, at bigint";
 const KEY_COLUMNS: &str =
     "game text, player bigint, key text, ply bigint, version bigint, request text, at bigint";
-const MOVE_INSERT: &str =
-    "INSERT INTO moves (game_id, ply, player, notation, captures, kinds, gain, at, computer)";
 const EVENT_INSERT: &str = "INSERT INTO game_events (game_id, seq, kind, data, at)";
 const KEY_INSERT: &str = "INSERT INTO move_keys (game_id, player, key, ply, version, request, created_at)";
 
@@ -91,11 +88,6 @@ fn statements(backend: Backend) -> &'static Statements {
             update: Statement::new(&format!("{SET} FROM {} AS j {FREE}", sqlite_rows(GAME_COLUMNS, "games"))),
             inserts: [
                 format!(
-                    "{MOVE_INSERT} SELECT {} FROM {}",
-                    names(MOVE_COLUMNS),
-                    sqlite_rows(MOVE_COLUMNS, "moves")
-                ),
-                format!(
                     "{EVENT_INSERT} SELECT {} FROM {}",
                     names(EVENT_COLUMNS),
                     sqlite_rows(EVENT_COLUMNS, "events")
@@ -122,19 +114,15 @@ fn statements(backend: Backend) -> &'static Statements {
             // data-modifying `WITH` clauses, which also notify the other
             // processes of each game (sent only if the transaction commits).
             inserts: vec![Statement::new(&format!(
-                "WITH m AS ({MOVE_INSERT} SELECT {} FROM {} RETURNING 1), \
-                 e AS ({EVENT_INSERT} SELECT {} FROM {} RETURNING 1), \
+                "WITH e AS ({EVENT_INSERT} SELECT {} FROM {} RETURNING 1), \
                  k AS ({KEY_INSERT} SELECT {} FROM {} RETURNING 1), \
                  n AS (SELECT pg_notify('{CHANNEL}', game) FROM {}) \
-                 SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM e) + (SELECT count(*) FROM k) \
-                 + 0 * (SELECT count(*) FROM n)",
-                names(MOVE_COLUMNS),
-                postgres_rows(MOVE_COLUMNS, "moves"),
+                 SELECT (SELECT count(*) FROM e) + (SELECT count(*) FROM k) + 0 * (SELECT count(*) FROM n)",
                 names(EVENT_COLUMNS),
                 postgres_rows(EVENT_COLUMNS, "events"),
                 names(KEY_COLUMNS),
                 postgres_rows(KEY_COLUMNS, "keys"),
-                postgres_rows("game text", "moves"),
+                postgres_rows("game text", "events"),
             ))],
         };
         [sqlite, postgres]
@@ -155,7 +143,6 @@ struct GameUpdate<'a> {
     turn_at: Option<i64>,
     computer_due: Option<i64>,
     events: Option<i64>,
-    ply: i64,
     player: i64,
     seq0: i64,
     key: Option<&'a str>,
@@ -174,39 +161,9 @@ impl<'a> GameUpdate<'a> {
             turn_at: w.game.turn_at,
             computer_due: w.game.computer_due,
             events: w.game.events,
-            ply: w.mv.ply,
             player: w.mv.player,
             seq0: w.events.first().map_or(-1, |e| e.seq),
             key: w.key.as_ref().map(|k| k.key.as_str()),
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct MoveInsert<'a> {
-    game: &'a str,
-    ply: i64,
-    player: i64,
-    notation: &'a str,
-    captures: &'a str,
-    kinds: Option<&'a str>,
-    gain: i64,
-    at: i64,
-    computer: i64,
-}
-
-impl<'a> MoveInsert<'a> {
-    fn of(game: &'a str, mv: &'a MoveRow) -> MoveInsert<'a> {
-        MoveInsert {
-            game,
-            ply: mv.ply,
-            player: mv.player,
-            notation: &mv.notation,
-            captures: &mv.captures,
-            kinds: mv.kinds.as_deref(),
-            gain: mv.gain,
-            at: mv.at,
-            computer: mv.computer,
         }
     }
 }
@@ -241,7 +198,6 @@ fn games_json(writes: &[&MoveWrite]) -> Result<String, StoreError> {
 
 /// The rows of the moves whose update wrote, as the inserts' JSON arrays.
 struct Rows {
-    moves: String,
     events: String,
     keys: String,
     /// How many rows the arrays hold in all.
@@ -250,7 +206,6 @@ struct Rows {
 
 impl Rows {
     fn of(stored: &[&MoveWrite]) -> Result<Rows, StoreError> {
-        let moves: Vec<MoveInsert> = stored.iter().map(|w| MoveInsert::of(&w.game.id, &w.mv)).collect();
         let events: Vec<EventInsert> = stored
             .iter()
             .flat_map(|w| {
@@ -278,8 +233,7 @@ impl Rows {
             })
             .collect();
         Ok(Rows {
-            count: (moves.len() + events.len() + keys.len()) as u64,
-            moves: serde_json::to_string(&moves)?,
+            count: (events.len() + keys.len()) as u64,
             events: serde_json::to_string(&events)?,
             keys: serde_json::to_string(&keys)?,
         })
@@ -326,11 +280,7 @@ pub(super) async fn write_moves<E: Execute>(
     let stored: Vec<&MoveWrite> = writes.iter().copied().filter(|w| written.contains(&w.game.id)).collect();
     if !stored.is_empty() {
         let rows = Rows::of(&stored)?;
-        let arrays: &Args = &[
-            ("moves", (&rows.moves).into()),
-            ("events", (&rows.events).into()),
-            ("keys", (&rows.keys).into()),
-        ];
+        let arrays: &Args = &[("events", (&rows.events).into()), ("keys", (&rows.keys).into())];
         let mut inserted = 0;
         for insert in &statements.inserts {
             inserted += match backend {
@@ -382,23 +332,11 @@ mod tests {
             turn_at: None,
             computer_due: None,
             events: Some(1),
-            ply: 0,
             player: 0,
             seq0: 0,
             key: None,
         };
         assert_eq!(fields(&game), sorted(GAME_COLUMNS));
-        let mv = MoveRow {
-            ply: 0,
-            player: 0,
-            notation: "a1".into(),
-            captures: "[]".into(),
-            gain: 0,
-            at: 3,
-            computer: 0,
-            kinds: None,
-        };
-        assert_eq!(fields(&MoveInsert::of("g", &mv)), sorted(MOVE_COLUMNS));
         let event = EventInsert { game: "g", seq: 0, kind: "move", data: "{}", at: 3 };
         assert_eq!(fields(&event), sorted(EVENT_COLUMNS));
         let key = KeyInsert { game: "g", player: 0, key: "k", ply: 0, version: 2, request: "a1", at: 3 };

@@ -1,7 +1,11 @@
-//! The `moves` and `move_keys` tables: a move's commit — its row, the
-//! game's new state checked against the version it was computed from,
-//! and the idempotency key's record, together or not at all — and the
-//! history.
+//! A move's commit — the game's new state checked against the version it
+//! was computed from, its events and the idempotency key's record (the
+//! `move_keys` table), together or not at all — and the history.
+//!
+//! A game's history is the `move` events of its log: each holds its move's
+//! record. The `moves` table holds the moves of games stored before the
+//! log; a game's log, once made from them, holds those too, so a game is
+//! read from its log whenever it has one.
 
 use std::sync::LazyLock;
 
@@ -13,12 +17,50 @@ use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow};
 use super::sql::Statement;
 use super::{Store, StoreError};
 
+/// The moves of a game stored before the log, while it has none.
 static MOVES: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT ply, player, notation, captures, gain, at, computer, kinds FROM moves \
          WHERE game_id = :game AND ply >= :from ORDER BY ply",
     )
 });
+/// The `move` events of a game's log, and whether it has a log.
+static LOGGED: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new("SELECT data, at FROM game_events WHERE game_id = :game AND kind = 'move' ORDER BY seq")
+});
+static HAS_LOG: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("SELECT events FROM games WHERE id = :game"));
+
+/// What a `move` event's data says of its move (the rest, the game after
+/// it, is not read).
+#[derive(serde::Deserialize)]
+struct Logged {
+    ply: i64,
+    player: i64,
+    notation: String,
+    captures: Vec<String>,
+    kinds: Vec<String>,
+    gain: i64,
+    computer: bool,
+}
+
+impl Logged {
+    /// The move's row; `at` is its event's time, the move's own.
+    fn into_row(self, at: i64) -> Result<MoveRow, StoreError> {
+        // A move made from a row without kinds keeps not knowing them (`?`).
+        let kinds = (self.kinds.len() == self.captures.len()).then(|| self.kinds.concat());
+        Ok(MoveRow {
+            ply: self.ply,
+            player: self.player,
+            notation: self.notation,
+            captures: serde_json::to_string(&self.captures)?,
+            gain: self.gain,
+            at,
+            computer: i64::from(self.computer),
+            kinds,
+        })
+    }
+}
 static KEY_RECORD: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT ply, version, request, created_at FROM move_keys \
@@ -35,11 +77,32 @@ impl Store {
     pub async fn moves(&self, id: &str, from: i64) -> Result<Vec<MoveRow>, StoreError> {
         let id = id.to_string();
         self.on_db(move |s| async move {
-            let rows = MOVES
-                .query(&[("game", (&id).into()), ("from", from.into())])?
-                .fetch_all(&mut *s.read().await?)
-                .await?;
-            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+            let mut conn = s.read().await?;
+            let game: &[_] = &[("game", (&id).into())];
+            let logged = LOGGED.query(game)?.fetch_all(&mut *conn).await?;
+            if logged.is_empty() {
+                // No move in the log: none at all, or a game without a log yet.
+                let log = HAS_LOG.query(game)?.fetch_optional(&mut *conn).await?;
+                if log.map(|r| r.try_get::<Option<i64>, _>(0)).transpose()?.flatten().is_none() {
+                    let rows = MOVES
+                        .query(&[("game", (&id).into()), ("from", from.into())])?
+                        .fetch_all(&mut *conn)
+                        .await?;
+                    return Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?);
+                }
+            }
+            let mut moves = Vec::with_capacity(logged.len());
+            for row in &logged {
+                let data: String = row.try_get(0)?;
+                let event: Logged = serde_json::from_str(&data).map_err(|e| StoreError::Damaged {
+                    what: "move event",
+                    detail: format!("game {id}: {e}"),
+                })?;
+                if event.ply >= from {
+                    moves.push(event.into_row(row.try_get(1)?)?);
+                }
+            }
+            Ok(moves)
         })
         .await
     }
@@ -81,10 +144,10 @@ impl Store {
             .transpose()?)
     }
 
-    /// Commits a move computed from the game at `version`: the move row,
-    /// the game's new state, its events (the move, and the end if it ended
-    /// the game) and the idempotency key's record, together or not at all,
-    /// with the next group commit.
+    /// Commits a move computed from the game at `version`: the game's new
+    /// state, its events (the move's — its record, which is how the move
+    /// is kept — and the end if it ended the game) and the idempotency
+    /// key's record, together or not at all, with the next group commit.
     ///
     /// # Errors
     ///
