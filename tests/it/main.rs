@@ -42,6 +42,7 @@ mod generated_client;
 mod hot;
 mod lobby;
 mod metrics;
+mod new_games;
 mod other_boards;
 mod outages;
 mod process;

@@ -10,7 +10,7 @@ use leapfrog::events::{Hub, StreamLimits};
 use leapfrog::play::{Creator, Games, SweepReport};
 use leapfrog::store::{Commit, Durability, EventRow, GameRow, KeyRecord, MoveRow, SeatRow, Store};
 
-fn game(version: i64, position: &str) -> GameRow {
+pub(crate) fn game(version: i64, position: &str) -> GameRow {
     GameRow {
         id: "g1".into(),
         version,
@@ -349,7 +349,7 @@ async fn each_listing_filter_uses_its_index(store: Store, url: &str) {
     store.close().await;
 }
 
-fn run<F: std::future::Future<Output = ()> + 'static>(
+pub(crate) fn run<F: std::future::Future<Output = ()> + 'static>(
     url: &str,
     test: impl FnOnce(Store, String) -> F + 'static,
 ) {
@@ -361,7 +361,7 @@ fn run<F: std::future::Future<Output = ()> + 'static>(
     });
 }
 
-fn sqlite() -> String {
+pub(crate) fn sqlite() -> String {
     format!("sqlite://{}", crate::common::temp_db().display())
 }
 

@@ -15,7 +15,7 @@ use rusqlite::{Connection, params_from_iter};
 
 use super::batch::{MoveWrite, write_moves};
 use super::sql::{Args, Execute, Statement};
-use super::{Backend, Commit, Durability, StoreError};
+use super::{Backend, Commit, Durability, GameRow, SeatRow, Store, StoreError};
 
 /// The committer's own connection.
 #[derive(Debug)]
@@ -43,11 +43,35 @@ impl Direct {
     /// that conflicts writes nothing), or the error that stored none. The
     /// caller holds the store's write lock.
     pub(super) async fn write_group(&mut self, writes: &[&MoveWrite]) -> Result<Vec<Commit>, StoreError> {
+        self.begin()?;
+        let written = write_moves(self, Backend::Sqlite, writes).await;
+        self.end(written)
+    }
+
+    /// Stores new games and commits, all or none. The caller holds the
+    /// store's write lock.
+    pub(super) async fn insert_games(&mut self, games: &[(&GameRow, &[SeatRow])]) -> Result<(), StoreError> {
+        self.begin()?;
+        let mut written = Ok(());
+        for (game, seats) in games {
+            written = Store::insert_rows(self, game, seats).await;
+            if written.is_err() {
+                break;
+            }
+        }
+        self.end(written)
+    }
+
+    fn begin(&mut self) -> Result<(), StoreError> {
         // IMMEDIATE: the database's write lock now, not at the first write.
-        self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        match write_moves(self, Backend::Sqlite, writes).await {
-            Ok(commits) => match self.conn.execute_batch("COMMIT") {
-                Ok(()) => Ok(commits),
+        Ok(self.conn.execute_batch("BEGIN IMMEDIATE")?)
+    }
+
+    /// Commits if `written` is a success, rolls back if not.
+    fn end<T>(&mut self, written: Result<T, StoreError>) -> Result<T, StoreError> {
+        match written {
+            Ok(done) => match self.conn.execute_batch("COMMIT") {
+                Ok(()) => Ok(done),
                 Err(e) => Err(self.rolled_back(e.into())),
             },
             Err(e) => Err(self.rolled_back(e)),

@@ -7,7 +7,7 @@ use sqlx::{Connection, Row};
 
 use super::account_events::AccountEvent;
 use super::rows::{Commit, EventRow, GameRow, SeatRow};
-use super::sql::{Arg, Statement};
+use super::sql::{Arg, Args, Execute, Statement};
 use super::{Backend, CHANNEL, Store, StoreError, is_unique_violation};
 
 /// The listing filter of games waiting with public seats: never a stored
@@ -173,6 +173,10 @@ impl Store {
     /// On a database failure; nothing is stored then.
     pub async fn insert_game(&self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
         let (g, seats) = (g.clone(), seats.to_vec());
+        if self.group.writes_games() {
+            // SQLite: with the moves, on the committer's own connection.
+            return self.group.insert(g, seats).await;
+        }
         self.on_db(move |s| async move {
             let mut conn = s.write().await?;
             let mut tx = conn.begin().await?;
@@ -184,25 +188,23 @@ impl Store {
     }
 
     /// A game's row and its seats' rows, within `tx`.
-    pub(super) async fn insert_rows(
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    pub(super) async fn insert_rows<E: Execute>(
+        tx: &mut E,
         g: &GameRow,
         seats: &[SeatRow],
     ) -> Result<(), StoreError> {
-        INSERT_GAME.query(&game_args(g))?.execute(&mut **tx).await?;
+        tx.execute(&INSERT_GAME, &game_args(g)).await?;
         for s in seats {
-            INSERT_SEAT
-                .query(&[
-                    ("game", (&g.id).into()),
-                    ("player", s.player.into()),
-                    ("name", (&s.name).into()),
-                    ("token_hash", (&s.token_hash).into()),
-                    ("invite_hash", (&s.invite_hash).into()),
-                    ("claim_hash", (&s.claim_hash).into()),
-                    ("account_id", (&s.account_id).into()),
-                ])?
-                .execute(&mut **tx)
-                .await?;
+            let args: &Args = &[
+                ("game", (&g.id).into()),
+                ("player", s.player.into()),
+                ("name", (&s.name).into()),
+                ("token_hash", (&s.token_hash).into()),
+                ("invite_hash", (&s.invite_hash).into()),
+                ("claim_hash", (&s.claim_hash).into()),
+                ("account_id", (&s.account_id).into()),
+            ];
+            tx.execute(&INSERT_SEAT, args).await?;
         }
         Ok(())
     }

@@ -10,6 +10,11 @@
 //! the previous group was being synced share the next one. If a group
 //! fails as a whole, its moves are committed one by one, so that one bad
 //! move (or a deadlock PostgreSQL broke) costs no other move.
+//!
+//! On SQLite the committer also writes new games, before the group that
+//! follows them: its connection is the one that does not hand each
+//! statement to another thread, and a game made through the store's other
+//! writer held the write lock, and so every move, for several times as long.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -20,12 +25,23 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::batch::{MoveWrite, write_group};
 use super::direct::Direct;
-use super::{Backend, Commit, StoreError};
+use super::{Backend, Commit, GameRow, SeatRow, StoreError};
 
 /// Most moves in one transaction.
 pub const MAX_GROUP: usize = 64;
 
-type Job = (MoveWrite, oneshot::Sender<Result<Commit, StoreError>>);
+type Reply<T> = oneshot::Sender<Result<T, StoreError>>;
+
+type MoveJob = (MoveWrite, Reply<Commit>);
+
+/// What the committer is given to write.
+// A move, nearly every job, stays unboxed: no allocation more a move.
+#[allow(clippy::large_enum_variant)]
+enum Job {
+    Move(MoveWrite, Reply<Commit>),
+    /// A new game's row and its seats' rows.
+    Game(GameRow, Vec<SeatRow>, Reply<()>),
+}
 
 /// The queue into the committer's task.
 #[derive(Debug, Clone)]
@@ -33,6 +49,8 @@ pub struct Committer {
     tx: mpsc::Sender<Job>,
     /// Groups that failed whole, their moves then committed one by one.
     failures: Arc<AtomicU64>,
+    /// Whether it writes new games too (SQLite's own connection).
+    games: bool,
 }
 
 impl Committer {
@@ -49,6 +67,7 @@ impl Committer {
         let (tx, rx) = mpsc::channel(4 * MAX_GROUP);
         let failures = Arc::new(AtomicU64::new(0));
         let counted = failures.clone();
+        let games = matches!(through, Through::Direct { .. });
         match backend {
             Backend::Sqlite => {
                 // One thread that only waits for SQLite's: a runtime of several
@@ -63,7 +82,7 @@ impl Committer {
                 tokio::spawn(run(through, backend, rx, counted));
             }
         }
-        Ok(Committer { tx, failures })
+        Ok(Committer { tx, failures, games })
     }
 
     /// How many groups failed whole (each then committed move by move):
@@ -76,8 +95,28 @@ impl Committer {
     /// Commits `write` with the next group; answers once it is durable.
     pub async fn commit(&self, write: MoveWrite) -> Result<Commit, StoreError> {
         let (reply, answer) = oneshot::channel();
+        self.send(Job::Move(write, reply), answer).await
+    }
+
+    /// Whether it writes new games ([`Committer::insert`]).
+    pub fn writes_games(&self) -> bool {
+        self.games
+    }
+
+    /// Stores a new game's rows before the next group; answers once they
+    /// are durable.
+    pub async fn insert(&self, game: GameRow, seats: Vec<SeatRow>) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Game(game, seats, reply), answer).await
+    }
+
+    async fn send<T>(
+        &self,
+        job: Job,
+        answer: oneshot::Receiver<Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
         let stopped = || StoreError::Database(sqlx::Error::PoolClosed);
-        self.tx.send((write, reply)).await.map_err(|_| stopped())?;
+        self.tx.send(job).await.map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())?
     }
 }
@@ -108,6 +147,18 @@ impl Writer {
             Writer::Pool(pool) => write_group(pool, backend, writes).await,
         }
     }
+
+    /// Stores new games in one transaction (only the direct connection is
+    /// given any).
+    async fn insert(&mut self, games: &[(&GameRow, &[SeatRow])]) -> Result<(), StoreError> {
+        match self {
+            Writer::Direct(direct, lock) => {
+                let _held = lock.lock().await;
+                direct.insert_games(games).await
+            }
+            Writer::Pool(_) => Err(StoreError::Statement("new games go through the store's writer".into())),
+        }
+    }
 }
 
 async fn run(through: Through, backend: Backend, mut rx: mpsc::Receiver<Job>, failures: Arc<AtomicU64>) {
@@ -117,8 +168,12 @@ async fn run(through: Through, backend: Backend, mut rx: mpsc::Receiver<Job>, fa
             Err(e) => {
                 // Nothing can be written: every move is refused with this.
                 tracing::error!(error = %e, file = %file.display(), "the group committer cannot open the database");
-                while let Some((_, reply)) = rx.recv().await {
-                    let _ = reply.send(Err(StoreError::Runtime(format!("the group committer: {e}"))));
+                let refusal = || StoreError::Runtime(format!("the group committer: {e}"));
+                while let Some(job) = rx.recv().await {
+                    match job {
+                        Job::Move(_, reply) => drop(reply.send(Err(refusal()))),
+                        Job::Game(_, _, reply) => drop(reply.send(Err(refusal()))),
+                    }
                 }
                 return;
             }
@@ -127,7 +182,16 @@ async fn run(through: Through, backend: Backend, mut rx: mpsc::Receiver<Job>, fa
     };
     let mut queued = Vec::with_capacity(MAX_GROUP);
     while rx.recv_many(&mut queued, MAX_GROUP).await > 0 {
-        let mut jobs = std::mem::take(&mut queued);
+        let (mut jobs, mut games) = (Vec::with_capacity(queued.len()), Vec::new());
+        for job in queued.drain(..) {
+            match job {
+                Job::Move(w, reply) => jobs.push((w, reply)),
+                Job::Game(g, seats, reply) => games.push((g, seats, reply)),
+            }
+        }
+        if !games.is_empty() {
+            insert_games(&mut writer, games, &failures).await;
+        }
         // Two moves of one game in one group would meet in one update: the later waits for the next.
         while !jobs.is_empty() {
             let (now, later) = one_per_game(jobs);
@@ -152,8 +216,33 @@ async fn run(through: Through, backend: Backend, mut rx: mpsc::Receiver<Job>, fa
     }
 }
 
+/// Stores new games together, or each alone when together failed.
+async fn insert_games(
+    writer: &mut Writer,
+    games: Vec<(GameRow, Vec<SeatRow>, Reply<()>)>,
+    failures: &AtomicU64,
+) {
+    let rows: Vec<(&GameRow, &[SeatRow])> = games.iter().map(|(g, s, _)| (g, s.as_slice())).collect();
+    let together = writer.insert(&rows).await;
+    drop(rows);
+    match together {
+        Ok(()) => {
+            for (_, _, reply) in games {
+                let _ = reply.send(Ok(()));
+            }
+        }
+        Err(e) => {
+            failures.fetch_add(1, Ordering::Relaxed);
+            tracing::warn!(error = %e, games = games.len(), "new games failed together; each is stored alone");
+            for (g, seats, reply) in games {
+                let _ = reply.send(writer.insert(&[(&g, &seats)]).await);
+            }
+        }
+    }
+}
+
 /// Splits `jobs` into the first move of each game and the rest, in order.
-fn one_per_game(jobs: Vec<Job>) -> (Vec<Job>, Vec<Job>) {
+fn one_per_game(jobs: Vec<MoveJob>) -> (Vec<MoveJob>, Vec<MoveJob>) {
     let mut seen = HashSet::with_capacity(jobs.len());
     jobs.into_iter().partition(|(w, _)| seen.insert(w.game.id.clone()))
 }
