@@ -54,20 +54,19 @@ pub struct Committer {
 }
 
 impl Committer {
-    /// Starts the committer; it writes through `through` until every
-    /// `Committer` is dropped. On
-    /// SQLite it runs on a thread of its own; on PostgreSQL on the current
-    /// runtime (the database's), whose reactor its connections' sockets
-    /// belong to.
+    /// Starts the committer; it writes through `writer` until every
+    /// `Committer` is dropped. On SQLite it runs on a thread of its own; on
+    /// PostgreSQL on the current runtime (the database's), whose reactor
+    /// its connections' sockets belong to.
     ///
     /// # Errors
     ///
     /// When the thread or its runtime cannot be made.
-    pub fn start(through: Through, backend: Backend) -> std::io::Result<Committer> {
+    pub(super) fn start(writer: Writer, backend: Backend) -> std::io::Result<Committer> {
         let (tx, rx) = mpsc::channel(4 * MAX_GROUP);
         let failures = Arc::new(AtomicU64::new(0));
         let counted = failures.clone();
-        let games = matches!(through, Through::Direct { .. });
+        let games = matches!(writer, Writer::Direct(..));
         match backend {
             Backend::Sqlite => {
                 // One thread that only waits for SQLite's: a runtime of several
@@ -76,18 +75,18 @@ impl Committer {
                 let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
                 std::thread::Builder::new()
                     .name("leapfrog-commit".into())
-                    .spawn(move || runtime.block_on(run(through, backend, rx, counted)))?;
+                    .spawn(move || runtime.block_on(run(writer, backend, rx, counted)))?;
             }
             Backend::Postgres => {
-                tokio::spawn(run(through, backend, rx, counted));
+                tokio::spawn(run(writer, backend, rx, counted));
             }
         }
         Ok(Committer { tx, failures, games })
     }
 
-    /// How many groups failed whole (each then committed move by move):
-    /// 0 unless a move's rows break a constraint, or PostgreSQL broke a
-    /// deadlock.
+    /// How many groups failed whole (each then committed move by move, or
+    /// new game by new game): 0 unless a move's rows break a constraint,
+    /// or PostgreSQL broke a deadlock.
     pub fn failures(&self) -> u64 {
         self.failures.load(Ordering::Relaxed)
     }
@@ -123,17 +122,11 @@ impl Committer {
 
 /// What the committer writes through.
 #[derive(Debug)]
-pub enum Through {
+pub(super) enum Writer {
     /// SQLite's file: a connection of the committer's own
-    /// ([`super::direct`]), opened on its thread, written under `lock`.
-    Direct { file: std::path::PathBuf, durability: super::Durability, lock: super::WriteLock },
-    /// A pool: PostgreSQL's, or SQLite's writer for a database in memory.
-    Pool(AnyPool),
-}
-
-/// [`Through`] once open.
-enum Writer {
+    /// ([`super::direct`]), written under the store's write lock.
     Direct(Box<Direct>, super::WriteLock),
+    /// A pool: PostgreSQL's, or SQLite's writer for a database in memory.
     Pool(AnyPool),
 }
 
@@ -161,25 +154,7 @@ impl Writer {
     }
 }
 
-async fn run(through: Through, backend: Backend, mut rx: mpsc::Receiver<Job>, failures: Arc<AtomicU64>) {
-    let mut writer = match through {
-        Through::Direct { file, durability, lock } => match Direct::open(&file, durability) {
-            Ok(direct) => Writer::Direct(Box::new(direct), lock),
-            Err(e) => {
-                // Nothing can be written: every move is refused with this.
-                tracing::error!(error = %e, file = %file.display(), "the group committer cannot open the database");
-                let refusal = || StoreError::Runtime(format!("the group committer: {e}"));
-                while let Some(job) = rx.recv().await {
-                    match job {
-                        Job::Move(_, reply) => drop(reply.send(Err(refusal()))),
-                        Job::Game(_, _, reply) => drop(reply.send(Err(refusal()))),
-                    }
-                }
-                return;
-            }
-        },
-        Through::Pool(pool) => Writer::Pool(pool),
-    };
+async fn run(mut writer: Writer, backend: Backend, mut rx: mpsc::Receiver<Job>, failures: Arc<AtomicU64>) {
     let mut queued = Vec::with_capacity(MAX_GROUP);
     while rx.recv_many(&mut queued, MAX_GROUP).await > 0 {
         let (mut jobs, mut games) = (Vec::with_capacity(queued.len()), Vec::new());

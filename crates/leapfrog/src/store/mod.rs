@@ -213,17 +213,18 @@ impl Store {
             Backend::Postgres => None,
         };
         let write_lock = (backend == Backend::Sqlite).then(WriteLock::default);
-        let through = match (backend, &write_lock) {
-            (Backend::Sqlite, Some(lock)) => {
+        let pool_writer = || group::Writer::Pool(writer.clone().unwrap_or_else(|| pool.clone()));
+        let through = match &write_lock {
+            Some(lock) => {
                 let file = sqlx::sqlite::SqliteConnectOptions::from_str(&url)?.get_filename().to_path_buf();
                 // A database in memory is the pool's own: no other connection sees it.
                 if file.as_os_str() == ":memory:" {
-                    group::Through::Pool(writer.clone().unwrap_or_else(|| pool.clone()))
+                    pool_writer()
                 } else {
-                    group::Through::Direct { file, durability, lock: lock.clone() }
+                    group::Writer::Direct(Box::new(direct::Direct::open(&file, durability)?), lock.clone())
                 }
             }
-            _ => group::Through::Pool(writer.clone().unwrap_or_else(|| pool.clone())),
+            None => pool_writer(),
         };
         let group =
             group::Committer::start(through, backend).map_err(|e| StoreError::Runtime(e.to_string()))?;
