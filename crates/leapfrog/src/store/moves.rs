@@ -24,12 +24,20 @@ static MOVES: LazyLock<Statement> = LazyLock::new(|| {
          WHERE game_id = :game AND ply >= :from ORDER BY ply",
     )
 });
-/// The `move` events of a game's log, and whether it has a log.
+/// The `move` events of a game's log.
 static LOGGED: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new("SELECT data, at FROM game_events WHERE game_id = :game AND kind = 'move' ORDER BY seq")
 });
+/// The length of a game's log: NULL while it has none.
 static HAS_LOG: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("SELECT events FROM games WHERE id = :game"));
+
+static KEY_RECORD: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT ply, version, request, created_at FROM move_keys \
+         WHERE game_id = :game AND player = :player AND key = :key",
+    )
+});
 
 /// What a `move` event's data says of its move (the rest, the game after
 /// it, is not read).
@@ -61,12 +69,6 @@ impl Logged {
         })
     }
 }
-static KEY_RECORD: LazyLock<Statement> = LazyLock::new(|| {
-    Statement::new(
-        "SELECT ply, version, request, created_at FROM move_keys \
-         WHERE game_id = :game AND player = :player AND key = :key",
-    )
-});
 
 impl Store {
     /// The moves of a game with ply at least `from`, in order.
