@@ -234,7 +234,7 @@ impl Store {
     }
 
     fn pool_options(backend: Backend, durability: Durability, size: u32) -> AnyPoolOptions {
-        AnyPoolOptions::new().max_connections(size).acquire_timeout(Duration::from_secs(10)).after_connect(
+        AnyPoolOptions::new().max_connections(size).acquire_timeout(ACQUIRE_TIMEOUT).after_connect(
             move |conn, _| {
                 Box::pin(async move {
                     match (backend, durability) {
@@ -280,7 +280,12 @@ impl Store {
     async fn write(&self) -> Result<Writing, StoreError> {
         let asked = std::time::Instant::now();
         let lock = match &self.write_lock {
-            Some(lock) => Some(lock.clone().lock_owned().await),
+            // As long as the pool waits for a connection: then the same refusal.
+            Some(lock) => Some(
+                tokio::time::timeout(ACQUIRE_TIMEOUT, lock.clone().lock_owned())
+                    .await
+                    .map_err(|_| sqlx::Error::PoolTimedOut)?,
+            ),
             None => None,
         };
         let conn = self.writes().acquire().await?;
@@ -368,6 +373,9 @@ async fn timed_acquire(pool: &AnyPool) -> Result<PoolConnection<Any>, StoreError
     metrics::histogram!(crate::process::meter::DB_WAIT).record(asked.elapsed().as_secs_f64());
     Ok(conn)
 }
+
+/// The longest a statement waits for a connection, or for the write lock.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The lock SQLite's writers of one process take in turn.
 type WriteLock = std::sync::Arc<tokio::sync::Mutex<()>>;

@@ -227,6 +227,17 @@ mod tests {
     }
 
     #[test]
+    fn positional_arguments_are_where_sqlite_numbers_the_names() -> Result<(), Box<dyn std::error::Error>> {
+        let s = Statement::new("SELECT :b || :a || :b || :c");
+        let (sql, values) =
+            s.positional(&[("a", Arg::Text("A")), ("c", Arg::Int(3)), ("b", Arg::Text("B"))])?;
+        let conn = rusqlite::Connection::open_in_memory()?;
+        let got: String = conn.query_row(sql, rusqlite::params_from_iter(values), |r| r.get(0))?;
+        assert_eq!(got, "BAB3");
+        Ok(())
+    }
+
+    #[test]
     fn a_missing_or_unknown_argument_is_an_error_not_a_shift() {
         let s = Statement::new("SELECT :a, :b");
         assert!(s.query(&[("a", Arg::Int(1))]).is_err());
