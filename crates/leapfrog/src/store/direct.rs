@@ -52,13 +52,13 @@ impl Direct {
     /// store's write lock.
     pub(super) async fn insert_games(&mut self, games: &[(&GameRow, &[SeatRow])]) -> Result<(), StoreError> {
         self.begin()?;
-        let mut written = Ok(());
-        for (game, seats) in games {
-            written = Store::insert_rows(self, game, seats).await;
-            if written.is_err() {
-                break;
+        let written = async {
+            for (game, seats) in games {
+                Store::insert_rows(self, game, seats).await?;
             }
+            Ok(())
         }
+        .await;
         self.end(written)
     }
 
@@ -84,7 +84,7 @@ impl Direct {
         if !self.conn.is_autocommit()
             && let Err(rollback) = self.conn.execute_batch("ROLLBACK")
         {
-            tracing::error!(error = %rollback, "a failed group's rollback failed");
+            tracing::error!(error = %rollback, "a failed transaction's rollback failed");
         }
         e
     }

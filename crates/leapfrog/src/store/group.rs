@@ -35,10 +35,10 @@ type Reply<T> = oneshot::Sender<Result<T, StoreError>>;
 type MoveJob = (MoveWrite, Reply<Commit>);
 
 /// What the committer is given to write.
-// A move, nearly every job, stays unboxed: no allocation more a move.
+// A move, nearly every job, stays unboxed: no extra allocation per move.
 #[allow(clippy::large_enum_variant)]
 enum Job {
-    Move(MoveWrite, Reply<Commit>),
+    Move(MoveJob),
     /// A new game's row and its seats' rows.
     Game(GameRow, Vec<SeatRow>, Reply<()>),
 }
@@ -94,7 +94,7 @@ impl Committer {
     /// Commits `write` with the next group; answers once it is durable.
     pub async fn commit(&self, write: MoveWrite) -> Result<Commit, StoreError> {
         let (reply, answer) = oneshot::channel();
-        self.send(Job::Move(write, reply), answer).await
+        self.send(Job::Move((write, reply)), answer).await
     }
 
     /// Whether it writes new games ([`Committer::insert`]).
@@ -160,7 +160,7 @@ async fn run(mut writer: Writer, backend: Backend, mut rx: mpsc::Receiver<Job>, 
         let (mut jobs, mut games) = (Vec::with_capacity(queued.len()), Vec::new());
         for job in queued.drain(..) {
             match job {
-                Job::Move(w, reply) => jobs.push((w, reply)),
+                Job::Move(job) => jobs.push(job),
                 Job::Game(g, seats, reply) => games.push((g, seats, reply)),
             }
         }
