@@ -4,7 +4,11 @@
 //! change how text around it is shown: control characters (NUL, ESC, …),
 //! format characters (the bidirectional overrides and isolates such as
 //! U+202E, zero-width spaces and joiners, the byte order mark, …) and the
-//! line and paragraph separators. Each kind of name has a length cap.
+//! line and paragraph separators — nor characters that show as nothing:
+//! Unicode's default-ignorable code points (variation selectors, the
+//! Hangul fillers, …), the Braille blank and every space but the ASCII
+//! one. A name is kept in NFC, so that one spelling is stored whatever
+//! the keyboard sent. Each kind of name has a length cap.
 
 /// The longest rule set name, in characters.
 pub const MAX_RULES_NAME: usize = 64;
@@ -32,9 +36,9 @@ pub enum NameError {
         /// Its length.
         chars: usize,
     },
-    /// A control, format or separator character.
+    /// A control, format, separator or invisible character.
     #[error(
-        "a {what} may not hold control or format characters; character {at} is U+{code:04X}",
+        "a {what} may not hold control, format or invisible characters; character {at} is U+{code:04X}",
         code = u32::from(*ch)
     )]
     Forbidden {
@@ -52,24 +56,34 @@ pub enum NameError {
 /// that `Alice`, `alice`, `AIice` (a capital i) and `Аlice` (a Cyrillic
 /// А) look the same. Two names that look the same cannot be told apart on
 /// screen. A capital I is an l to the skeleton and an i to the lower
-/// case, so i and l are one letter here.
+/// case, so i and l are one letter here. Combining marks are left out
+/// (`alicé` looks like `alice`): an accent is easily missed on screen.
 pub fn look(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
     use unicode_security::confusable_detection::skeleton;
-    let first: String = skeleton(name.trim()).collect();
-    skeleton(&first.to_lowercase()).map(|c| if c == 'i' { 'l' } else { c }).collect()
+    let bare: String = name.trim().nfd().filter(|&c| !is_combining_mark(c)).collect();
+    let first: String = skeleton(&bare).collect();
+    skeleton(&first.to_lowercase())
+        .filter(|&c| !is_combining_mark(c))
+        .map(|c| if c == 'i' { 'l' } else { c })
+        .collect()
 }
 
-/// `name` trimmed, if it is 1 to `max` characters of which none is
-/// [forbidden](is_forbidden); `what` names it in the error.
+/// `name` trimmed and in NFC, if it is 1 to `max` characters of which
+/// none is [forbidden](is_forbidden); `what` names it in the error.
 ///
 /// # Errors
 ///
-/// [`NameError`] saying what is wrong and where.
-pub fn check<'a>(name: &'a str, what: &'static str, max: usize) -> Result<&'a str, NameError> {
+/// [`NameError`] saying what is wrong and where (counted in the name as
+/// sent, trimmed).
+pub fn check(name: &str, what: &'static str, max: usize) -> Result<String, NameError> {
+    use unicode_normalization::UnicodeNormalization;
     let name = name.trim();
     if let Some((i, ch)) = name.chars().enumerate().find(|&(_, c)| is_forbidden(c)) {
         return Err(NameError::Forbidden { what, ch, at: i + 1 });
     }
+    let name: String = name.nfc().collect();
     match name.chars().count() {
         0 => Err(NameError::Empty { what, max }),
         chars if chars > max => Err(NameError::TooLong { what, max, chars }),
@@ -84,9 +98,43 @@ pub fn sanitized(name: &str) -> String {
 }
 
 /// Whether `c` is a control character (Unicode category Cc), a format
-/// character (Cf), or a line or paragraph separator (Zl, Zp).
+/// character (Cf), a line or paragraph separator (Zl, Zp), a
+/// default-ignorable code point, the Braille blank (U+2800) or a space
+/// other than the ASCII one: everything that changes how text around it
+/// is shown, or shows as nothing.
 pub fn is_forbidden(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') || is_format(c)
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{2800}')
+        || (c.is_whitespace() && c != ' ')
+        || is_format(c)
+        || is_default_ignorable(c)
+}
+
+/// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt,
+/// Unicode 16): shown as nothing when a font has no glyph for it — the
+/// Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the combining
+/// grapheme joiner, variation selectors, Mongolian and Khmer vowel
+/// inherents, the unassigned ignorable planes.
+fn is_default_ignorable(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0xAD | 0x34F
+            | 0x61C
+            | 0x115F..=0x1160
+            | 0x17B4..=0x17B5
+            | 0x180B..=0x180F
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x206F
+            | 0x3164
+            | 0xFE00..=0xFE0F
+            | 0xFEFF
+            | 0xFFA0
+            | 0xFFF0..=0xFFF8
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0000..=0xE0FFF
+    )
 }
 
 /// Unicode's format characters (general category Cf, Unicode 16).
@@ -143,16 +191,51 @@ mod tests {
     }
 
     #[test]
+    fn invisible_letters_and_blanks_are_refused() {
+        for (name, code, at) in [
+            ("alice\u{2800}", 0x2800, 6),
+            ("\u{3164}", 0x3164, 1),
+            ("\u{115F}\u{1160}", 0x115F, 1),
+            ("a\u{FFA0}b", 0xFFA0, 2),
+            ("ali\u{34F}ce", 0x34F, 4),
+            ("frog\u{FE0F}", 0xFE0F, 5),
+            ("no\u{A0}break", 0xA0, 3),
+            ("ideo\u{3000}space", 0x3000, 5),
+            ("og\u{1680}ham", 0x1680, 3),
+        ] {
+            assert_eq!(
+                check(name, "player's name", 64),
+                Err(NameError::Forbidden { what: "player's name", ch: char::from_u32(code).unwrap(), at }),
+                "{name:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn names_are_kept_in_nfc() {
+        assert_eq!(check("alice\u{301}", "name", 64).as_deref(), Ok("alic\u{E9}"));
+        assert_eq!(check("Zo\u{EB}", "name", 64).as_deref(), Ok("Zo\u{EB}"));
+    }
+
+    #[test]
+    fn an_accent_does_not_make_a_name_look_different() {
+        let alice = look("alice");
+        for same in ["alic\u{E9}", "alice\u{301}", "\u{E1}lice", "A\u{308}lice"] {
+            assert_eq!(look(same), alice, "{same:?}");
+        }
+    }
+
+    #[test]
     fn letters_of_every_script_and_emoji_are_welcome() {
         for name in ["Ann", "Zoë", "Ἀθηνᾶ", "שרה", "محمد", "李小龙", "🐸 frog", "O'Brien-Smith"]
         {
-            assert_eq!(check(&format!("  {name} "), "name", 64), Ok(name));
+            assert_eq!(check(&format!("  {name} "), "name", 64).as_deref(), Ok(name));
         }
     }
 
     #[test]
     fn lengths_are_counted_in_characters_after_trimming() {
-        assert_eq!(check(&"é".repeat(64), "name", 64).map(str::len), Ok(128));
+        assert_eq!(check(&"é".repeat(64), "name", 64).map(|n| n.len()), Ok(128));
         assert_eq!(
             check(&"é".repeat(65), "name", 64),
             Err(NameError::TooLong { what: "name", max: 64, chars: 65 })

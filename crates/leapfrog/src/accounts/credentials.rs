@@ -98,7 +98,7 @@ impl Label {
     /// control or format characters.
     pub fn parse(label: &str) -> Result<Label, AccountError> {
         crate::names::check(label, "token's label", 64)
-            .map(|l| Label(l.to_string()))
+            .map(Label)
             .map_err(|e| AccountError::Invalid { detail: e.to_string(), field: "label" })
     }
 

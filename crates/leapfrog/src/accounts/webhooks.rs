@@ -9,8 +9,6 @@ use crate::store::{DeliveryRow, WebhookRow};
 
 /// Endpoints one account may have.
 pub const MOST: usize = 5;
-/// The longest endpoint URL.
-pub const MAX_URL: usize = 2_000;
 /// The events an endpoint may ask for: its account's stream's, and the
 /// test event.
 pub const KINDS: [&str; 8] = [
@@ -50,23 +48,15 @@ impl Accounts {
         reach: Reach,
     ) -> Result<WithSecret, AccountError> {
         let invalid = |detail: String, field| AccountError::Invalid { detail, field };
-        if url.len() > MAX_URL {
-            return Err(invalid(format!("the URL has {} bytes; the most is {MAX_URL}", url.len()), "url"));
-        }
         if let Some(bad) = events.iter().find(|e| !KINDS.contains(&e.as_str())) {
             return Err(invalid(format!("'{bad}' is not an event; they are {}", KINDS.join(", ")), "events"));
         }
-        let checked = url.to_string();
-        tokio::time::timeout(webhook::TIMEOUT, tokio::task::spawn_blocking(move || reach.check(&checked)))
-            .await
-            .map_err(|_| invalid(format!("{url} did not resolve in time"), "url"))?
-            .map_err(|e| invalid(format!("checking {url} stopped: {e}"), "url"))?
-            .map_err(|e| invalid(e.to_string(), "url"))?;
+        let url = reach.check(url).await.map_err(|e| invalid(e.to_string(), "url"))?;
         let secret = webhook::new_secret()?;
         let row = WebhookRow {
             id: format!("wh_{}", uuid::Uuid::new_v4().simple()),
             account_id: who.account_id.clone(),
-            url: url.to_string(),
+            url,
             events: if events.is_empty() { "*".into() } else { format!(",{},", events.join(",")) },
             secret: secret.clone(),
             old_secret: None,
@@ -128,7 +118,8 @@ impl Accounts {
     ///
     /// # Errors
     ///
-    /// [`AccountError::NotFound`] when `who` has none of that id.
+    /// [`AccountError::NotFound`] when `who` has none of that id;
+    /// [`AccountError::Invalid`] (field `webhook`) when it is switched off.
     pub async fn test_webhook(&self, who: &Principal, id: &str) -> Result<String, AccountError> {
         let w = self.webhook(who, id).await?;
         let now = crate::process::now_ms();
@@ -138,7 +129,18 @@ impl Accounts {
             "timestamp": crate::wire::game::rfc3339(now),
             "data": {"webhook": w.id, "account": who.name},
         });
-        self.store.enqueue_delivery(&w.id, &delivery, "webhook_test", &body.to_string(), now).await?;
+        let body = body.to_string();
+        let queued = self
+            .store
+            .enqueue_delivery((&who.account_id, &w.id), &delivery, ("webhook_test", &body), now)
+            .await?;
+        if !queued {
+            let off = w.disabled.as_deref().unwrap_or("deleted");
+            return Err(AccountError::Invalid {
+                detail: format!("webhook '{id}' is switched off ({off}): register the endpoint again"),
+                field: "webhook",
+            });
+        }
         Ok(delivery)
     }
 
@@ -156,7 +158,7 @@ impl Accounts {
         limit: i64,
     ) -> Result<Vec<DeliveryRow>, AccountError> {
         let w = self.webhook(who, id).await?;
-        Ok(self.store.deliveries(&w.id, before, limit).await?)
+        Ok(self.store.deliveries((&who.account_id, &w.id), before, limit).await?)
     }
 }
 

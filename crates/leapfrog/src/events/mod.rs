@@ -19,6 +19,7 @@
 
 pub mod account;
 mod account_stream;
+pub mod address;
 mod hub;
 pub mod outbox;
 mod stream;

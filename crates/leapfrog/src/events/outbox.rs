@@ -1,7 +1,8 @@
 //! The webhook sender (rule book §16): claims the outbox's due deliveries
-//! (so that of a fleet's processes exactly one sends each try), sends them
-//! off the async threads, and records each answer — delivered, tried again
-//! later, failed, or the endpoint switched off.
+//! (so that of a fleet's processes exactly one sends each try, and no
+//! endpoint or account has more than its share in flight), sends them on
+//! the runtime, and records each answer — delivered, tried again later,
+//! failed, or the endpoint switched off.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,8 +10,8 @@ use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use super::Hub;
-use super::webhook::{self, Answer, Reach, Try};
-use crate::store::{ACCOUNT_KEY, AccountEvent, Due, Sent, Store};
+use super::webhook::{Answer, Reach, Sender, Try, redacted};
+use crate::store::{ACCOUNT_KEY, AccountEvent, Due, Sent, Share, Store};
 
 /// How often the outbox is looked at.
 pub const TICK: Duration = Duration::from_millis(500);
@@ -20,8 +21,13 @@ pub const RETRIES_MS: [i64; 7] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_0
 pub const FAILING_FOR_MS: i64 = 86_400_000;
 /// How long an old secret still signs after a rotation (milliseconds).
 pub const ROTATION_MS: i64 = 86_400_000;
-/// Tries in flight at once from one process.
-const SENDING: usize = 32;
+/// Tries in flight at once from one process (each a task waiting on a
+/// socket, not a thread).
+const SENDING: usize = 64;
+/// Tries in flight at once to one endpoint, and to one account's
+/// endpoints, from the whole fleet: a slow or hostile receiver delays only
+/// its own deliveries.
+pub const SHARE: Share = Share { per_endpoint: 4, per_account: 8 };
 /// How long the recorder waits for more tries to record with the first.
 const RECORD_WAIT: Duration = Duration::from_millis(5);
 /// How long a claimed delivery is this process's (more than a try takes).
@@ -69,7 +75,7 @@ type Tried = (Due, i64, Sent, oneshot::Sender<()>);
 #[derive(Debug, Clone)]
 pub struct Outbox {
     store: Store,
-    agent: ureq::Agent,
+    sender: Sender,
     sending: Arc<Semaphore>,
     record: mpsc::UnboundedSender<Tried>,
 }
@@ -77,10 +83,15 @@ pub struct Outbox {
 impl Outbox {
     /// A sender reaching only where `reach` allows (its recorder runs on
     /// the runtime this is called on).
-    pub fn new(store: Store, hub: Hub, reach: Reach) -> Outbox {
+    ///
+    /// # Errors
+    ///
+    /// When the HTTP client's TLS cannot be set up.
+    pub fn new(store: Store, hub: Hub, reach: Reach) -> Result<Outbox, reqwest::Error> {
+        let sender = Sender::new(reach)?;
         let (record, tried) = mpsc::unbounded_channel();
         tokio::spawn(record_tries(store.clone(), hub, tried));
-        Outbox { store, agent: webhook::agent(reach), sending: Arc::new(Semaphore::new(SENDING)), record }
+        Ok(Outbox { store, sender, sending: Arc::new(Semaphore::new(SENDING)), record })
     }
 
     /// Claims and sends due deliveries for as long as the process runs:
@@ -119,7 +130,7 @@ impl Outbox {
         }
         let claim = uuid::Uuid::new_v4().simple().to_string();
         let mut started = vec![];
-        for due in self.store.claim_deliveries(now, now + CLAIM_MS, &claim, free as i64).await? {
+        for due in self.store.claim_deliveries((now, now + CLAIM_MS), &claim, free as i64, SHARE).await? {
             let Ok(place) = self.sending.clone().try_acquire_owned() else { break };
             let this = self.clone();
             started.push(tokio::spawn(async move {
@@ -132,29 +143,23 @@ impl Outbox {
 
     /// One try of `due`, and its answer recorded.
     async fn try_once(&self, due: Due, now: i64) {
-        let agent = self.agent.clone();
-        let (url, id, body) = (due.webhook.url.clone(), due.id.clone(), due.body.clone());
         let began = std::time::Instant::now();
-        let mut secrets = vec![due.webhook.secret.clone()];
+        let mut secrets = vec![due.webhook.secret.as_str()];
         if let (Some(old), Some(old_until)) = (&due.webhook.old_secret, due.webhook.old_until)
             && old_until > now
         {
-            secrets.push(old.clone());
+            secrets.push(old);
         }
-        let answer = tokio::task::spawn_blocking(move || {
-            let secrets = secrets.iter().map(String::as_str).collect();
-            webhook::send(&agent, &Try { url: &url, id: &id, body: &body, secrets, timestamp: now / 1000 })
-        })
-        .await
-        .unwrap_or_else(|e| Answer::Failed(format!("the try stopped: {e}")));
+        let t = Try { url: &due.webhook.url, id: &due.id, body: &due.body, secrets, timestamp: now / 1000 };
+        let answer = self.sender.send(&t).await;
         let now = now + i64::try_from(began.elapsed().as_millis()).unwrap_or(0);
         let sent = match judge(&answer, due.tries, due.webhook.failing_since, now) {
             Judged::Delivered(code) => Sent::Delivered(code),
             Judged::Again { status, error, next_at } => Sent::Again { status, error, next_at },
             Judged::Failed { status, error } => Sent::Failed { status, error },
             Judged::Off { status, error, reason } => {
-                let data =
-                    serde_json::json!({"webhook": due.webhook.id, "url": due.webhook.url, "reason": reason});
+                let url = redacted(&due.webhook.url);
+                let data = serde_json::json!({"webhook": due.webhook.id, "url": url, "reason": reason});
                 let event = AccountEvent {
                     account_id: due.webhook.account_id.clone(),
                     kind: "webhook_disabled".into(),
@@ -168,7 +173,8 @@ impl Outbox {
         if matches!(sent, Sent::Delivered(_)) {
             tracing::debug!(delivery = %due.id, webhook = %due.webhook.id, "webhook delivered");
         } else {
-            tracing::info!(delivery = %due.id, webhook = %due.webhook.id, answer = ?answer, "webhook try failed");
+            let url = redacted(&due.webhook.url);
+            tracing::info!(delivery = %due.id, webhook = %due.webhook.id, %url, answer = ?answer, "webhook try failed");
         }
         let (done, recorded) = oneshot::channel();
         if self.record.send((due, now, sent, done)).is_ok() {

@@ -42,7 +42,7 @@ impl PlayerName {
     /// [`InputError::Name`] when it is empty, too long, or holds a control
     /// or format character.
     pub fn parse(name: &str) -> Result<PlayerName, InputError> {
-        Ok(PlayerName(crate::names::check(name, "player's name", MAX_NAME)?.to_string()))
+        Ok(PlayerName(crate::names::check(name, "player's name", MAX_NAME)?))
     }
 
     /// A name as stored: checked when it came in, unless it came before

@@ -148,6 +148,9 @@ pub enum StartupError {
     /// The move clocks could not be moved past an outage.
     #[error("cannot give back an outage's time to the move clocks: {0}")]
     Clocks(String),
+    /// The webhook sender's HTTP client could not be made.
+    #[error("cannot start the webhook sender: {0}")]
+    Webhooks(String),
 }
 
 /// A database URL without its password, for messages and logs.
@@ -263,9 +266,9 @@ impl Application {
         background.push(actix_web::rt::spawn(crate::play::move_clock::run(games.clone())));
         background.push(actix_web::rt::spawn(sweep(games.clone(), config.limits.clone())));
         let reach = crate::events::webhook::Reach { allow_private: config.webhook_allow_private };
-        background.push(actix_web::rt::spawn(
-            crate::events::outbox::Outbox::new(store.clone(), hub.clone(), reach).run(),
-        ));
+        let outbox = crate::events::outbox::Outbox::new(store.clone(), hub.clone(), reach)
+            .map_err(|e| StartupError::Webhooks(e.to_string()))?;
+        background.push(actix_web::rt::spawn(outbox.run()));
         let hasher =
             crate::accounts::Hasher::new(crate::compute::pools::Share::percent(config.limits.password_share))
                 .map_err(|e| StartupError::Accounts(e.to_string()))?;

@@ -61,7 +61,7 @@ pub use games::WAITING;
 pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
 pub use rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};
 pub use vacation::Vacation;
-pub use webhooks::{DeliveryRow, Due, MAX_BODY, Sent, WebhookRow};
+pub use webhooks::{DeliveryRow, Due, MAX_BODY, Sent, Share, WebhookRow};
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]

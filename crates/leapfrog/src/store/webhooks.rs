@@ -74,6 +74,16 @@ pub struct Due {
     pub webhook: WebhookRow,
 }
 
+/// The most tries in flight at once, from every process together, to one
+/// endpoint and to one account's endpoints.
+#[derive(Debug, Clone, Copy)]
+pub struct Share {
+    /// To one endpoint.
+    pub per_endpoint: i64,
+    /// To the endpoints of one account.
+    pub per_account: i64,
+}
+
 /// What became of a try, to record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Sent {
@@ -109,8 +119,12 @@ static ONE: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("SELECT * FROM webhooks WHERE id = :id AND account_id = :account"));
 static DELETE: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("DELETE FROM webhooks WHERE id = :id AND account_id = :account"));
-static DELETE_DELIVERIES: LazyLock<Statement> =
-    LazyLock::new(|| Statement::new("DELETE FROM webhook_deliveries WHERE webhook_id = :id"));
+/// Run before the endpoint's own DELETE: the owner is read from its row.
+static DELETE_DELIVERIES: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "DELETE FROM webhook_deliveries WHERE webhook_id IN (SELECT id FROM webhooks WHERE id = :id AND account_id = :account)",
+    )
+});
 static DELETE_ALL_DELIVERIES: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "DELETE FROM webhook_deliveries WHERE webhook_id IN (SELECT id FROM webhooks WHERE account_id = :account_id)",
@@ -135,26 +149,47 @@ static OUTBOX: LazyLock<Statement> = LazyLock::new(|| {
          AND (w.events = '*' OR w.events LIKE :pattern ESCAPE '!')",
     )
 });
+/// A test delivery, only to an endpoint of the account that is on.
 static ENQUEUE: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "INSERT INTO webhook_deliveries (id, webhook_id, kind, body, created_at, status, next_at) \
-         VALUES (:id, :webhook, :kind, :body, :at, 'pending', :at)",
+         SELECT :id, w.id, :kind, :body, :at, 'pending', :at FROM webhooks w \
+         WHERE w.id = :webhook AND w.account_id = :account AND w.disabled IS NULL",
     )
 });
 static DELIVERIES: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT id, kind, created_at, status, tries, next_at, last_status, last_error FROM webhook_deliveries \
-         WHERE webhook_id = :webhook AND (created_at < :before OR (created_at = :before AND id < :before_id)) \
+         WHERE webhook_id IN (SELECT id FROM webhooks WHERE id = :webhook AND account_id = :account) \
+         AND (created_at < :before OR (created_at = :before AND id < :before_id)) \
          ORDER BY created_at DESC, id DESC LIMIT :limit",
     )
 });
 /// Claims the pending deliveries due at `:now` that no process holds, under
-/// a claim of its own (`:claim`, random), so that it reads back only them.
+/// a claim of its own (`:claim`, random), so that it reads back only them —
+/// oldest first, but never more than `:per_endpoint` in flight to one
+/// endpoint nor `:per_account` to one account's endpoints, counting the
+/// tries every process has in flight (claimed and not yet recorded): a
+/// slow endpoint's backlog waits behind itself, not before others.
 static CLAIM: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "UPDATE webhook_deliveries SET claimed_until = :until, claim = :claim WHERE id IN (SELECT id FROM webhook_deliveries \
-         WHERE status = 'pending' AND next_at <= :now AND claimed_until < :now ORDER BY next_at LIMIT :limit) \
-         AND status = 'pending' AND claimed_until < :now",
+        "UPDATE webhook_deliveries SET claimed_until = :until, claim = :claim WHERE id IN ( \
+           SELECT id FROM ( \
+             SELECT e.id, e.next_at, \
+               ROW_NUMBER() OVER (PARTITION BY e.account_id ORDER BY e.next_at, e.id) + COALESCE(ba.n, 0) AS in_account \
+             FROM ( \
+               SELECT d.id, d.next_at, w.account_id, \
+                 ROW_NUMBER() OVER (PARTITION BY d.webhook_id ORDER BY d.next_at, d.id) + COALESCE(be.n, 0) AS in_endpoint \
+               FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
+               LEFT JOIN (SELECT webhook_id, COUNT(*) AS n FROM webhook_deliveries \
+                 WHERE status = 'pending' AND claimed_until >= :now GROUP BY webhook_id) be ON be.webhook_id = d.webhook_id \
+               WHERE d.status = 'pending' AND d.next_at <= :now AND d.claimed_until < :now AND w.disabled IS NULL \
+             ) e \
+             LEFT JOIN (SELECT cw.account_id, COUNT(*) AS n FROM webhook_deliveries c JOIN webhooks cw ON cw.id = c.webhook_id \
+               WHERE c.status = 'pending' AND c.claimed_until >= :now GROUP BY cw.account_id) ba ON ba.account_id = e.account_id \
+             WHERE e.in_endpoint <= :per_endpoint \
+           ) f WHERE f.in_account <= :per_account ORDER BY f.next_at LIMIT :limit \
+         ) AND status = 'pending' AND claimed_until < :now",
     )
 });
 static CLAIMED: LazyLock<Statement> = LazyLock::new(|| {
@@ -278,12 +313,9 @@ impl Store {
         self.on_db(move |s| async move {
             let mut conn = s.write().await?;
             let mut tx = conn.begin().await?;
-            let gone = DELETE
-                .query(&[("account", (&account).into()), ("id", (&id).into())])?
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            DELETE_DELIVERIES.query(&[("id", (&id).into())])?.execute(&mut *tx).await?;
+            let owner = [("account", (&account).into()), ("id", (&id).into())];
+            DELETE_DELIVERIES.query(&owner)?.execute(&mut *tx).await?;
+            let gone = DELETE.query(&owner)?.execute(&mut *tx).await?.rows_affected();
             tx.commit().await?;
             Ok(gone == 1)
         })
@@ -332,55 +364,65 @@ impl Store {
         .await
     }
 
-    /// Queues a delivery to one endpoint (a test event).
+    /// Queues a delivery (a test event) to endpoint `webhook_id` of
+    /// `account_id`; whether it did: not when the account has no such
+    /// endpoint, or it is switched off.
     ///
     /// # Errors
     ///
     /// On a database failure.
     pub async fn enqueue_delivery(
         &self,
-        webhook_id: &str,
+        (account_id, webhook_id): (&str, &str),
         id: &str,
-        kind: &str,
-        body: &str,
+        (kind, body): (&str, &str),
         at: i64,
-    ) -> Result<(), StoreError> {
-        let (webhook, id, kind, body) =
-            (webhook_id.to_string(), id.to_string(), kind.to_string(), body.to_string());
+    ) -> Result<bool, StoreError> {
+        let (account, webhook, id, kind, body) = (
+            account_id.to_string(),
+            webhook_id.to_string(),
+            id.to_string(),
+            kind.to_string(),
+            body.to_string(),
+        );
         self.on_db(move |s| async move {
-            ENQUEUE
+            let queued = ENQUEUE
                 .query(&[
                     ("id", (&id).into()),
                     ("webhook", (&webhook).into()),
+                    ("account", (&account).into()),
                     ("kind", (&kind).into()),
                     ("body", (&body).into()),
                     ("at", at.into()),
                 ])?
                 .execute(&mut *s.write().await?)
-                .await?;
-            Ok(())
+                .await?
+                .rows_affected();
+            Ok(queued == 1)
         })
         .await
     }
 
-    /// An endpoint's deliveries, newest first, before the cursor
-    /// (`created_at`, `id`) when given; at most `limit`.
+    /// The deliveries of endpoint `webhook_id` of `account_id`, newest
+    /// first, before the cursor (`created_at`, `id`) when given; at most
+    /// `limit`.
     ///
     /// # Errors
     ///
     /// On a database failure.
     pub async fn deliveries(
         &self,
-        webhook_id: &str,
+        (account_id, webhook_id): (&str, &str),
         before: Option<(i64, String)>,
         limit: i64,
     ) -> Result<Vec<DeliveryRow>, StoreError> {
-        let webhook = webhook_id.to_string();
+        let (account, webhook) = (account_id.to_string(), webhook_id.to_string());
         let (before, before_id) = before.unwrap_or((i64::MAX, String::new()));
         self.on_db(move |s| async move {
             let rows = DELIVERIES
                 .query(&[
                     ("webhook", (&webhook).into()),
+                    ("account", (&account).into()),
                     ("before", before.into()),
                     ("before_id", (&before_id).into()),
                     ("limit", limit.into()),
@@ -394,17 +436,18 @@ impl Store {
 
     /// Claims for this process, until `until`, up to `limit` deliveries
     /// due at `now` that no process holds, as `claim` (unique to the
-    /// claim); each with its endpoint.
+    /// claim), within the tries in flight `share` allows; each with its
+    /// endpoint.
     ///
     /// # Errors
     ///
     /// On a database failure.
     pub async fn claim_deliveries(
         &self,
-        now: i64,
-        until: i64,
+        (now, until): (i64, i64),
         claim: &str,
         limit: i64,
+        share: Share,
     ) -> Result<Vec<Due>, StoreError> {
         let claim = claim.to_string();
         self.on_db(move |s| async move {
@@ -414,6 +457,8 @@ impl Store {
                     ("until", until.into()),
                     ("claim", (&claim).into()),
                     ("limit", limit.into()),
+                    ("per_endpoint", share.per_endpoint.into()),
+                    ("per_account", share.per_account.into()),
                 ])?
                 .execute(&mut *s.write().await?)
                 .await?
