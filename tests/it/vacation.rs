@@ -11,14 +11,14 @@ use crate::common::{TempFiles, TestApp, temp_db};
 
 const DAY: i64 = 86_400_000;
 
-fn deadline(app: &TestApp, id: &str) -> i64 {
+pub(crate) fn deadline(app: &TestApp, id: &str) -> i64 {
     let g = app.get(&format!("/v1/games/{id}")).json();
     let at = g["turn_ends_at"].as_str().unwrap_or_else(|| panic!("no deadline: {g}"));
     chrono_ms(at)
 }
 
 /// RFC 3339 with milliseconds, as the server writes it, to Unix milliseconds.
-fn chrono_ms(at: &str) -> i64 {
+pub(crate) fn chrono_ms(at: &str) -> i64 {
     let out = std::process::Command::new("date").args(["-d", at, "+%s%3N"]).output().unwrap();
     String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
 }

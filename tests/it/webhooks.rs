@@ -274,7 +274,9 @@ fn a_410_switches_the_endpoint_off_and_the_accounts_stream_says_so() {
     let app = &server.app;
     let (ann, bob) = ann_and_bob(app);
     let receiver = Receiver::start(|_| 410);
-    let hook = register(app, "Ann", &ann, &receiver.url, &[]);
+    // A receiver's token in the query string stays out of logs and events.
+    let url = format!("{}?token=SECRET-IN-QUERY", receiver.url);
+    let hook = register(app, "Ann", &ann, &url, &[]);
     let mut stream =
         EventStream::open_with(app, "/v1/accounts/Ann/events", &format!("Authorization: Bearer {ann}\r\n"));
     let id = long_game(app, &ann, &bob);
@@ -284,12 +286,22 @@ fn a_410_switches_the_endpoint_off_and_the_accounts_stream_says_so() {
         .expect("the stream says so");
     let data: Value = serde_json::from_str(&off.data).unwrap();
     assert_eq!((data["webhook"].clone(), data["reason"].as_str()), (hook["id"].clone(), Some("gone")));
+    assert_eq!(data["url"], format!("{}?redacted", receiver.url), "{data}");
     // Tries already under way when the 410 came may still arrive; after it, nothing.
     std::thread::sleep(Duration::from_secs(1));
     let before = receiver.got().len();
     play_plies(app, &id, &[ann.clone(), bob], 2);
     std::thread::sleep(Duration::from_secs(1));
     assert_eq!(receiver.got().len(), before, "nothing more is sent to it");
+    // Nor a test: it is refused, and nothing is queued.
+    let test =
+        with(app, "POST", &format!("/v1/accounts/Ann/webhooks/{}/test", hook["id"].as_str().unwrap()), &ann);
+    assert_eq!((test.status, test.json()["field"].as_str()), (422, Some("webhook")), "{}", test.body);
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(receiver.got().len(), before, "a test goes nowhere once it is off");
+    let logs = server.logs.lock().unwrap().join("\n");
+    assert!(logs.contains("hook?redacted"), "the failed try is logged, its URL redacted");
+    assert!(!logs.contains("SECRET-IN-QUERY"), "a URL's query string is never logged");
     let listed = with(app, "GET", "/v1/accounts/Ann/webhooks", &ann).json();
     assert_eq!(
         (listed["webhooks"][0]["enabled"].as_bool(), listed["webhooks"][0]["disabled"].as_str()),
@@ -371,12 +383,25 @@ fn an_endpoint_on_a_private_address_is_refused_unless_the_server_allows_it() {
     let ann = person(&app, "Ann");
     for (url, says) in [
         ("http://93.184.215.14/hook", "only https://"),
-        ("https://127.0.0.1:9/hook", "127.0.0.1 is a private"),
-        ("https://[::1]/hook", "::1 is a private"),
-        ("https://10.0.0.7/hook", "10.0.0.7 is a private"),
-        ("https://169.254.169.254/latest/meta-data", "169.254.169.254 is a private"),
-        ("https://localhost:8443/", "is a private"),
-        ("not a url", "does not read"),
+        ("https://127.0.0.1:9/hook", "127.0.0.1 is not a globally reachable"),
+        ("https://[::1]/hook", "::1 is not a globally reachable"),
+        ("https://10.0.0.7/hook", "10.0.0.7 is not a globally reachable"),
+        ("https://169.254.169.254/latest/meta-data", "169.254.169.254 is not a globally reachable"),
+        ("https://localhost:8443/", "is not a globally reachable"),
+        // IPv6 spellings of IPv4 addresses, and special-purpose blocks, that once slipped through.
+        ("https://[::127.0.0.1]/", "is not a globally reachable"),
+        ("https://[::7f00:1]/", "is not a globally reachable"),
+        ("https://[::ffff:0:7f00:1]/", "is not a globally reachable"),
+        ("https://[2002:7f00:1::]/", "is not a globally reachable"),
+        ("https://[2002:a9fe:a9fe::]/", "is not a globally reachable"),
+        ("https://192.0.0.8/", "is not a globally reachable"),
+        ("https://192.88.99.1/", "is not a globally reachable"),
+        ("https://[100::1]/", "is not a globally reachable"),
+        ("https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "is not a globally reachable"),
+        // Secrets and line breaks have no place in a URL.
+        ("https://user:PASS@93.184.215.14/hook", "user name or password"),
+        ("https://93.184.215.14/ho\r\nok", "U+000D"),
+        ("not-a-url", "does not read"),
     ] {
         let r = as_token(&app, "POST", "/v1/accounts/Ann/webhooks", &ann, &json!({"url": url}));
         assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("url")), "{url}: {}", r.body);
@@ -402,4 +427,65 @@ fn an_endpoint_on_a_private_address_is_refused_unless_the_server_allows_it() {
     let sixth =
         as_token(&open, "POST", "/v1/accounts/Ann/webhooks", &ann, &json!({"url": "http://127.0.0.1:9/6"}));
     assert_eq!((sixth.status, sixth.json()["field"].as_str()), (422, Some("webhooks")), "{}", sixth.body);
+}
+
+/// A receiver that holds every request 30 s before it answers (a thread a
+/// connection, as a slow or hostile endpoint would).
+fn slow_receiver() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/slow", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_secs(30));
+                drop(stream);
+            });
+        }
+    });
+    url
+}
+
+/// 40 test deliveries to an endpoint that answers after 30 s: another
+/// account's deliveries to a fast endpoint stay under a second (p99)
+/// while they hang — tries are tasks, not threads, and an endpoint has at
+/// most 4 in flight.
+#[test]
+fn one_slow_endpoint_delays_no_other_accounts_deliveries() {
+    let _quiet = crate::common::timing_sensitive();
+    let server = ServerProcess::start(&["--webhook-allow-private", "--create-rate", "100/10"], &[]);
+    let app = &server.app;
+    let (ann, bob) = ann_and_bob(app);
+    let mallory = person(app, "Mallory");
+    let slow = register(app, "Mallory", &mallory, &slow_receiver(), &[]);
+    let test = format!("/v1/accounts/Mallory/webhooks/{}/test", slow["id"].as_str().unwrap());
+    for _ in 0..40 {
+        assert_eq!(with(app, "POST", &test, &mallory).status, 202);
+    }
+    let fast = Receiver::start(|_| 204);
+    register(app, "Ann", &ann, &fast.url, &["your_turn"]);
+    let tokens = [ann.clone(), bob.clone()];
+    let mut game = long_game(app, &ann, &bob);
+    let mut latencies = vec![];
+    let began = Instant::now();
+    while began.elapsed() < Duration::from_secs(12) {
+        let g = app.get(&format!("/v1/games/{game}")).json();
+        if g["status"] == "over" {
+            game = long_game(app, &ann, &bob);
+            continue;
+        }
+        let bobs = g["position"]["to_move"] == 1;
+        let seen = fast.got().len();
+        let sent = Instant::now();
+        play_plies(app, &game, &tokens, 1);
+        if bobs {
+            // Bob's move gives Ann her turn: its delivery is timed.
+            fast.until("Ann's your_turn", |got| got.len() > seen);
+            latencies.push(sent.elapsed());
+        }
+    }
+    latencies.sort();
+    assert!(latencies.len() >= 10, "only {} deliveries timed", latencies.len());
+    let p99 = latencies[(latencies.len() * 99).div_ceil(100) - 1];
+    assert!(p99 < Duration::from_secs(1), "p99 {p99:?} of {} deliveries: {latencies:?}", latencies.len());
 }

@@ -363,7 +363,7 @@ impl Accounts {
                 .map_err(|e| AccountError::Hash(format!("the acceptance profile does not encode: {e}")))?;
         }
         if !self.store.update_settings(&row).await? {
-            return invalid("an account that has played rated games cannot become a bot", "bot");
+            return invalid("an account with rated games, played or unfinished, cannot become a bot", "bot");
         }
         Ok(row)
     }
@@ -375,16 +375,6 @@ impl Accounts {
     /// Store failures.
     pub async fn ratings(&self, account: &AccountRow) -> Result<Vec<crate::store::RatingRow>, AccountError> {
         Ok(self.store.ratings_of(&account.id).await?)
-    }
-
-    /// Deletes `who`'s account: its tokens die at once, its games stay
-    /// under their names.
-    ///
-    /// # Errors
-    ///
-    /// Store failures.
-    pub async fn delete(&self, who: &Principal) -> Result<(), AccountError> {
-        Ok(self.store.delete_account(&who.account_id).await?)
     }
 }
 

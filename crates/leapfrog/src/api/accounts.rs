@@ -259,7 +259,7 @@ pub struct TokenView {
 }
 
 impl TokenView {
-    fn of(t: &TokenRow) -> TokenView {
+    pub(crate) fn of(t: &TokenRow) -> TokenView {
         TokenView {
             id: t.id.clone(),
             label: t.label.clone(),
@@ -306,15 +306,6 @@ pub struct TokenQuery {
     /// A previous page's `next_cursor`.
     #[param(min_length = 1)]
     pub cursor: Option<String>,
-}
-
-/// What the server holds about an account.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AccountExport {
-    /// The account (its password is held only as a hash, not given).
-    pub account: AccountView,
-    /// Its tokens, without their secrets.
-    pub tokens: Vec<TokenView>,
 }
 
 /// Create an account
@@ -513,8 +504,9 @@ pub async fn get_account(
 /// Delete an account
 ///
 /// Deletes the account the token acts for: its tokens stop working at
-/// once; its games stay, under a name that no longer points to it. Needs
-/// the `account` scope.
+/// once; its open challenges are canceled (the other side's stream says
+/// `challenge_canceled`); its games stay, under a name that no longer
+/// points to it. Needs the `account` scope.
 #[utoipa::path(
     tag = "accounts",
     operation_id = "deleteAccount",
@@ -533,44 +525,6 @@ pub async fn delete_account(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let who = own_account(&state, &req, &name).await?;
-    state.accounts.delete(&who).await?;
+    state.games.delete_account(&who.account_id).await?;
     Ok(HttpResponse::NoContent().finish())
-}
-
-/// Download an account's data
-///
-/// Everything the server holds about the account the token acts for, as
-/// JSON (its password only as a hash, which is not given; its tokens
-/// without their secrets). Needs the `account` scope.
-#[utoipa::path(
-    tag = "accounts",
-    operation_id = "exportAccount",
-    security(("accountToken" = ["account"])),
-    params(("name" = String, Path, description = "The account's name, any case")),
-    responses(
-        (status = 200, description = "The account's data", body = AccountExport),
-        NoToken,
-        NotThisAccount,
-    )
-)]
-#[get("/v1/accounts/{name}/export")]
-pub async fn export_account(
-    state: web::Data<AppState>,
-    name: web::Path<String>,
-    req: HttpRequest,
-) -> Result<HttpResponse, ApiError> {
-    let who = own_account(&state, &req, &name).await?;
-    let account = state.accounts.profile(&who.name).await?;
-    let ratings = state.accounts.ratings(&account).await?;
-    let tokens = state.accounts.tokens(&who).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{}.json\"", account.name),
-        ))
-        .json(AccountExport {
-            account: AccountView::of(&account, &ratings),
-            tokens: tokens.iter().map(TokenView::of).collect(),
-        }))
 }

@@ -272,7 +272,7 @@ pub async fn accept_challenge(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
     let (_, account) = playing_account(&state, &req).await?;
-    let (challenge, game) = state.games.accept(&id, &account).await?;
+    let (challenge, game) = state.games.accept(&id, &account, &state.creator(&req)).await?;
     Ok(HttpResponse::Ok()
         .json(Accepted { challenge: challenge.view(), game: game.as_ref().map(GameView::of) }))
 }

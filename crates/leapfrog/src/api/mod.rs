@@ -18,6 +18,7 @@ pub mod analysis;
 pub mod challenges;
 pub mod conditional;
 pub mod events;
+pub mod export;
 pub mod games;
 pub mod json;
 pub mod limits;
@@ -187,7 +188,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(accounts::get_account)
         .service(profile::update_account)
         .service(accounts::delete_account)
-        .service(accounts::export_account)
+        .service(export::export_account)
         .service(ratings::list_account_games)
         .service(records::export_account_games)
         .service(ratings::list_ratings)

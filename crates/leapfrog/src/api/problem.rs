@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 
 use crate::game::{InputError, RuleError};
 use crate::play::GameError;
+use crate::play::consent::Refused;
 use crate::wire::{Invalid, Refusal};
 
 /// The media type of problem details.
@@ -154,6 +155,11 @@ impl From<GameError> for ApiError {
         match e {
             GameError::NotFound(_) | GameError::NoSuchPly { .. } => ApiError::NotFound(detail),
             GameError::NotASeat => ApiError::Unauthorized(detail),
+            GameError::Consent(Refused::BotsPlayChallenges) => ApiError::Forbidden(detail),
+            GameError::Consent(Refused::OptIn(_)) => ApiError::refuse(Refusal::InvalidValue, detail, "rated"),
+            GameError::Consent(Refused::Declined { reason, .. }) => {
+                ApiError::Declined { reason: reason.key(), detail }
+            }
             GameError::Game(RuleError::NotYourTurn { .. }) => ApiError::Forbidden(detail),
             GameError::StaleVersion { .. } => ApiError::PreconditionFailed(detail),
             GameError::Conflict | GameError::Moved { .. } => ApiError::Conflict(detail),

@@ -53,7 +53,7 @@ pub struct VacationView {
 }
 
 impl VacationView {
-    fn of(v: &Vacation, allowance: i64) -> VacationView {
+    pub(crate) fn of(v: &Vacation, allowance: i64) -> VacationView {
         VacationView {
             days_left: v.days_left,
             allowance,

@@ -57,7 +57,7 @@ pub struct WebhookView {
 }
 
 impl WebhookView {
-    fn of(w: &WebhookRow) -> WebhookView {
+    pub(crate) fn of(w: &WebhookRow) -> WebhookView {
         let events = if w.events == "*" {
             vec![]
         } else {
@@ -188,8 +188,12 @@ async fn owner_and_id(
 /// `webhook-signature`), tried again after 5 s, 5 min, 30 min, 2 h, 5 h,
 /// 10 h and 24 h while the answer is not 2xx (`Retry-After` honoured). An
 /// answer of 410, or a day of failures, switches the endpoint off (the
-/// account's stream says so). Only `https://` at public addresses (checked
-/// now and at every try); no redirect is followed; 10 s a try. The answer
+/// account's stream says so). Only `https://` at globally reachable
+/// addresses (checked now and at every try, every address a name resolves
+/// to; any IPv6 form carrying an IPv4 address judged by that address); no
+/// user name or password, control, format or space character in the URL;
+/// no redirect is followed; 10 s a try, resolving included; at most 4
+/// tries in flight to one endpoint and 8 to one account's. The answer
 /// holds the signing secret, shown this once. At most 5 an account; needs
 /// the `account` scope.
 #[utoipa::path(
@@ -328,6 +332,7 @@ pub async fn rotate_webhook_secret(
         NoToken,
         NotThisAccount,
         (status = 404, description = "The account has no such webhook", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The webhook is switched off (`field`: `webhook`): a test goes nowhere; register the endpoint again", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client asked too often lately (`limit`: `rate_create`); see `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -67,6 +67,8 @@ pub struct Hub {
     limits: StreamLimits,
     store: Store,
     stopping: crate::process::stopping::Stopping,
+    /// Woken when an account's log grew: its webhooks' deliveries are due.
+    outbox: Arc<tokio::sync::Notify>,
 }
 
 /// Why a stream cannot open.
@@ -131,7 +133,14 @@ impl Hub {
             limits,
             store,
             stopping: crate::process::stopping::Stopping::default(),
+            outbox: Arc::default(),
         }
+    }
+
+    /// What wakes the webhook sender: an account's log grew, here or (on
+    /// PostgreSQL) in another process, so deliveries may be due.
+    pub fn outbox_wake(&self) -> Arc<tokio::sync::Notify> {
+        self.outbox.clone()
     }
 
     /// Whether the process is stopping: streams end when it is.
@@ -217,6 +226,9 @@ impl Hub {
     /// Game `game` changed: if it has followers here, reads its new events
     /// from the log once (in a task of its own) and sends them to all.
     pub fn notify(&self, game: &str) {
+        if game.starts_with(crate::store::ACCOUNT_KEY) {
+            self.outbox.notify_one();
+        }
         let (tx, place) = {
             let f = self.lock();
             let Some(channel) = f.games.get(game) else { return };

@@ -13,8 +13,11 @@ use super::Hub;
 use super::webhook::{Answer, Reach, Sender, Try, redacted};
 use crate::store::{ACCOUNT_KEY, AccountEvent, Due, Sent, Share, Store};
 
-/// How often the outbox is looked at.
+/// How often the outbox is looked at when nothing wakes it (deliveries
+/// due for a retry, test deliveries).
 pub const TICK: Duration = Duration::from_millis(500);
+/// How long a wake-up waits for more events to claim with it.
+const GATHER: Duration = Duration::from_millis(10);
 /// The waits before each try after the first (Standard Webhooks' schedule).
 pub const RETRIES_MS: [i64; 7] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000];
 /// An endpoint failing this long (milliseconds) is switched off.
@@ -78,6 +81,7 @@ pub struct Outbox {
     sender: Sender,
     sending: Arc<Semaphore>,
     record: mpsc::UnboundedSender<Tried>,
+    wake: Arc<tokio::sync::Notify>,
 }
 
 impl Outbox {
@@ -90,13 +94,15 @@ impl Outbox {
     pub fn new(store: Store, hub: Hub, reach: Reach) -> Result<Outbox, reqwest::Error> {
         let sender = Sender::new(reach)?;
         let (record, tried) = mpsc::unbounded_channel();
+        let wake = hub.outbox_wake();
         tokio::spawn(record_tries(store.clone(), hub, tried));
-        Ok(Outbox { store, sender, sending: Arc::new(Semaphore::new(SENDING)), record })
+        Ok(Outbox { store, sender, sending: Arc::new(Semaphore::new(SENDING)), record, wake })
     }
 
     /// Claims and sends due deliveries for as long as the process runs:
     /// at once again while there are more than places to send from (as
-    /// soon as one is free), otherwise after a [`TICK`].
+    /// soon as one is free), otherwise when an account's log grows or
+    /// after a [`TICK`].
     pub async fn run(self) {
         loop {
             let free = self.sending.available_permits();
@@ -110,7 +116,10 @@ impl Outbox {
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "reading the webhook outbox failed; it tries again"),
             }
-            tokio::time::sleep(TICK).await;
+            tokio::select! {
+                () = tokio::time::sleep(TICK) => {}
+                () = self.wake.notified() => tokio::time::sleep(GATHER).await,
+            }
         }
     }
 

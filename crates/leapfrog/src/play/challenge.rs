@@ -181,16 +181,8 @@ impl Challenge {
         }
     }
 
-    /// Its terms, as a profile judges them, from a challenger bot or not.
-    pub(super) fn terms(&self, from_bot: bool) -> Terms<'_> {
-        let spec = self.rules.spec();
-        let preset = crate::game::preset_pool(&self.rules).map(|_| spec.name.as_str());
-        Terms {
-            preset,
-            size: (spec.rows, spec.cols),
-            move_limit: self.move_limit,
-            rated: self.rated,
-            from_bot,
-        }
+    /// Its terms, as a profile judges them.
+    pub(super) fn terms(&self) -> Terms<'_> {
+        super::consent::terms(&self.rules, self.move_limit, self.rated)
     }
 }

@@ -10,12 +10,13 @@ use std::sync::Arc;
 
 use jump_capture as jc;
 
-use super::{GameError, Games, now_ms, random_seed, seat_rows};
+use super::consent::{self, Party, Path, Refused, Role};
+use super::{Creator, GameError, Games, now_ms, random_seed, seat_rows};
 use crate::events::account::of_challenge;
 use crate::game::Change;
 use crate::game::{Game, MAX_SEATS, NewGame, NewSeat, PlayerName, SeatAccount};
 use crate::store::{ACCOUNT_KEY, AccountRow, ChallengeRow, ChallengeWrite, StoreError};
-use crate::wire::profile::{Accepts, Reason};
+use crate::wire::profile::Reason;
 
 /// How long a challenge to one account stays open: 10 minutes.
 pub const DIRECT_FOR_MS: i64 = 10 * 60 * 1000;
@@ -81,6 +82,16 @@ pub enum ChallengeError {
     Game(#[from] GameError),
 }
 
+impl From<Refused> for ChallengeError {
+    fn from(e: Refused) -> ChallengeError {
+        match e {
+            Refused::OptIn(name) => ChallengeError::OptIn(name),
+            Refused::Declined { reason, detail } => ChallengeError::Declined { reason, detail },
+            Refused::BotsPlayChallenges => ChallengeError::Game(GameError::Consent(e)),
+        }
+    }
+}
+
 impl From<StoreError> for ChallengeError {
     fn from(e: StoreError) -> ChallengeError {
         ChallengeError::Game(GameError::Store(e))
@@ -115,7 +126,7 @@ impl Games {
         let trial: Vec<Entrant> = (0..new.seats)
             .map(|i| Entrant { id: format!("trial-{i}"), name: format!("Seat{i}"), bot: false })
             .collect();
-        deal(&new, "trial", &trial, 0)?;
+        deal(&new, ("trial", ""), &trial, 0)?;
         let now = now_ms();
         let mut entrants = vec![None; new.seats];
         entrants[new.seat] = Some(Entrant::of(from));
@@ -138,11 +149,11 @@ impl Games {
                 return Err(ChallengeError::Yourself);
             }
             let games = self.store.unfinished_games_of_account(&to.id).await?;
-            if let Some(reason) = accepts(to).refusal(&challenge.terms(from.bot != 0), games) {
-                let detail = format!("{} declines it at once: {}", to.name, reason.key());
-                return Err(ChallengeError::Declined { reason, detail });
-            }
-            check_bots(challenge.rated, &[from, to])?;
+            let parties = [
+                Party { account: from, games: 0, role: Role::Asking },
+                Party { account: to, games, role: Role::Asked },
+            ];
+            consent::check(&parties, &challenge.terms(), Path::Challenge)?;
         }
         // The challenge is told to both sides of a direct one (a bot
         // follows its own as well), to its challenger alone when open.
@@ -197,6 +208,7 @@ impl Games {
         &self,
         id: &str,
         who: &AccountRow,
+        creator: &Creator,
     ) -> Result<(Challenge, Option<Game>), ChallengeError> {
         for _ in 0..TRIES {
             let row =
@@ -214,24 +226,11 @@ impl Games {
             {
                 return Err(ChallengeError::AlreadyIn(seat));
             }
-            let games = self.store.unfinished_games_of_account(&who.id).await?;
-            if accepts(who).max_games.is_some_and(|most| games >= u64::from(most)) {
-                let detail = format!("{} plays its most games at once", who.name);
-                return Err(ChallengeError::Declined { reason: Reason::Busy, detail });
-            }
-            if challenge.rated {
-                let mut seated = vec![who.clone()];
-                for e in challenge.entrants.iter().flatten() {
-                    if let Some(a) = self.store.account_by_id(&e.id).await? {
-                        seated.push(a);
-                    }
-                }
-                check_bots(true, &seated.iter().collect::<Vec<_>>())?;
-            }
             let Some(free) = challenge.entrants.iter().position(Option::is_none) else {
                 return Err(ChallengeError::Closed("full"));
             };
             challenge.entrants[free] = Some(Entrant::of(who));
+            self.consent_to(&mut challenge, &who.id, creator.max_unfinished).await?;
             let old = challenge.version;
             challenge.version += 1;
             let full = challenge.entrants.iter().all(Option::is_some);
@@ -245,7 +244,9 @@ impl Games {
                     move_limit: challenge.move_limit,
                     rated: challenge.rated,
                 };
-                Some(deal(&new, &challenge.id, &entrants, random_seed()?)?)
+                // The game is the accepter's client's creation, counted against its caps.
+                self.check_caps(creator, false).await?;
+                Some(deal(&new, (&challenge.id, &creator.client), &entrants, random_seed()?)?)
             } else {
                 None
             };
@@ -376,6 +377,50 @@ impl Games {
         Ok(events)
     }
 
+    /// The one check of who sits with whom (see [`consent`]), made with
+    /// every account seated so far — `asking` the one whose acceptance
+    /// this is — each entrant's bot status read afresh (an entrant whose
+    /// account is gone closes the challenge).
+    async fn consent_to(
+        &self,
+        challenge: &mut Challenge,
+        asking: &str,
+        most: u32,
+    ) -> Result<(), ChallengeError> {
+        let ids: Vec<String> = challenge.entrants.iter().flatten().map(|e| e.id.clone()).collect();
+        let role = |id: &String| if id == asking { Role::Asking } else { Role::Asked };
+        let seated: Vec<(&str, Role)> = ids.iter().map(|id| (id.as_str(), role(id))).collect();
+        let read = self.consent(&seated, &challenge.terms(), Path::Challenge, most).await?;
+        for (e, account) in challenge.entrants.iter_mut().flatten().zip(read) {
+            e.bot = account.ok_or(ChallengeError::Closed("canceled"))?.bot != 0;
+        }
+        Ok(())
+    }
+
+    /// Deletes account `account_id` (its tokens die at once, its games
+    /// stay under their names) and, in the same transaction, cancels its
+    /// open challenges, telling the other side (`challenge_canceled`).
+    ///
+    /// # Errors
+    ///
+    /// Store failures; nothing is deleted then.
+    pub async fn delete_account(&self, account_id: &str) -> Result<(), ChallengeError> {
+        for _ in 0..TRIES {
+            let now = now_ms();
+            let gone = account_id.to_string();
+            let close: crate::store::CloseChallenges = Box::new(move |rows| cancel_all(rows, &gone, now));
+            match self.store.delete_account(account_id, now, close).await {
+                Ok(events) => {
+                    self.tell_accounts(&events);
+                    return Ok(());
+                }
+                Err(StoreError::Moved(_)) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(ChallengeError::Game(GameError::Conflict))
+    }
+
     /// Tells the hub of the accounts whose logs `events` grew.
     pub(crate) fn tell_accounts(&self, events: &[crate::store::AccountEvent]) {
         for e in events {
@@ -393,25 +438,38 @@ fn open(c: &Challenge) -> Result<(), ChallengeError> {
     }
 }
 
-/// What an account accepts: its profile, or anything.
-fn accepts(a: &AccountRow) -> Accepts {
-    a.accepts.as_deref().and_then(|json| serde_json::from_str(json).ok()).unwrap_or_default()
-}
-
-/// Refuses a rated game of bots and people unless every person agreed to
-/// rated games against bots (rule book §15).
-fn check_bots(rated: bool, accounts: &[&AccountRow]) -> Result<(), ChallengeError> {
-    if !rated || !accounts.iter().any(|a| a.bot != 0) {
-        return Ok(());
+/// The open challenges of an account being deleted, canceled: each new
+/// row with the version it was read at, and a `challenge_canceled` event
+/// for every other account in it.
+fn cancel_all(
+    rows: &[ChallengeRow],
+    gone: &str,
+    now: i64,
+) -> Result<crate::store::ClosedChallenges, StoreError> {
+    let damaged = |e: ChallengeError| StoreError::Damaged { what: "challenge", detail: e.to_string() };
+    let (mut closed, mut events) = (Vec::new(), Vec::new());
+    for row in rows {
+        let mut c = Challenge::read(row, now).map_err(damaged)?;
+        (c.status, c.reason, c.version) = (Status::Canceled, None, row.version + 1);
+        let view = c.view();
+        let others = std::iter::once(row.challenger_id.as_str())
+            .chain(row.challenged_id.as_deref())
+            .chain(c.entrants.iter().flatten().map(|e| e.id.as_str()))
+            .filter(|a| *a != gone)
+            .collect::<std::collections::BTreeSet<_>>();
+        events.extend(others.into_iter().map(|a| of_challenge(a, "challenge_canceled", &view, now)));
+        closed.push((c.row(&row.challenger_id).map_err(damaged)?, row.version));
     }
-    match accounts.iter().find(|a| a.bot == 0 && a.rated_against_bots == 0) {
-        Some(person) => Err(ChallengeError::OptIn(person.name.clone())),
-        None => Ok(()),
-    }
+    Ok((closed, events))
 }
 
 /// The game of `new` between `entrants` (seat by seat), with id `id`.
-fn deal(new: &NewChallenge, id: &str, entrants: &[Entrant], seed: u64) -> Result<Game, GameError> {
+fn deal(
+    new: &NewChallenge,
+    (id, client): (&str, &str),
+    entrants: &[Entrant],
+    seed: u64,
+) -> Result<Game, GameError> {
     let seats = entrants
         .iter()
         .map(|e| NewSeat::Account(SeatAccount { id: e.id.clone(), bot: e.bot }, PlayerName::stored(&e.name)))
@@ -424,7 +482,7 @@ fn deal(new: &NewChallenge, id: &str, entrants: &[Entrant], seed: u64) -> Result
         seed,
         seed_chosen: false,
         move_limit: new.move_limit,
-        client: String::new(),
+        client: client.to_string(),
         rated: new.rated,
     };
     Ok(Game::new(game, now_ms())?)

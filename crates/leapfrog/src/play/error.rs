@@ -81,6 +81,9 @@ pub enum GameError {
         /// The ply asked for.
         asked: u32,
     },
+    /// Who may sit with whom refuses it (rule book §15).
+    #[error(transparent)]
+    Consent(#[from] super::consent::Refused),
     /// The system has no randomness for a token.
     #[error("no randomness for a seat token: {0}")]
     Randomness(#[from] rand::rngs::SysError),

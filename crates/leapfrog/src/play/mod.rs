@@ -20,6 +20,7 @@ mod challenge;
 pub mod challenges;
 pub mod computer;
 pub mod conditional;
+pub mod consent;
 mod error;
 mod hot;
 pub mod move_clock;
@@ -205,6 +206,18 @@ impl Games {
         };
         let game = Game::new(new, now_ms())?;
         self.check_caps(creator, computer_only).await?;
+        // The one check of who sits with whom; an account's unfinished games are capped
+        // whatever network made them (challenges' too). The creator's account asks.
+        let seated: Vec<(&str, consent::Role)> = game
+            .seats()
+            .iter()
+            .filter_map(|s| s.account.as_deref())
+            .map(|a| (a, consent::Role::Asking))
+            .collect();
+        if !seated.is_empty() {
+            let terms = consent::terms(game.rules(), game.move_limit(), game.rated());
+            self.consent(&seated, &terms, consent::Path::Other, creator.max_unfinished).await?;
+        }
         let (created, rows) = seat_rows(&game)?;
         self.store.insert_game(&game.to_row()?, &rows).await?;
         self.tell(&game);

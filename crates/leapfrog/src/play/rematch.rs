@@ -4,6 +4,7 @@
 //! records which old token claims which seat (by its hash); nothing of
 //! the new token is derived from the old one.
 
+use super::consent::{self, Path, Refused, Role};
 use super::{Creator, Games, Seated, no_token, now_ms, random_seed};
 use crate::game::{Credential, Game, GameStatus, Holder, RuleError};
 use crate::play::GameError;
@@ -29,13 +30,20 @@ impl Games {
         creator: &Creator,
     ) -> Result<Seated, GameError> {
         let (old, seat) = read::with_seat(&self.store, id, credential).await?;
-        seat.ok_or(GameError::NotASeat)?;
+        let player = seat.ok_or(GameError::NotASeat)?;
         if old.status() != GameStatus::Over {
             return Err(GameError::Game(RuleError::NotOver));
         }
         let (next_id, created) = match old.rematch() {
             Some(next) => (next.to_string(), false),
-            None => self.create_rematch(&old, creator).await?,
+            None => {
+                let asking = match credential {
+                    Credential::Account(account) => Some(account.as_str()),
+                    Credential::Seat(_) => old.seats().get(player).and_then(|s| s.account.as_deref()),
+                };
+                self.consent_to_rematch(&old, asking, creator.max_unfinished).await?;
+                self.create_rematch(&old, creator).await?
+            }
         };
         let new_token = crate::play::new_token()?;
         let hash = new_token.hash();
@@ -56,6 +64,22 @@ impl Games {
         };
         let game = self.load(&next_id).await?;
         Ok(Seated { game, player: player as usize, token: new_token, created })
+    }
+
+    /// The one check of who sits with whom (see [`consent`]) for the
+    /// rematch of `old` asked by the account `asking` (if any): a game
+    /// with a bot seat is played again by a challenge, never by a rematch
+    /// (a bot creates no game, and a person's consent to a bot is given
+    /// to a challenge); the accounts as they stand now.
+    async fn consent_to_rematch(&self, old: &Game, asking: Option<&str>, most: u32) -> Result<(), GameError> {
+        if old.seats().iter().any(|s| s.bot) {
+            return Err(Refused::BotsPlayChallenges.into());
+        }
+        let role = |id: &str| if Some(id) == asking { Role::Asking } else { Role::Asked };
+        let seated: Vec<(&str, Role)> =
+            old.seats().iter().filter_map(|s| s.account.as_deref()).map(|id| (id, role(id))).collect();
+        let terms = consent::terms(old.rules(), old.move_limit(), old.rated());
+        self.consent(&seated, &terms, Path::Other, most).await.map(drop)
     }
 
     /// Stores the rematch of the finished game `old` unless another ask

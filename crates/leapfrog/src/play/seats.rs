@@ -19,6 +19,22 @@ impl Games {
     /// What [`Command::Join`] refuses (the losers of a race for one seat
     /// get [`RuleError::SeatTaken`](crate::game::RuleError::SeatTaken)); store failures.
     pub async fn join(&self, id: &str, name: PlayerName, choice: &SeatChoice) -> Result<Seated, GameError> {
+        if let Some(joiner) = &choice.account {
+            // The one check of who sits with whom: the accounts seated took their seats by
+            // asking; the joiner asks now (a bot is refused: no game but a challenge's seats one).
+            use super::consent::{self, Path, Role};
+            let game = self.load(id).await?;
+            let mut seated: Vec<(&str, Role)> = game
+                .seats()
+                .iter()
+                .filter_map(|s| s.account.as_deref())
+                .filter(|a| *a != joiner.id)
+                .map(|a| (a, Role::Seated))
+                .collect();
+            seated.push((&joiner.id, Role::Asking));
+            let terms = consent::terms(game.rules(), game.move_limit(), game.rated());
+            self.consent(&seated, &terms, Path::Other, 0).await?;
+        }
         let invited: Vec<usize> = match &choice.invitation {
             Some(invitation) => {
                 let hash = invitation.hash();

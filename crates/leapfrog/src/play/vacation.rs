@@ -158,12 +158,18 @@ impl Games {
     }
 
     /// Moves by `shift` every running turn of account `account_id` in its
-    /// long games.
+    /// long games. A vacation's start (`shift` > 0) moves only the turns
+    /// that began before it (`now`): a turn handed over since — by a move
+    /// racing the start — begins at the vacation's end already
+    /// (`turn_in_vacation`), and is not moved twice.
     async fn move_turns(&self, account_id: &str, shift: i64, now: i64) -> Result<(), GameError> {
         for id in self.store.unfinished_game_ids_of_account(account_id, 1_000).await? {
             for _ in 0..TRIES {
                 let game = self.load(&id).await?;
-                if !game.long() || self.account_to_move(&game) != Some(account_id) {
+                if !game.long()
+                    || self.account_to_move(&game) != Some(account_id)
+                    || (shift > 0 && game.turn_at() >= now)
+                {
                     break;
                 }
                 let command =

@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 
 use sqlx::{Connection, Row};
 
+use super::account_events::AccountEvent;
+use super::challenges::ChallengeRow;
 use super::games::{WAITING, select_games};
 use super::rows::GameRow;
 use super::sql::{Arg, Statement};
@@ -55,11 +57,13 @@ static INSERT_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
 static ACCOUNT_BY_LOOK: LazyLock<Statement> =
     LazyLock::new(|| Statement::new("SELECT name FROM accounts WHERE look = :look LIMIT 1"));
 /// An account's settings (rule book §15); `bot` only while it has no
-/// rated game.
+/// rated game, played or unfinished.
 static UPDATE_SETTINGS: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "UPDATE accounts SET bot = :bot, rated_against_bots = :rated_against_bots, accepts = :accepts \
-         WHERE id = :id AND (:bot = bot OR NOT EXISTS (SELECT 1 FROM ratings WHERE account_id = :id AND games > 0))",
+         WHERE id = :id AND (:bot = bot OR (NOT EXISTS (SELECT 1 FROM ratings WHERE account_id = :id AND games > 0) \
+         AND NOT EXISTS (SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id \
+         WHERE s.account_id = :id AND g.rated = 1 AND g.status <> 'over')))",
     )
 });
 static WITHOUT_LOOK: LazyLock<Statement> =
@@ -363,14 +367,39 @@ impl Store {
     /// # Errors
     ///
     /// On a database failure; nothing is deleted then.
-    pub async fn delete_account(&self, account_id: &str) -> Result<(), StoreError> {
+    pub async fn delete_account(
+        &self,
+        account_id: &str,
+        now: i64,
+        close: CloseChallenges,
+    ) -> Result<Vec<AccountEvent>, StoreError> {
         let account_id = account_id.to_string();
-        self.on_db(move |s| async move { s.delete_account_here(&account_id).await }).await
+        self.on_db(move |s| async move { s.delete_account_here(&account_id, now, close).await }).await
     }
 
-    async fn delete_account_here(&self, account_id: &str) -> Result<(), StoreError> {
+    async fn delete_account_here(
+        &self,
+        account_id: &str,
+        now: i64,
+        close: CloseChallenges,
+    ) -> Result<Vec<AccountEvent>, StoreError> {
         let mut conn = self.write().await?;
         let mut tx = conn.begin().await?;
+        // Its open challenges are canceled first, told to the other side, in this transaction.
+        let open: Vec<ChallengeRow> = super::challenges::OPEN_OF_ACCOUNT
+            .query(&[("account_id", account_id.into()), ("now", now.into())])?
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(sqlx::FromRow::from_row)
+            .collect::<Result<_, _>>()?;
+        let (closed, events) = close(&open)?;
+        for (row, old_version) in &closed {
+            if !Self::write_challenge(&mut tx, row, *old_version).await? {
+                return Err(StoreError::Moved("a challenge of the account changed while it was deleted"));
+            }
+        }
+        Self::append_account_events(self.backend, &mut tx, &events).await?;
         let alone = format!("\"account\":\"{account_id}\"");
         let after_comma = format!(",{alone}");
         FORGET_IN_GAMES
@@ -386,9 +415,17 @@ impl Store {
             statement.query(&[("account_id", account_id.into())])?.execute(&mut *tx).await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(events)
     }
 }
+
+/// What a deletion makes of the account's open challenges (read in its
+/// transaction): each one's new row with the version it was read at, and
+/// the events that tell the other side.
+pub type ClosedChallenges = (Vec<(ChallengeRow, i64)>, Vec<AccountEvent>);
+
+/// Makes [`ClosedChallenges`] of the rows read.
+pub type CloseChallenges = Box<dyn FnOnce(&[ChallengeRow]) -> Result<ClosedChallenges, StoreError> + Send>;
 
 /// Filters of an account's games.
 #[derive(Debug, Clone, Default)]

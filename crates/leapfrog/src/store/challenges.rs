@@ -83,6 +83,13 @@ static UPDATE: LazyLock<Statement> = LazyLock::new(|| {
          WHERE id = :id AND version = :old_version",
     )
 });
+/// The open challenges an account sent or was sent, not yet expired.
+pub(super) static OPEN_OF_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(&format!(
+        "SELECT {COLUMNS} FROM challenges WHERE status = 'open' AND expires_at > :now \
+         AND (challenger_id = :account_id OR challenged_id = :account_id)"
+    ))
+});
 static UNFINISHED_IDS_OF_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT g.id FROM seats s JOIN games g ON g.id = s.game_id \
@@ -205,19 +212,7 @@ impl Store {
         self.on_db(move |s| async move {
             let mut conn = s.write().await?;
             let mut tx = conn.begin().await?;
-            let changed = UPDATE
-                .query(&[
-                    ("status", (&c.status).into()),
-                    ("reason", (&c.reason).into()),
-                    ("accepted", (&c.accepted).into()),
-                    ("version", c.version.into()),
-                    ("id", (&c.id).into()),
-                    ("old_version", old_version.into()),
-                ])?
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if changed != 1 {
+            if !Self::write_challenge(&mut tx, &c, old_version).await? {
                 return Ok(ChallengeWrite::Moved);
             }
             if let Some((g, seats)) = &game {
@@ -239,6 +234,28 @@ impl Store {
             Ok(ChallengeWrite::Done)
         })
         .await
+    }
+
+    /// Writes `c`'s status, reason and acceptances in `tx` if it is still
+    /// at `old_version`; whether it was.
+    pub(super) async fn write_challenge(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        c: &ChallengeRow,
+        old_version: i64,
+    ) -> Result<bool, StoreError> {
+        let changed = UPDATE
+            .query(&[
+                ("status", (&c.status).into()),
+                ("reason", (&c.reason).into()),
+                ("accepted", (&c.accepted).into()),
+                ("version", c.version.into()),
+                ("id", (&c.id).into()),
+                ("old_version", old_version.into()),
+            ])?
+            .execute(&mut **tx)
+            .await?
+            .rows_affected();
+        Ok(changed == 1)
     }
 
     /// The ids of an account's unfinished games, oldest first, at most `limit`.

@@ -29,6 +29,7 @@ mod accounts;
 pub mod backup;
 mod batch;
 mod challenges;
+mod claims;
 mod conditional;
 mod direct;
 mod events;
@@ -55,13 +56,14 @@ use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyPool, Executor};
 
 pub use account_events::{ACCOUNT_KEY, AccountEvent};
-pub use accounts::{AccountGames, AccountRow, TokenRow};
+pub use accounts::{AccountGames, AccountRow, CloseChallenges, ClosedChallenges, TokenRow};
 pub use challenges::{ChallengeRow, ChallengeWrite};
+pub use claims::{Due, Share};
 pub use games::WAITING;
 pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
 pub use rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};
 pub use vacation::Vacation;
-pub use webhooks::{DeliveryRow, Due, MAX_BODY, Sent, Share, WebhookRow};
+pub use webhooks::{DeliveryRow, MAX_BODY, Sent, WebhookRow};
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -89,6 +91,10 @@ pub enum StoreError {
         /// Why.
         detail: String,
     },
+    /// Rows read in a transaction changed before it wrote them: it is
+    /// rolled back, and may be tried again.
+    #[error("{0}")]
+    Moved(&'static str),
     /// A vacation day was to be spent, and the account has none left (its
     /// last was spent meanwhile): nothing of the change is stored.
     #[error("no vacation day left")]

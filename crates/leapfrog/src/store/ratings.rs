@@ -95,12 +95,14 @@ static UPDATE_RATING: LazyLock<Statement> = LazyLock::new(|| {
     )
 });
 /// The leaderboard of a pool, provisional players left out, from the top
-/// or after a cursor (`:rating`, `:account_id`).
+/// or after a cursor (`:rating`, `:account_id`); a people's pool lists no
+/// bot, whatever rows a bot has in it.
 static LEADERBOARD: LazyLock<[Statement; 2]> = LazyLock::new(|| {
     let shape = |after: &str| {
         Statement::new(&format!(
             "SELECT r.account_id, a.name, r.rating, r.deviation, r.volatility, r.games, a.bot FROM ratings r \
-             JOIN accounts a ON a.id = r.account_id WHERE r.pool = :pool AND r.deviation <= :provisional {after} \
+             JOIN accounts a ON a.id = r.account_id WHERE r.pool = :pool AND r.deviation <= :provisional \
+             AND (a.bot = 0 OR r.pool LIKE '%/bots') {after} \
              ORDER BY r.rating DESC, r.account_id LIMIT :limit"
         ))
     };

@@ -109,8 +109,9 @@ export interface paths {
         /**
          * Delete an account
          * @description Deletes the account the token acts for: its tokens stop working at
-         *     once; its games stay, under a name that no longer points to it. Needs
-         *     the `account` scope.
+         *     once; its open challenges are canceled (the other side's stream says
+         *     `challenge_canceled`); its games stay, under a name that no longer
+         *     points to it. Needs the `account` scope.
          */
         delete: operations["deleteAccount"];
         options?: never;
@@ -174,8 +175,10 @@ export interface paths {
         /**
          * Download an account's data
          * @description Everything the server holds about the account the token acts for, as
-         *     JSON (its password only as a hash, which is not given; its tokens
-         *     without their secrets). Needs the `account` scope.
+         *     JSON: the account (its password only as a hash, which is not given),
+         *     its tokens and webhooks without their secrets, its challenges and its
+         *     vacation. Its games are downloaded apart (`exportAccountGames`). Needs
+         *     the `account` scope.
          */
         get: operations["exportAccount"];
         put?: never;
@@ -288,8 +291,12 @@ export interface paths {
          *     `webhook-signature`), tried again after 5 s, 5 min, 30 min, 2 h, 5 h,
          *     10 h and 24 h while the answer is not 2xx (`Retry-After` honoured). An
          *     answer of 410, or a day of failures, switches the endpoint off (the
-         *     account's stream says so). Only `https://` at public addresses (checked
-         *     now and at every try); no redirect is followed; 10 s a try. The answer
+         *     account's stream says so). Only `https://` at globally reachable
+         *     addresses (checked now and at every try, every address a name resolves
+         *     to; any IPv6 form carrying an IPv4 address judged by that address); no
+         *     user name or password, control, format or space character in the URL;
+         *     no redirect is followed; 10 s a try, resolving included; at most 4
+         *     tries in flight to one endpoint and 8 to one account's. The answer
          *     holds the signing secret, shown this once. At most 5 an account; needs
          *     the `account` scope.
          */
@@ -1128,6 +1135,12 @@ export interface components {
             account: components["schemas"]["AccountView"];
             /** @description Its tokens, without their secrets. */
             tokens: components["schemas"]["TokenView"][];
+            /** @description Its webhook endpoints, without their signing secrets. */
+            webhooks: components["schemas"]["WebhookView"][];
+            /** @description The challenges it sent or was sent, newest first (at most 1,000). */
+            challenges: components["schemas"]["ChallengeView"][];
+            /** @description Its vacation days and any vacation under way. */
+            vacation: components["schemas"]["VacationView"];
         };
         /**
          * @description A new account's name and password.
@@ -3948,6 +3961,15 @@ export interface operations {
             };
             /** @description The account has no such webhook */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The webhook is switched off (`field`: `webhook`): a test goes nowhere; register the endpoint again */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
