@@ -219,3 +219,38 @@ fn the_account_export_holds_webhooks_challenges_and_vacation_without_secrets() {
     assert_eq!(data["vacation"]["days_left"], 20);
     assert!(!export.body.contains(&secret), "the signing secret stays out");
 }
+
+#[test]
+fn a_peoples_leaderboard_lists_no_bot_whatever_rows_it_has() {
+    let db = crate::common::temp_db();
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
+    config.database.url = format!("sqlite://{}", db.display());
+    let app = spawn_with(config);
+    players(&app, &["Ann"]);
+    bot(&app, "Robo");
+    // Rows as the hole once left them: a bot rated in the people's pool, and in its bot pool.
+    actix_web::rt::System::new().block_on(async {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&format!("sqlite://{}", db.display())).await.unwrap();
+        for (name, pool_name) in
+            [("Ann", "murray/orthogonal"), ("Robo", "murray/orthogonal"), ("Robo", "murray/orthogonal/bots")]
+        {
+            sqlx::query(
+                "INSERT INTO ratings (account_id, pool, rating, deviation, volatility, games, updated_at) \
+                 SELECT id, $1, 1700, 60, 0.06, 20, 0 FROM accounts WHERE name = $2",
+            )
+            .bind(pool_name)
+            .bind(name)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        pool.close().await;
+    });
+    let names = |path: &str| -> Vec<String> {
+        let page = app.get(path).json();
+        page["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(names("/v1/ratings/murray/orthogonal"), ["Ann"]);
+    assert_eq!(names("/v1/ratings/murray/orthogonal?bots=true"), ["Robo"]);
+}

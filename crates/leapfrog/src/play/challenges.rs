@@ -379,8 +379,9 @@ impl Games {
 
     /// The one check of who sits with whom (see [`consent`]), made with
     /// every account seated so far — `asking` the one whose acceptance
-    /// this is — each entrant's bot status read afresh (an entrant whose
-    /// account is gone closes the challenge).
+    /// this is, the others having offered its terms — each entrant's bot
+    /// status read afresh (an entrant whose account is gone closes the
+    /// challenge).
     async fn consent_to(
         &self,
         challenge: &mut Challenge,
@@ -388,7 +389,7 @@ impl Games {
         most: u32,
     ) -> Result<(), ChallengeError> {
         let ids: Vec<String> = challenge.entrants.iter().flatten().map(|e| e.id.clone()).collect();
-        let role = |id: &String| if id == asking { Role::Asking } else { Role::Asked };
+        let role = |id: &String| if id == asking { Role::Asking } else { Role::Offered };
         let seated: Vec<(&str, Role)> = ids.iter().map(|id| (id.as_str(), role(id))).collect();
         let read = self.consent(&seated, &challenge.terms(), Path::Challenge, most).await?;
         for (e, account) in challenge.entrants.iter_mut().flatten().zip(read) {

@@ -8,11 +8,13 @@
 //! - A rated game with a bot in it needs every person in it to have
 //!   agreed to rated games against bots (`rated_against_bots`).
 //! - Every account seated by another's request (the other side of a
-//!   challenge or a rematch) takes the game by its acceptance profile,
-//!   seen from its own seat (`bots`/`people`: whether another seat is a
-//!   bot); the one asking is held to its most games at once alone, its
-//!   ask being its consent; one seated already (by its own ask, in a game
-//!   waiting for players) gave its consent then.
+//!   rematch) takes the game by its acceptance profile, seen from its own
+//!   seat (`bots`/`people`: whether another seat is a bot). One that
+//!   offered the game (a challenge's sender, or an earlier acceptance of
+//!   it) agreed to its terms then, and is held to whom its profile takes
+//!   (bots, people) and its most games at once; the one asking now, to
+//!   its most games alone, its ask being its consent; one seated already
+//!   (by its own ask, in a game waiting for players) gave its consent.
 
 use super::GameError;
 use crate::store::AccountRow;
@@ -47,6 +49,9 @@ pub enum Role {
     Asking,
     /// Another's request seats it: its profile must take the game.
     Asked,
+    /// It offered these terms (a challenge it sent or accepted earlier):
+    /// its profile must still take whom it meets, and its most games.
+    Offered,
     /// It took its seat before, by its own ask.
     Seated,
 }
@@ -91,15 +96,15 @@ pub fn check(parties: &[Party<'_>], terms: &Terms<'_>, path: Path) -> Result<(),
     }
     for (i, p) in parties.iter().enumerate() {
         let profile = accepts(p.account);
+        let from_bot = parties.iter().enumerate().any(|(j, q)| j != i && is_bot(q));
+        let busy = profile.max_games.is_some_and(|most| p.games >= u64::from(most));
         let refusal = match p.role {
             Role::Seated => None,
-            Role::Asking => {
-                profile.max_games.is_some_and(|most| p.games >= u64::from(most)).then_some(Reason::Busy)
-            }
-            Role::Asked => {
-                let from_bot = parties.iter().enumerate().any(|(j, q)| j != i && is_bot(q));
-                profile.refusal(&Terms { from_bot, ..*terms }, p.games)
-            }
+            Role::Asking => busy.then_some(Reason::Busy),
+            Role::Asked => profile.refusal(&Terms { from_bot, ..*terms }, p.games),
+            Role::Offered if from_bot && !profile.bots => Some(Reason::NoBot),
+            Role::Offered if !from_bot && !profile.people => Some(Reason::OnlyBot),
+            Role::Offered => busy.then_some(Reason::Busy),
         };
         if let Some(reason) = refusal {
             let detail = if p.role == Role::Asking {
@@ -146,7 +151,9 @@ impl super::Games {
             };
             let games = match role {
                 Role::Seated => 0,
-                Role::Asking | Role::Asked => self.store.unfinished_games_of_account(id).await?,
+                Role::Asking | Role::Asked | Role::Offered => {
+                    self.store.unfinished_games_of_account(id).await?
+                }
             };
             if most > 0 && games >= u64::from(most) {
                 return Err(GameError::TooManyGames { limit: most });
@@ -206,6 +213,18 @@ mod tests {
         let both = [party(&bot, true), party(&carol, false)];
         assert_eq!(check(&both, &terms(true), Path::Challenge), Err(Refused::OptIn("carol".into())));
         assert_eq!(check(&both, &terms(false), Path::Challenge), Ok(()));
+    }
+
+    #[test]
+    fn a_challenger_is_held_to_whom_it_takes_not_to_the_terms_it_offered() {
+        let profile = r#"{"bots": false, "presets": ["konane"]}"#;
+        let (bot, ann) = (account("bot", true, false, None), account("ann", false, false, Some(profile)));
+        let person = account("bob", false, false, None);
+        let offered = |a| Party { account: a, games: 0, role: Role::Offered };
+        // Ann offered an `old` game (not among her presets): Bob takes it, a bot may not.
+        assert_eq!(check(&[offered(&ann), party(&person, true)], &terms(false), Path::Challenge), Ok(()));
+        let refused = check(&[offered(&ann), party(&bot, true)], &terms(false), Path::Challenge);
+        assert!(matches!(refused, Err(Refused::Declined { reason: Reason::NoBot, .. })), "{refused:?}");
     }
 
     #[test]
