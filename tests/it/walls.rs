@@ -254,3 +254,18 @@ fn a_peoples_leaderboard_lists_no_bot_whatever_rows_it_has() {
     assert_eq!(names("/v1/ratings/murray/orthogonal"), ["Ann"]);
     assert_eq!(names("/v1/ratings/murray/orthogonal?bots=true"), ["Robo"]);
 }
+
+#[test]
+fn refused_webhook_registrations_count_against_the_creation_rate() {
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
+    config.limits.create_rate = leapfrog::api::limits::Rate { burst: 3.0, per_second: 0.001 };
+    let app = spawn_with(config);
+    let ann = players(&app, &["Ann"]).remove(0);
+    let refused = json!({"url": "https://127.0.0.1/hook"});
+    for _ in 0..3 {
+        let r = as_token(&app, "POST", "/v1/accounts/Ann/webhooks", &ann, &refused);
+        assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("url")), "{}", r.body);
+    }
+    let r = as_token(&app, "POST", "/v1/accounts/Ann/webhooks", &ann, &refused);
+    assert_eq!((r.status, r.json()["limit"].as_str()), (429, Some("rate_create")), "{}", r.body);
+}

@@ -55,7 +55,7 @@ pub enum AddressError {
     TooLong(usize),
     /// A user name or password in it: a secret that logs would keep.
     #[error(
-        "the URL holds a user name or password; put a secret in a header-free form (the signature) instead"
+        "the URL holds a user name or password, which logs would keep: a receiver knows a delivery by its signature"
     )]
     UserInfo,
     /// A control, format or space character in it.

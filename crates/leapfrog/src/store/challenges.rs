@@ -77,10 +77,12 @@ static OF_ACCOUNT: LazyLock<Statement> = LazyLock::new(|| {
          ORDER BY created_at DESC, id DESC LIMIT :limit"
     ))
 });
+/// A challenge's change, only of the row read (its version) and of its
+/// challenger (the owner whose row the service judged).
 static UPDATE: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "UPDATE challenges SET status = :status, reason = :reason, accepted = :accepted, version = :version \
-         WHERE id = :id AND version = :old_version",
+         WHERE id = :id AND version = :old_version AND challenger_id = :challenger_id",
     )
 });
 /// The open challenges an account sent or was sent, not yet expired.
@@ -251,6 +253,7 @@ impl Store {
                 ("version", c.version.into()),
                 ("id", (&c.id).into()),
                 ("old_version", old_version.into()),
+                ("challenger_id", (&c.challenger_id).into()),
             ])?
             .execute(&mut **tx)
             .await?
