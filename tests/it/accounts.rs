@@ -31,7 +31,13 @@ pub(crate) fn person(app: &TestApp, name: &str) -> String {
 /// Ann challenges Bob to a 6×6 `old` game of a day a move; Bob accepts:
 /// the game's id.
 pub(crate) fn long_game(app: &TestApp, ann: &str, bob: &str) -> String {
-    let terms = json!({"to": "Bob", "rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1});
+    long_game_with(app, ann, ("Bob", bob))
+}
+
+/// Ann challenges the account `to` (name, token) to a 6×6 `old` game of
+/// a day a move; it accepts: the game's id.
+pub(crate) fn long_game_with(app: &TestApp, ann: &str, (to, bob): (&str, &str)) -> String {
+    let terms = json!({"to": to, "rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1});
     let c = as_token(app, "POST", "/v1/challenges", ann, &terms).json();
     let r = as_token(
         app,

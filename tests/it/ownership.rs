@@ -92,19 +92,9 @@ fn set_up(app: &TestApp) -> (Owner, String) {
     (owner, bob.clone())
 }
 
-/// Ann's long game with Carol, two plies in, Ann's conditional line kept.
+/// Ann's long game with Carol, two plies in.
 fn long_game_of(app: &TestApp, ann: &str, carol: &str) -> String {
-    let terms = json!({"to": "Carol", "rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1});
-    let c = as_token(app, "POST", "/v1/challenges", ann, &terms).json();
-    let accepted = as_token(
-        app,
-        "POST",
-        &format!("/v1/challenges/{}/accept", c["id"].as_str().unwrap()),
-        carol,
-        &json!({}),
-    );
-    assert_eq!(accepted.status, 200, "{}", accepted.body);
-    let id = accepted.json()["game"]["id"].as_str().unwrap().to_string();
+    let id = crate::accounts::long_game_with(app, ann, ("Carol", carol));
     crate::accounts::play_plies(app, &id, &[ann.to_string(), carol.to_string()], 2);
     id
 }

@@ -259,9 +259,10 @@ pub async fn get_challenge(
         NoToken,
         (status = 403, description = "The challenger, an account the challenge was not sent to, or a token without the `play` scope", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = NO_CHALLENGE, body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Accepted, declined or canceled already, or this account is seated already", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Accepted, declined or canceled already (a deleted account's challenges are canceled), or this account is seated already", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "Expired", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "At the accepter's most games (`declined`, `reason`: `busy`), or a rated game with a person who has not agreed to bots", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Consent, read now: at the accepter's most games (`declined`, `reason`: `busy`), an account seated that no longer takes whom it meets (`declined`, `reason`: `no_bot`, `only_bot`, `busy`), or a rated game with a person who has not agreed to bots (`field`: `rated`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "An account seated, or this client, has its most unfinished games (`limit`: `unfinished_games`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/challenges/{id}/accept")]

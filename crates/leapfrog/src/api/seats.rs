@@ -190,7 +190,9 @@ pub async fn resign_game(
          headers(("Location" = String, description = "The new game's URL"))),
         (status = 200, description = "The new game another seat asked for first, and the caller's seat in it", body = Joined,
          headers(("Location" = String, description = "The new game's URL"))),
-        (status = 429, description = "This client created too many games lately (with `Retry-After`), or has its most unfinished games: a rematch is a creation", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The game has a bot seat: a game with a bot is played again by a new challenge", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An account of the game does not take it by its acceptance profile now (`declined`, with `reason`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client created too many games lately (with `Retry-After`), or it or an account of the game has its most unfinished games: a rematch is a creation", body = Problem, content_type = "application/problem+json"),
         HolderErrors
     )
 )]

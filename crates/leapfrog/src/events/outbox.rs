@@ -17,7 +17,7 @@ use crate::store::{ACCOUNT_KEY, AccountEvent, Due, Sent, Share, Store};
 /// due for a retry, test deliveries).
 pub const TICK: Duration = Duration::from_millis(500);
 /// How long a wake-up waits for more events to claim with it.
-const GATHER: Duration = Duration::from_millis(10);
+const GATHER: Duration = Duration::from_millis(25);
 /// The waits before each try after the first (Standard Webhooks' schedule).
 pub const RETRIES_MS: [i64; 7] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000];
 /// An endpoint failing this long (milliseconds) is switched off.

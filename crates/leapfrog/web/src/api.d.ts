@@ -4371,7 +4371,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Accepted, declined or canceled already, or this account is seated already */
+            /** @description Accepted, declined or canceled already (a deleted account's challenges are canceled), or this account is seated already */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4389,8 +4389,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description At the accepter's most games (`declined`, `reason`: `busy`), or a rated game with a person who has not agreed to bots */
+            /** @description Consent, read now: at the accepter's most games (`declined`, `reason`: `busy`), an account seated that no longer takes whom it meets (`declined`, `reason`: `no_bot`, `only_bot`, `busy`), or a rated game with a person who has not agreed to bots (`field`: `rated`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An account seated, or this client, has its most unfinished games (`limit`: `unfinished_games`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5404,6 +5413,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The game has a bot seat: a game with a bot is played again by a new challenge */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No game has this id. */
             404: {
                 headers: {
@@ -5422,7 +5440,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description This client created too many games lately (with `Retry-After`), or has its most unfinished games: a rematch is a creation */
+            /** @description An account of the game does not take it by its acceptance profile now (`declined`, with `reason`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client created too many games lately (with `Retry-After`), or it or an account of the game has its most unfinished games: a rematch is a creation */
             429: {
                 headers: {
                     [name: string]: unknown;
