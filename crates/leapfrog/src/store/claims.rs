@@ -68,6 +68,7 @@ static CLAIMED: LazyLock<Statement> = LazyLock::new(|| {
          JOIN webhooks w ON w.id = d.webhook_id WHERE d.claim = :claim AND d.status = 'pending'",
     )
 });
+
 impl Store {
     /// Claims for this process, until `until`, up to `limit` deliveries
     /// due at `now` that no process holds, as `claim` (unique to the
