@@ -212,9 +212,23 @@ fn paths(template: &str, owner: &Owner) -> Vec<String> {
 
 #[test]
 fn no_operation_lets_one_account_read_change_or_delete_anothers_rows() {
+    sweep(None);
+}
+
+#[test]
+fn no_operation_lets_one_account_read_change_or_delete_anothers_rows_on_postgres() {
+    let Some(url) = crate::common::pg::fresh_database() else { return };
+    sweep(Some(url));
+}
+
+/// The sweep, on SQLite or on the PostgreSQL database at `url`.
+fn sweep(url: Option<String>) {
     let mut config = leapfrog::server::config::ServeConfig::for_tests();
     config.limits.no_rate_limits = true;
     config.webhook_allow_private = true;
+    if let Some(url) = url {
+        config.database.url = url;
+    }
     let app = spawn_with(config);
     let (owner, bob) = set_up(&app);
     let before = snapshot(&app, &owner);

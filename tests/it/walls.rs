@@ -102,7 +102,19 @@ fn an_account_with_an_unfinished_rated_game_cannot_become_a_bot() {
 
 #[test]
 fn a_deleted_accounts_open_challenges_are_canceled_and_the_other_side_told() {
-    let app = spawn_app();
+    deleted_accounts_challenges(&spawn_app());
+}
+
+#[test]
+fn a_deleted_accounts_open_challenges_are_canceled_and_the_other_side_told_on_postgres() {
+    let Some(url) = crate::common::pg::fresh_database() else { return };
+    let mut config = leapfrog::server::config::ServeConfig::for_tests();
+    config.database.url = url;
+    deleted_accounts_challenges(&spawn_with(config));
+}
+
+fn deleted_accounts_challenges(app: &TestApp) {
+    let app = app.clone();
     let robo = bot(&app, "Robo");
     let bob = players(&app, &["Bob"]).remove(0);
     let open = challenge(&app, &robo, None, false);

@@ -385,7 +385,19 @@ impl Store {
     ) -> Result<Vec<AccountEvent>, StoreError> {
         let mut conn = self.write().await?;
         let mut tx = conn.begin().await?;
-        // Its open challenges are canceled first, told to the other side, in this transaction.
+        let alone = format!("\"account\":\"{account_id}\"");
+        let after_comma = format!(",{alone}");
+        FORGET_IN_GAMES
+            .query(&[
+                ("after_comma", after_comma.as_str().into()),
+                ("alone", alone.as_str().into()),
+                ("account_id", account_id.into()),
+            ])?
+            .execute(&mut *tx)
+            .await?;
+        // Its open challenges are canceled, told to the other side. The rows are taken as a
+        // move takes them — games, then challenges, then the other accounts in the order of
+        // their ids — so that no two transactions wait for each other in a circle.
         let open: Vec<ChallengeRow> = super::challenges::OPEN_OF_ACCOUNT
             .query(&[("account_id", account_id.into()), ("now", now.into())])?
             .fetch_all(&mut *tx)
@@ -400,16 +412,6 @@ impl Store {
             }
         }
         Self::append_account_events(self.backend, &mut tx, &events).await?;
-        let alone = format!("\"account\":\"{account_id}\"");
-        let after_comma = format!(",{alone}");
-        FORGET_IN_GAMES
-            .query(&[
-                ("after_comma", after_comma.as_str().into()),
-                ("alone", alone.as_str().into()),
-                ("account_id", account_id.into()),
-            ])?
-            .execute(&mut *tx)
-            .await?;
         Self::delete_account_webhooks(&mut tx, account_id).await?;
         for statement in [&*FORGET_SEATS, &*DELETE_TOKENS, &*DELETE_EVENTS, &*DELETE_ACCOUNT] {
             statement.query(&[("account_id", account_id.into())])?.execute(&mut *tx).await?;
