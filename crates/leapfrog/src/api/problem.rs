@@ -165,7 +165,9 @@ impl From<GameError> for ApiError {
             GameError::Conflict | GameError::Moved { .. } => ApiError::Conflict(detail),
             GameError::KeyReused { .. } => ApiError::refuse(Refusal::KeyReused, detail, "Idempotency-Key"),
             // Waiting helps only as games end: a minute.
-            GameError::TooManyGames { .. } => ApiError::too_many("unfinished_games", detail, 60),
+            GameError::TooManyGames { .. } | GameError::AccountTooManyGames { .. } => {
+                ApiError::too_many("unfinished_games", detail, 60)
+            }
             GameError::TooManyComputerGames { .. } => ApiError::too_many("computer_games", detail, 60),
             GameError::Game(RuleError::Over) => ApiError::refuse(Refusal::GameOver, detail, "path"),
             GameError::Game(RuleError::Waiting)

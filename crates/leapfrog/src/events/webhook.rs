@@ -136,12 +136,10 @@ impl Reach {
     /// through. An address written in the URL is checked as it is.
     async fn addresses(self, url: &url::Url) -> Result<Vec<SocketAddr>, AddressError> {
         let port = url.port_or_known_default().unwrap_or(443);
-        match url.host() {
-            Some(url::Host::Domain(name)) => self.lookup(name, port).await,
-            _ => Ok(vec![SocketAddr::new(
-                self.literal(url)?.ok_or_else(|| AddressError::Url("it has no host".into()))?,
-                port,
-            )]),
+        match (url.host(), self.literal(url)?) {
+            (Some(url::Host::Domain(name)), _) => self.lookup(name, port).await,
+            (_, Some(ip)) => Ok(vec![SocketAddr::new(ip, port)]),
+            (_, None) => Err(AddressError::Url("it has no host".into())),
         }
     }
 

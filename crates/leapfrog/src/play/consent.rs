@@ -135,7 +135,8 @@ impl super::Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::TooManyGames`], [`GameError::Consent`]; store failures.
+    /// [`GameError::AccountTooManyGames`], [`GameError::Consent`]; store
+    /// failures.
     pub(super) async fn consent(
         &self,
         seated: &[(&str, Role)],
@@ -156,7 +157,7 @@ impl super::Games {
                 }
             };
             if most > 0 && games >= u64::from(most) {
-                return Err(GameError::TooManyGames { limit: most });
+                return Err(GameError::AccountTooManyGames { account: account.name, limit: most });
             }
             read.push(Some((account, games, role)));
         }
@@ -171,7 +172,7 @@ impl super::Games {
 }
 
 /// What an account accepts: its profile, or anything.
-pub fn accepts(a: &AccountRow) -> Accepts {
+fn accepts(a: &AccountRow) -> Accepts {
     a.accepts.as_deref().and_then(|json| serde_json::from_str(json).ok()).unwrap_or_default()
 }
 

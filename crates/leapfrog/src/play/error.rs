@@ -51,6 +51,18 @@ pub enum GameError {
         /// The cap.
         limit: u32,
     },
+    /// An account to be seated has as many unfinished games as an account
+    /// may (from any network; a challenge's games count too).
+    #[error(
+        "{account} has {limit} games that are neither over nor abandoned, the most an account may have; \
+         one must end first"
+    )]
+    AccountTooManyGames {
+        /// The account's name.
+        account: String,
+        /// The cap.
+        limit: u32,
+    },
     /// The creator has their most unfinished games of computer seats alone.
     #[error(
         "this client has {limit} unfinished games where the computer holds every seat, its most; \
