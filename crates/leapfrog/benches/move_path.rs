@@ -16,6 +16,7 @@ use jump_capture as jc;
 use leapfrog::game::{Change, Command, Game, NewGame, NewSeat, PlayerName};
 use leapfrog::wire::game::GameView;
 use rand::SeedableRng;
+use leapfrog::store::{GameRows, MoveRows};
 
 const AT: i64 = 1_800_000_000_000;
 

@@ -4,9 +4,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::api::json::DEFAULT_BODY_LIMIT;
-use crate::api::limits::{Class, Network, Rate};
-use crate::store::Durability;
+use leapfrog_http::json::DEFAULT_BODY_LIMIT;
+use leapfrog_http::limits::{Class, Network, Rate};
+use leapfrog_store::Durability;
 
 /// How the server runs.
 #[derive(Debug, Clone, Args)]
@@ -42,7 +42,7 @@ pub struct ServeConfig {
     /// Vacation days an account gets each calendar year (UTC) for its long
     /// games (a day or more a move); 0: none. A change applies from the
     /// next year on.
-    #[arg(long, env = "LEAPFROG_VACATION_DAYS", default_value_t = crate::play::vacation::DEFAULT_DAYS,
+    #[arg(long, env = "LEAPFROG_VACATION_DAYS", default_value_t = leapfrog_service::play::vacation::DEFAULT_DAYS,
         value_parser = clap::value_parser!(u32).range(0..=366))]
     pub vacation_days: u32,
     #[command(flatten)]
@@ -98,7 +98,7 @@ pub struct DatabaseArgs {
     /// Database connections this process keeps at most (SQLite: readers;
     /// writes take one more). With PostgreSQL each process also holds one
     /// for notifications: N processes need N × (this + 1) connections.
-    #[arg(long = "db-pool-size", env = "LEAPFROG_DB_POOL_SIZE", default_value_t = crate::store::DEFAULT_POOL_SIZE,
+    #[arg(long = "db-pool-size", env = "LEAPFROG_DB_POOL_SIZE", default_value_t = leapfrog_store::DEFAULT_POOL_SIZE,
           value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub pool_size: u32,
 }
@@ -188,8 +188,8 @@ pub struct LimitArgs {
 
 impl LimitArgs {
     /// How addresses group into clients.
-    pub fn grouping(&self) -> crate::api::limits::Grouping {
-        crate::api::limits::Grouping { v4: self.client_prefix_v4, v6: self.client_prefix_v6 }
+    pub fn grouping(&self) -> leapfrog_http::limits::Grouping {
+        leapfrog_http::limits::Grouping { v4: self.client_prefix_v4, v6: self.client_prefix_v6 }
     }
 
     /// The rate of each class, unless rate limits are off.

@@ -14,7 +14,7 @@ use actix_web::{Error, HttpMessage, web};
 use tracing::Span;
 use tracing_actix_web::{DefaultRootSpanBuilder, RootSpanBuilder};
 
-use crate::api::state::AppState;
+use leapfrog_http::state::AppState;
 
 /// A request's id, in its extensions for the answer's `X-Request-Id`, and
 /// when it came.

@@ -15,12 +15,12 @@ use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::api::limits::Limiter;
-use crate::api::state::AppState;
-use crate::api::{self, ApiDoc, RouteTable, json::BodyLimit};
-use crate::events::{Hub, StreamLimits};
 use crate::server::config::{LimitArgs, ServeConfig};
-use crate::store::{Backend, Store, StoreError};
+use leapfrog_http::limits::Limiter;
+use leapfrog_http::state::AppState;
+use leapfrog_http::{self, ApiDoc, RouteTable, json::BodyLimit};
+use leapfrog_service::events::{Hub, StreamLimits};
+use leapfrog_store::{Backend, Store, StoreError};
 
 /// File descriptors kept back from event streams: the database's
 /// connections, the listener, and room for other requests (`/healthz`
@@ -70,12 +70,12 @@ fn stream_limits(limits: &LimitArgs, open_files: Option<u64>) -> StreamLimits {
 
 /// Sweeps old idempotency keys and abandoned games every so often, for as
 /// long as the process runs.
-async fn sweep(games: crate::play::Games, limits: LimitArgs) {
+async fn sweep(games: leapfrog_service::play::Games, limits: LimitArgs) {
     let ms = |d: std::time::Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
     let mut every = tokio::time::interval(limits.sweep_every.max(std::time::Duration::from_secs(1)));
     loop {
         every.tick().await;
-        let now = crate::play::now_ms();
+        let now = leapfrog_service::play::now_ms();
         let keys_before = now.saturating_sub(ms(limits.idempotency_ttl));
         let idle_before = now.saturating_sub(ms(limits.abandon_after));
         match games.sweep(now, keys_before, idle_before).await {
@@ -171,7 +171,7 @@ pub struct Application {
     port: u16,
     metrics_port: Option<u16>,
     store: Store,
-    stopping: crate::process::stopping::Stopping,
+    stopping: leapfrog_process::stopping::Stopping,
     background: Vec<actix_web::rt::task::JoinHandle<()>>,
 }
 
@@ -216,7 +216,7 @@ impl Application {
             None => None,
         };
         let metrics_bind = metrics_listener.as_ref().map(|(_, at)| *at);
-        crate::process::meter::handle();
+        leapfrog_process::meter::handle();
         let store =
             Store::open_with(&config.database.url, config.database.durability, config.database.pool_size)
                 .await
@@ -235,10 +235,10 @@ impl Application {
         let stopping = hub.stopping().clone();
         let mut background = vec![
             actix_web::rt::spawn(give_back_memory(hub.clone())),
-            actix_web::rt::spawn(crate::process::meter::upkeep()),
+            actix_web::rt::spawn(leapfrog_process::meter::upkeep()),
         ];
         if store.backend() == Backend::Postgres {
-            background.push(actix_web::rt::spawn(crate::events::forward_postgres(
+            background.push(actix_web::rt::spawn(leapfrog_service::events::forward_postgres(
                 store.url().to_string(),
                 hub.clone(),
             )));
@@ -248,39 +248,40 @@ impl Application {
             config.limits.trusted_proxies.clone(),
             config.limits.grouping(),
         ));
-        let thinkers = crate::compute::pools::Thinkers::new(
+        let thinkers = leapfrog_service::compute::pools::Thinkers::new(
             config.thinking.threads(),
             config.thinking.think_queue,
             config.thinking.think_wait,
         );
-        let (games, wakes) = crate::play::Games::new(store.clone(), hub.clone());
+        let (games, wakes) = leapfrog_service::play::Games::new(store.clone(), hub.clone());
         let games = games.with_vacation_days(config.vacation_days);
-        let computer = crate::play::computer::Computer::new(games.clone(), thinkers.clone());
+        let computer = leapfrog_service::play::computer::Computer::new(games.clone(), thinkers.clone());
         background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
         background.push(actix_web::rt::spawn(computer.scan()));
         // An outage's time is given back before the clock times anyone out.
-        crate::play::move_clock::after_outage(&games, crate::process::now_ms())
+        leapfrog_service::play::move_clock::after_outage(&games, leapfrog_process::now_ms())
             .await
             .map_err(|e| StartupError::Clocks(e.to_string()))?;
-        background.push(actix_web::rt::spawn(crate::play::move_clock::beat(games.clone())));
-        background.push(actix_web::rt::spawn(crate::play::move_clock::run(games.clone())));
+        background.push(actix_web::rt::spawn(leapfrog_service::play::move_clock::beat(games.clone())));
+        background.push(actix_web::rt::spawn(leapfrog_service::play::move_clock::run(games.clone())));
         background.push(actix_web::rt::spawn(sweep(games.clone(), config.limits.clone())));
-        let reach = crate::events::webhook::Reach { allow_private: config.webhook_allow_private };
-        let outbox = crate::events::outbox::Outbox::new(store.clone(), hub.clone(), reach)
+        let reach = leapfrog_service::events::webhook::Reach { allow_private: config.webhook_allow_private };
+        let outbox = leapfrog_service::events::outbox::Outbox::new(store.clone(), hub.clone(), reach)
             .map_err(|e| StartupError::Webhooks(e.to_string()))?;
         background.push(actix_web::rt::spawn(outbox.run()));
-        let hasher =
-            crate::accounts::Hasher::new(crate::compute::pools::Share::percent(config.limits.password_share))
-                .map_err(|e| StartupError::Accounts(e.to_string()))?;
+        let hasher = leapfrog_service::accounts::Hasher::new(
+            leapfrog_service::compute::pools::Share::percent(config.limits.password_share),
+        )
+        .map_err(|e| StartupError::Accounts(e.to_string()))?;
         // Accounts made before their names' looks were kept get them now.
         let filled = store
-            .fill_account_looks(crate::names::look)
+            .fill_account_looks(leapfrog_core::names::look)
             .await
             .map_err(|e| StartupError::Accounts(e.to_string()))?;
         if filled > 0 {
             tracing::info!(accounts = filled, "kept what older accounts' names look like");
         }
-        let accounts = crate::accounts::Accounts::new(store.clone(), Arc::new(hasher));
+        let accounts = leapfrog_service::accounts::Accounts::new(store.clone(), Arc::new(hasher));
         let state = AppState {
             games,
             accounts,
@@ -288,11 +289,11 @@ impl Application {
             limiter,
             max_unfinished: config.limits.max_unfinished(),
             max_computer_games: config.limits.max_computer_games(),
-            engine: crate::compute::Engine::new(config.thinking.threads()),
+            engine: leapfrog_service::compute::Engine::new(config.thinking.threads()),
             analyses_per_client: config.thinking.analyses_per_client.max(1),
             thinkers,
-            exports: Arc::new(crate::api::limits::Slots::new(
-                crate::api::records::EXPORTS_PER_ACCOUNT,
+            exports: Arc::new(leapfrog_http::limits::Slots::new(
+                leapfrog_http::records::EXPORTS_PER_ACCOUNT,
                 config.limits.max_exports.max(1),
             )),
             reach,
@@ -308,15 +309,15 @@ impl Application {
                 .openapi(ApiDoc::openapi())
                 .app_data(web::Data::new(BodyLimit(limit)))
                 .app_data(web::Data::new(state.clone()))
-                .configure(api::configure)
+                .configure(leapfrog_http::configure)
                 .split_for_parts();
-            api::add_links(&mut openapi);
+            leapfrog_http::add_links(&mut openapi);
             let routes = RouteTable::of(&openapi);
             app.app_data(web::Data::new(routes))
                 .configure(crate::server::page::configure)
-                .service(web::resource("/docs").to(api::meta::docs_redirect))
+                .service(web::resource("/docs").to(leapfrog_http::meta::docs_redirect))
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi))
-                .default_service(web::to(api::not_found))
+                .default_service(web::to(leapfrog_http::not_found))
                 .wrap_fn(move |req, srv| {
                     let id = req.extensions().get::<LoggedId>().map(|l| l.id.clone());
                     let docs = req.path() == "/docs" || req.path().starts_with("/docs/");
@@ -328,7 +329,7 @@ impl Application {
                     async move {
                         // The metrics address serves nothing else.
                         let Some(fut) = fut else {
-                            return Err(api::problem::ApiError::NotFound(
+                            return Err(leapfrog_http::problem::ApiError::NotFound(
                                 "this address serves /metrics alone".into(),
                             )
                             .into());
@@ -441,7 +442,7 @@ impl Application {
             let _ = task.await;
         }
         // The last sign of life: an outage is counted from the stop.
-        if let Err(e) = self.store.beat(crate::process::now_ms()).await {
+        if let Err(e) = self.store.beat(leapfrog_process::now_ms()).await {
             tracing::warn!(error = %e, "could not note when this process stopped");
         }
         // Connections still out (a database gone away) are not waited for long.
@@ -486,13 +487,13 @@ impl Measured {
     fn of(req: &actix_web::dev::ServiceRequest) -> Measured {
         Measured {
             started: std::time::Instant::now(),
-            method: crate::process::meter::method_label(req.method()),
+            method: leapfrog_process::meter::method_label(req.method().as_str()),
             route: req.match_pattern().unwrap_or_else(|| "unmatched".into()),
         }
     }
 
     fn record(self, status: actix_web::http::StatusCode) {
-        use crate::process::meter::{REQUEST_SECONDS, REQUESTS};
+        use leapfrog_process::meter::{REQUEST_SECONDS, REQUESTS};
         let seconds = self.started.elapsed().as_secs_f64();
         let status = status.as_str().to_string();
         metrics::counter!(REQUESTS, "method" => self.method, "route" => self.route.clone(), "status" => status)

@@ -314,7 +314,7 @@ fn choose(
     player: &mut dyn jump_search::Player,
 ) -> Result<Option<Vec<String>>, String> {
     let text = client.text(&format!("/v1/games/{id}/record"))?;
-    let record = crate::record::Record::parse(&text).map_err(|e| e.to_string())?;
+    let record = leapfrog_wire::record::Record::parse(&text).map_err(|e| e.to_string())?;
     let replayed = record.replay().map_err(|e| e.to_string())?;
     let Some(position) = replayed.positions.last() else { return Ok(None) };
     Ok(player.choose(position).map(|mv| mv.path().iter().map(ToString::to_string).collect()))

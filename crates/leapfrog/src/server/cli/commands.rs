@@ -160,7 +160,7 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<String, CliError> {
     } else {
         std::fs::read_to_string(&args.file).map_err(read)?
     };
-    let record = crate::record::Record::parse(&text)?;
+    let record = leapfrog_wire::record::Record::parse(&text)?;
     let replayed = record.replay()?;
     Ok(record.told(&replayed))
 }

@@ -16,7 +16,7 @@ use commands::{analyse, arena, position, replay, setup, solve};
 
 use crate::server::config::ServeConfig;
 use crate::server::startup::{Application, StartupError, redact};
-use crate::store::StoreError;
+use leapfrog_store::StoreError;
 
 /// Why a command failed: one line for stderr.
 #[derive(Debug, thiserror::Error)]
@@ -61,7 +61,7 @@ pub enum CliError {
     Usage(String),
     /// A backup was not made.
     #[error("backup: {0}")]
-    Backup(#[from] crate::store::backup::BackupError),
+    Backup(#[from] leapfrog_store::backup::BackupError),
     /// The solver cannot take the position.
     #[error("solve: {0}")]
     Solve(#[from] jump_search::SolveError),
@@ -75,7 +75,7 @@ pub enum CliError {
     },
     /// A record that does not replay.
     #[error("{0}")]
-    Record(#[from] crate::record::RecordError),
+    Record(#[from] leapfrog_wire::record::RecordError),
     /// An output file could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -395,13 +395,13 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
         Command::Setup(args) => setup(args),
         Command::Serve(config) => serve(*config).map(|()| String::new()),
         Command::Migrate(db) => actix_web::rt::System::new().block_on(async move {
-            crate::store::Store::open(&db.url, db.durability)
+            leapfrog_store::Store::open(&db.url, db.durability)
                 .await
                 .map(|_| format!("migrated {}\n", redact(&db.url)))
                 .map_err(|source| CliError::Migrate { url: redact(&db.url), source })
         }),
         Command::Backup(args) => actix_web::rt::System::new().block_on(async move {
-            let made = crate::store::backup::backup(&args.database.url, &args.output).await?;
+            let made = leapfrog_store::backup::backup(&args.database.url, &args.output).await?;
             Ok(format!(
                 "backed up {} to {}: {} bytes, {} games, {} moves; integrity ok\n",
                 redact(&args.database.url),
@@ -454,7 +454,7 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
 
 /// The OpenAPI document as pretty JSON with a final newline.
 pub fn openapi_json() -> String {
-    let api = crate::api::openapi();
+    let api = leapfrog_http::openapi();
     let mut json = api.to_pretty_json().unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     json.push('\n');
     json

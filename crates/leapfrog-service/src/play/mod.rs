@@ -1,0 +1,479 @@
+//! The games service: the one place a game changes. Every change — a
+//! creation, a move (a person's or the computer's), a join, a leave, a
+//! resignation, a time-out, an abandonment, a rematch — goes the same way:
+//! load the game, apply a command to it (the pure core, [`Game::apply`]),
+//! encode its changes once as events of the game's log
+//! ([`crate::events::encode`]), commit the new game and its events
+//! against the version read (one retry policy, one idempotency path), and
+//! tell those who must hear of it: the event hub (and through PostgreSQL
+//! every process's hub) and the computer, when it is to move. A rated
+//! game's end writes its players' new ratings in the same transaction
+//! (rule book §13).
+//!
+//! What drives it lives here too: `queries` (the reads it shares with
+//! the streams' first load), `move_clock` (the move time limit) and `computer`
+//! (the computer's seats, whose turns are claimed through this service).
+//! Handlers, the clock, the computer and the sweep call this; nothing else
+//! writes a game.
+
+mod challenge;
+pub mod challenges;
+pub mod computer;
+pub mod conditional;
+pub mod consent;
+mod error;
+mod hot;
+pub mod move_clock;
+mod moving;
+pub mod queries;
+mod rematch;
+mod seats;
+mod upkeep;
+pub mod vacation;
+
+use std::sync::Arc;
+
+use jump_capture as jc;
+use rand::TryRng;
+use tokio::sync::mpsc;
+
+use crate::play::queries as read;
+pub use crate::play::queries::{history, list, load, position_at};
+
+use crate::accounts::rating::Rating;
+use crate::events::Hub;
+pub use error::GameError;
+pub use leapfrog_core::game::Created;
+use leapfrog_core::game::{
+    Change, Game, GameCursor, HistoryMove, Holder, NewGame, NewSeat, RatingChange, SeatToken, Visibility,
+};
+use leapfrog_store::{Commit, EndWrite, KeyRecord, MoveRow, RatingRow, RatingWrite, SeatRow, Store};
+use leapfrog_store::{EventRow, StoreError};
+use leapfrog_store::{GameRows, MoveRows};
+pub use upkeep::{SWEEP_GAMES, SweepReport};
+
+/// Tries of a change that lost a race to another change of the game (not
+/// to a change of its own seat). Moves are never tried again: the client
+/// chose theirs against the game it saw.
+const TRIES: usize = 8;
+
+pub use leapfrog_process::now_ms;
+
+/// The ids of games the computer may be to move in, as the service tells
+/// them (see [`crate::play::computer::Computer::listen`]).
+pub type Wakes = mpsc::UnboundedReceiver<String>;
+
+/// The games service.
+#[derive(Debug, Clone)]
+pub struct Games {
+    store: Store,
+    hub: Hub,
+    wake: mpsc::UnboundedSender<String>,
+    /// Vacation days an account gets a year (rule book §11).
+    vacation_days: i64,
+    /// The games this process changed lately, as stored (`hot`).
+    hot: Arc<hot::Hot>,
+}
+
+/// Who creates a game, and how many unfinished games they may have.
+#[derive(Debug, Clone)]
+pub struct Creator {
+    /// The client's address as the server sees it (or empty).
+    pub client: String,
+    /// Most games this client may have that are neither over nor
+    /// abandoned; 0 for no limit.
+    pub max_unfinished: u32,
+    /// Most of those where the computer holds every seat; 0 for no limit.
+    pub max_computer_games: u32,
+}
+
+/// Which open seat a joiner asks for.
+#[derive(Debug, Clone, Default)]
+pub struct SeatChoice {
+    /// This seat; otherwise the first open one the joiner may take.
+    pub player: Option<usize>,
+    /// The invitation of a private seat.
+    pub invitation: Option<SeatToken>,
+    /// The joiner's account, when they join with its token.
+    pub account: Option<leapfrog_core::game::SeatAccount>,
+}
+
+/// A seat just joined, or claimed in a rematch.
+#[derive(Debug)]
+pub struct Seated {
+    /// The game.
+    pub game: Game,
+    /// The seat.
+    pub player: usize,
+    /// Its new token.
+    pub token: SeatToken,
+    /// Whether this call created the game (a rematch's first ask).
+    pub created: bool,
+}
+
+impl Games {
+    /// The service of `store`, telling `hub`; and the wake-ups of the
+    /// computer, for it to listen to.
+    pub fn new(store: Store, hub: Hub) -> (Games, Wakes) {
+        let (wake, wakes) = mpsc::unbounded_channel();
+        let hot = Arc::new(hot::Hot::default());
+        (Games { store, hub, wake, vacation_days: i64::from(vacation::DEFAULT_DAYS), hot }, wakes)
+    }
+
+    /// The service giving each account `days` vacation days a year.
+    #[must_use]
+    pub fn with_vacation_days(mut self, days: u32) -> Games {
+        self.vacation_days = i64::from(days);
+        self
+    }
+
+    /// The store, for reading.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Game `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NotFound`]; a damaged row; store failures.
+    pub async fn load(&self, id: &str) -> Result<Game, GameError> {
+        read::load(&self.store, id).await
+    }
+
+    /// A page of the listing: see [`list`].
+    ///
+    /// # Errors
+    ///
+    /// A damaged row; store failures.
+    pub async fn list(
+        &self,
+        status: Option<&str>,
+        limit: usize,
+        after: Option<&GameCursor>,
+    ) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
+        read::list(&self.store, status, limit, after).await
+    }
+
+    /// The moves of `game` from ply `from` on: see [`history`].
+    ///
+    /// # Errors
+    ///
+    /// A damaged row; store failures.
+    pub async fn history(&self, game: &Game, from: u32) -> Result<Vec<HistoryMove>, GameError> {
+        read::history(&self.store, game, from).await
+    }
+
+    /// The position of `game` after `ply` moves: see [`position_at`].
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NoSuchPly`]; a damaged row; store failures.
+    pub async fn position_at(&self, game: &Game, ply: u32) -> Result<jc::Position, GameError> {
+        read::position_at(&self.store, game, ply).await
+    }
+
+    /// Deals a new game of `seats` in turn order under `rules`, with an
+    /// optional move time limit in seconds, and stores it; returns it with
+    /// one new token per person's seat and one invitation per private open
+    /// seat (shown to the creator once, stored only as hashes).
+    ///
+    /// # Errors
+    ///
+    /// What [`Game::new`] refuses; [`GameError::TooManyGames`] or
+    /// [`GameError::TooManyComputerGames`] at the creator's caps (which
+    /// concurrent creations may pass by a few: they stop floods, they are
+    /// not a ledger); store failures.
+    pub async fn create(
+        &self,
+        rules: Arc<jc::Rules>,
+        seats: Vec<NewSeat>,
+        seed: Option<u64>,
+        move_limit: Option<u32>,
+        rated: bool,
+        creator: &Creator,
+    ) -> Result<(Game, Created), GameError> {
+        let computer_only = seats.iter().all(|s| matches!(s, NewSeat::Computer(..)));
+        let new = NewGame {
+            id: uuid::Uuid::new_v4().to_string(),
+            max_moves: crate::compute::MOVES,
+            rules,
+            seats,
+            seed: seed.map_or_else(random_seed, Ok)?,
+            seed_chosen: seed.is_some(),
+            move_limit,
+            client: creator.client.clone(),
+            rated,
+        };
+        let game = Game::new(new, now_ms())?;
+        self.check_caps(creator, computer_only).await?;
+        // The one check of who sits with whom; an account's unfinished games are capped
+        // whatever network made them (challenges' too). The creator's account asks.
+        let seated: Vec<(&str, consent::Role)> = game
+            .seats()
+            .iter()
+            .filter_map(|s| s.account.as_deref())
+            .map(|a| (a, consent::Role::Asking))
+            .collect();
+        if !seated.is_empty() {
+            let terms = consent::terms(game.rules(), game.move_limit(), game.rated());
+            self.consent(&seated, &terms, consent::Path::Other, creator.max_unfinished).await?;
+        }
+        let (created, rows) = seat_rows(&game)?;
+        self.store.insert_game(&game.to_row()?, &rows).await?;
+        self.tell(&game);
+        Ok((game, created))
+    }
+
+    /// Whether `creator` may make one more game.
+    async fn check_caps(&self, creator: &Creator, computer_only: bool) -> Result<(), GameError> {
+        if creator.max_unfinished > 0
+            && self.store.unfinished_games_of(&creator.client).await? >= i64::from(creator.max_unfinished)
+        {
+            return Err(GameError::TooManyGames { limit: creator.max_unfinished });
+        }
+        if computer_only
+            && creator.max_computer_games > 0
+            && self.store.unfinished_computer_games_of(&creator.client).await?
+                >= i64::from(creator.max_computer_games)
+        {
+            return Err(GameError::TooManyComputerGames { limit: creator.max_computer_games });
+        }
+        Ok(())
+    }
+
+    /// Commits `next`, made from `before` by `changes`, if the stored game
+    /// is still at `before`'s version — a move with its row and key
+    /// record, any other change with the seat row it changed; a rated
+    /// game's end with its players' new ratings — and tells of it once
+    /// committed. Answers the game as committed, or `None` when another
+    /// change came first.
+    async fn commit(
+        &self,
+        before: &Game,
+        mut next: Game,
+        changes: &[Change],
+        seat: Option<&SeatRow>,
+        key: Option<&KeyRecord>,
+    ) -> Result<Option<Game>, GameError> {
+        let moved = changes
+            .iter()
+            .find_map(|c| match c {
+                Change::Moved(m) => Some(m.to_row()),
+                _ => None,
+            })
+            .transpose()?;
+        self.turn_in_vacation(before, &mut next).await?;
+        let first = before.events().ok_or_else(|| GameError::corrupt(before.id(), "events", "no log"))?;
+        let next = next.with_events(first + changes.len() as u64);
+        // An aborted game is over unrated: it ends as a casual one does.
+        let committed = if next.rated() && !next.aborted() && changes.contains(&Change::Over) {
+            self.commit_rated_end(before, next, (first, changes), moved.as_ref(), seat, key).await?
+        } else {
+            let row = next.to_changed_row()?;
+            let at = changed_at(&next, changes);
+            let events = encode(changes, &next, first, at)?;
+            let accounts = crate::events::account::of_changes(changes, &next, at);
+            let commit = match &moved {
+                Some(m) => self.store.commit_move(&row, before.version(), m, key, &events, &accounts).await?,
+                None => self.store.update_game(&row, before.version(), seat, &events, &accounts).await?,
+            };
+            if commit == Commit::Conflict {
+                return Ok(None);
+            }
+            self.tell(&next);
+            self.tell_accounts(&accounts);
+            Some(next)
+        };
+        if let Some(next) = &committed {
+            self.hot.stored(next, changes);
+        }
+        if let (Some(_), Some(m)) = (&committed, &moved) {
+            let by = if m.computer == 1 { "computer" } else { "person" };
+            metrics::counter!(leapfrog_process::meter::MOVES, "by" => by).increment(1);
+        }
+        Ok(committed)
+    }
+
+    /// A rated game's end (rule book §13): every player's rating in the
+    /// game's pool, read, updated by Glicko-2 from the final ranking and
+    /// written with the end in one transaction — exactly once, also when
+    /// processes race: the game's version decides the end, and each rating
+    /// is written only if it is still as read (another game's end coming
+    /// first means reading it again). `changes` made `next` from `before`,
+    /// whose log held `first` events.
+    async fn commit_rated_end(
+        &self,
+        before: &Game,
+        next: Game,
+        (first, changes): (u64, &[Change]),
+        moved: Option<&MoveRow>,
+        seat: Option<&SeatRow>,
+        key: Option<&KeyRecord>,
+    ) -> Result<Option<Game>, GameError> {
+        let pool = next.pool().ok_or_else(|| GameError::corrupt(next.id(), "rating pool", "none"))?;
+        let result =
+            next.result().ok_or_else(|| GameError::corrupt(next.id(), "result", "none at the end"))?;
+        let mut rank = vec![0; next.seats().len()];
+        for s in &result.outcome.standings {
+            rank[s.player] = s.rank;
+        }
+        // Seats whose account was deleted meanwhile are left out.
+        let rated: Vec<(usize, &str)> =
+            next.seats().iter().filter_map(|s| s.account.as_deref().map(|a| (s.player, a))).collect();
+        for _ in 0..TRIES {
+            let mut read = Vec::with_capacity(rated.len());
+            for &(_, account) in &rated {
+                read.push(self.store.rating(account, &pool).await?);
+            }
+            let ratings: Vec<Rating> = read
+                .iter()
+                .map(|r| {
+                    r.as_ref().map_or(Rating::NEW, |r| Rating {
+                        rating: r.rating,
+                        deviation: r.deviation,
+                        volatility: r.volatility,
+                    })
+                })
+                .collect();
+            let ranks: Vec<usize> = rated.iter().map(|&(p, _)| rank[p]).collect();
+            let after = crate::accounts::rating::after_game(&ratings, &ranks);
+            let mut writes = Vec::with_capacity(rated.len());
+            let mut rating_changes = Vec::with_capacity(rated.len());
+            for (i, &(player, account)) in rated.iter().enumerate() {
+                let games_before = read[i].as_ref().map_or(0, |r| r.games);
+                writes.push(RatingWrite {
+                    row: RatingRow {
+                        account_id: account.to_string(),
+                        pool: pool.clone(),
+                        rating: after[i].rating,
+                        deviation: after[i].deviation,
+                        volatility: after[i].volatility,
+                        games: games_before + 1,
+                    },
+                    games_before,
+                });
+                rating_changes.push(RatingChange {
+                    player,
+                    before: (ratings[i].rating, ratings[i].deviation),
+                    after: (after[i].rating, after[i].deviation),
+                });
+            }
+            let ended = next.clone().with_rating_changes(rating_changes);
+            let row = ended.to_changed_row()?;
+            let events = encode(changes, &ended, first, ended.updated_at())?;
+            let accounts = crate::events::account::of_changes(changes, &ended, ended.updated_at());
+            let end = match moved {
+                Some(m) => EndWrite::Move(m, key),
+                None => EndWrite::Seats(seat),
+            };
+            match self
+                .store
+                .commit_rated_end(
+                    &row,
+                    before.version(),
+                    end,
+                    (&events, &accounts),
+                    &writes,
+                    ended.updated_at(),
+                )
+                .await?
+            {
+                Commit::Done => {
+                    self.tell(&ended);
+                    self.tell_accounts(&accounts);
+                    return Ok(Some(ended));
+                }
+                // The game moved: another change ended it (or came first).
+                Commit::Conflict if self.load(before.id()).await?.version() != before.version() => {
+                    return Ok(None);
+                }
+                // A rating moved: read them again.
+                Commit::Conflict => {}
+            }
+        }
+        Err(GameError::Conflict)
+    }
+
+    /// Tells of a committed change of `game`: its followers, and the
+    /// computer if it is to move.
+    fn tell(&self, game: &Game) {
+        self.hub.notify(game.id());
+        if game.computer_to_move().is_some() {
+            // Closed only when the computer has stopped: nobody to tell.
+            let _ = self.wake.send(game.id().to_string());
+        }
+    }
+}
+
+pub(crate) use seats::no_token;
+
+/// New secrets for a new game's seats — a token per person's seat, an
+/// invitation per private open seat — and the seats' rows, which keep
+/// only their hashes.
+fn seat_rows(game: &Game) -> Result<(Created, Vec<SeatRow>), GameError> {
+    let mut created = Created::default();
+    for seat in game.seats() {
+        match seat.holder {
+            Holder::Person => created.tokens.push((seat.player, crate::play::new_token()?)),
+            Holder::Open(Visibility::Private) => {
+                created.invitations.push((seat.player, crate::play::new_token()?));
+            }
+            Holder::Open(Visibility::Public) | Holder::Computer(_) => {}
+        }
+    }
+    let secret = |list: &[(usize, SeatToken)], player| {
+        list.iter().find(|(p, _)| *p == player).map(|(_, t)| t.hash().as_str().to_string())
+    };
+    let rows = game
+        .seats()
+        .iter()
+        .map(|seat| SeatRow {
+            player: seat.player as i64,
+            name: seat.name.as_str().to_string(),
+            token_hash: secret(&created.tokens, seat.player).unwrap_or_else(|| no_token(game, seat.player)),
+            invite_hash: secret(&created.invitations, seat.player),
+            claim_hash: None,
+            account_id: seat.account.clone(),
+        })
+        .collect();
+    Ok((created, rows))
+}
+
+/// When `changes` were made: the game's last change, or its abandonment
+/// (which is not play: the game's `updated_at` stays).
+fn changed_at(next: &Game, changes: &[Change]) -> i64 {
+    match next.abandoned_at() {
+        Some(at) if changes.contains(&Change::Abandoned) => at,
+        _ => next.updated_at(),
+    }
+}
+
+/// The log's rows of `changes` (see [`crate::events::encode`]).
+fn encode(changes: &[Change], after: &Game, first: u64, at: i64) -> Result<Vec<EventRow>, GameError> {
+    Ok(crate::events::encode(changes, after, first, at).map_err(StoreError::Encode)?)
+}
+
+/// A seed for a deal, from the operating system's generator.
+pub(crate) fn random_seed() -> Result<u64, GameError> {
+    Ok(rand::rngs::SysRng.try_next_u64()?)
+}
+
+/// A new seat token or invitation: 32 bytes from the operating system's
+/// generator.
+pub(crate) fn new_token() -> Result<SeatToken, GameError> {
+    let mut bytes = [0u8; 32];
+    rand::rngs::SysRng.try_fill_bytes(&mut bytes)?;
+    Ok(SeatToken::of_bytes(&bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tokens_are_random_and_64_hex_digits() {
+        let (a, b) = (super::new_token().unwrap(), super::new_token().unwrap());
+        assert_eq!(a.reveal().len(), 64);
+        assert!(a.reveal().chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a.hash(), b.hash());
+    }
+}
