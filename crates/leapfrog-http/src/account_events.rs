@@ -61,7 +61,7 @@ pub async fn follow_account(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Stream, &req)?;
-    let who = super::accounts::principal(&state, &req).await?;
+    let who = super::auth::principal(&state, &req).await?;
     who.is(&name)?;
     let account = state.accounts.profile(&who.name).await?;
     if state.hub.stopping().is_stopping() {

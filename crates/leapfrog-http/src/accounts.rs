@@ -8,6 +8,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::auth;
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
@@ -16,119 +17,13 @@ use super::responses::{
 };
 use super::state::AppState;
 use crate::limits::{Checked, Class};
-use leapfrog_core::game::{GameCursor, PlayerName};
-use leapfrog_service::accounts::{
-    AccessToken, AccountError, AccountName, Label, Password, Principal, Scope, Scopes,
-};
+use leapfrog_core::game::GameCursor;
+use leapfrog_service::accounts::{AccountError, AccountName, Label, Password, Scopes};
 use std::collections::BTreeMap;
 
 use leapfrog_store::{AccountRow, RatingRow, TokenRow};
+use leapfrog_wire::game::rfc3339;
 use leapfrog_wire::position::tenth;
-use leapfrog_wire::{Refusal, game::rfc3339};
-
-/// Seconds to wait when the password checks are busy.
-const BUSY_RETRY_AFTER: u64 = 2;
-
-impl From<AccountError> for ApiError {
-    fn from(e: AccountError) -> Self {
-        let detail = e.to_string();
-        match e {
-            AccountError::Invalid { field, .. } => ApiError::refuse(Refusal::InvalidValue, detail, field),
-            AccountError::TooManyTokens(_) => ApiError::refuse(Refusal::InvalidValue, detail, "tokens"),
-            AccountError::Taken(_) | AccountError::LooksLike { .. } => ApiError::Conflict(detail),
-            AccountError::Credentials | AccountError::Unauthenticated => ApiError::Unauthorized(detail),
-            AccountError::Scope(_) | AccountError::NotYours | AccountError::BotsPlayChallenges => {
-                ApiError::Forbidden(detail)
-            }
-            AccountError::NotFound(_) => ApiError::NotFound(detail),
-            AccountError::TooMany(_) => ApiError::too_many("sign_ins_waiting", detail, BUSY_RETRY_AFTER),
-            AccountError::Busy => ApiError::unavailable("password_share", detail, BUSY_RETRY_AFTER),
-            AccountError::Randomness(_) | AccountError::Hash(_) | AccountError::Store(_) => {
-                ApiError::Internal(detail)
-            }
-        }
-    }
-}
-
-/// Refuses `name` for a seat no account holds when it looks like an
-/// account's name (rule book §13); `field` says where it was sent.
-///
-/// # Errors
-///
-/// A 422 naming the account; store failures.
-pub(crate) async fn not_an_accounts(
-    state: &AppState,
-    name: &PlayerName,
-    field: &str,
-) -> Result<(), ApiError> {
-    state.accounts.check_seat_name(name.as_str()).await.map_err(|e| match e {
-        AccountError::LooksLike { .. } => ApiError::refuse(Refusal::InvalidValue, e.to_string(), field),
-        other => other.into(),
-    })
-}
-
-/// What `Authorization: Bearer …` carries (empty when nothing).
-pub(crate) fn bearer(req: &HttpRequest) -> &str {
-    req.headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("")
-}
-
-/// The account a request's token acts for, if it carries one with the
-/// prefix of personal access tokens.
-///
-/// # Errors
-///
-/// [`AccountError::Unauthenticated`] for none, or one unknown or revoked.
-pub(crate) async fn principal(state: &AppState, req: &HttpRequest) -> Result<Principal, ApiError> {
-    let token = AccessToken::parse(bearer(req).trim()).ok_or(AccountError::Unauthenticated)?;
-    Ok(state.accounts.authenticate(&token).await?)
-}
-
-/// The account a request's token acts for, with the `account` scope:
-/// the account's own data.
-///
-/// # Errors
-///
-/// As [`principal`]; 403 without the `account` scope.
-pub(crate) async fn account_scope(state: &AppState, req: &HttpRequest) -> Result<Principal, ApiError> {
-    let who = principal(state, req).await?;
-    who.needs(Scope::Account)?;
-    Ok(who)
-}
-
-/// The account named `name`, if the request's token acts for it with the
-/// `account` scope.
-///
-/// # Errors
-///
-/// As [`account_scope`]; 403 for another account.
-pub(crate) async fn own_account(
-    state: &AppState,
-    req: &HttpRequest,
-    name: &str,
-) -> Result<Principal, ApiError> {
-    let who = account_scope(state, req).await?;
-    who.is(name)?;
-    Ok(who)
-}
-
-/// The account a request acts for when it carries a personal access token
-/// (`lfpat_…`) with the `play` scope; `None` when it carries none.
-///
-/// # Errors
-///
-/// A token that is unknown or revoked, or has no `play` scope.
-pub(crate) async fn player(state: &AppState, req: &HttpRequest) -> Result<Option<Principal>, ApiError> {
-    if AccessToken::parse(bearer(req).trim()).is_none() {
-        return Ok(None);
-    }
-    let who = principal(state, req).await?;
-    who.needs(Scope::Play)?;
-    Ok(Some(who))
-}
 
 /// A new account's name and password.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -430,7 +325,7 @@ pub async fn list_tokens(
     req: HttpRequest,
     QueryParams(query): QueryParams<TokenQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let who = account_scope(&state, &req).await?;
+    let who = auth::account_scope(&state, &req).await?;
     let limit = super::query::page_limit(query.limit)?;
     let after = query
         .cursor
@@ -475,7 +370,7 @@ pub async fn revoke_token(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let who = account_scope(&state, &req).await?;
+    let who = auth::account_scope(&state, &req).await?;
     state.accounts.revoke(&who, &id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -526,7 +421,7 @@ pub async fn delete_account(
     name: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let who = own_account(&state, &req, &name).await?;
+    let who = auth::own_account(&state, &req, &name).await?;
     state.games.delete_account(&who.account_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }

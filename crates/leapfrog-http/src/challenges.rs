@@ -121,7 +121,7 @@ pub struct ChallengeQuery {
 
 /// The account the request's `play` token acts for, as stored.
 async fn playing_account(state: &AppState, req: &HttpRequest) -> Result<(Principal, AccountRow), ApiError> {
-    let who = super::accounts::player(state, req).await?.ok_or(AccountError::Unauthenticated)?;
+    let who = super::auth::player(state, req).await?.ok_or(AccountError::Unauthenticated)?;
     let row = state.accounts.profile(&who.name).await?;
     Ok((who, row))
 }

@@ -7,7 +7,8 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::accounts::{AccountView, TokenView, own_account};
+use super::accounts::{AccountView, TokenView};
+use super::auth::own_account;
 use super::problem::ApiError;
 use super::responses::{NoToken, NotThisAccount};
 use super::state::AppState;

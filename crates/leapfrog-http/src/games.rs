@@ -96,7 +96,7 @@ pub async fn create_game(
     }
     // A seat held by an account needs that account's token.
     let creator: Option<Principal> = if req.players.iter().any(|p| p.account.is_some()) {
-        super::accounts::player(&state, &http).await?.ok_or(AccountError::Unauthenticated)?.into()
+        super::auth::player(&state, &http).await?.ok_or(AccountError::Unauthenticated)?.into()
     } else {
         None
     };
@@ -111,45 +111,12 @@ pub async fn create_game(
         .players
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            let name =
-                |text: &str, field: &str| PlayerName::parse(text).map_err(|e| ApiError::input(e, field));
-            if let Some(account) = &p.account {
-                let who: &Principal = creator.as_ref().ok_or(AccountError::Unauthenticated)?;
-                if p.name.is_some() || p.computer.is_some() || p.open.is_some() {
-                    let detail = "an account's seat has the account's name: no name, computer or open";
-                    return Err(ApiError::refuse(Refusal::InvalidValue, detail, &format!("players[{i}]")));
-                }
-                who.is(account)?;
-                return Ok(NewSeat::Account(who.seat_account(), PlayerName::stored(&who.name)));
-            }
-            match (&p.name, p.computer, p.open) {
-                (None, None, Some(open)) => Ok(NewSeat::Open(open.visibility())),
-                (_, _, Some(_)) => Err(ApiError::refuse(
-                    Refusal::InvalidValue,
-                    "an open seat has no name and no computer: whoever joins it names it",
-                    &format!("players[{i}].open"),
-                )),
-                (Some(text), None, None) => Ok(NewSeat::Person(name(text, &format!("players[{i}].name"))?)),
-                (text, Some(level), None) => {
-                    let default = format!("Computer ({})", level.level());
-                    Ok(NewSeat::Computer(
-                        level.level(),
-                        name(text.as_deref().unwrap_or(&default), &format!("players[{i}].name"))?,
-                    ))
-                }
-                (None, None, None) => Err(ApiError::refuse(
-                    Refusal::InvalidValue,
-                    "a seat needs a name (a person), a computer level, or open",
-                    &format!("players[{i}]"),
-                )),
-            }
-        })
+        .map(|(i, p)| new_seat(p, i, creator.as_ref()))
         .collect::<Result<Vec<_>, _>>()?;
     // A seat no account holds may not look like an account's.
     for (i, seat) in seats.iter().enumerate() {
         if let NewSeat::Person(name) | NewSeat::Computer(_, name) = seat {
-            super::accounts::not_an_accounts(&state, name, &format!("players[{i}].name")).await?;
+            super::auth::not_an_accounts(&state, name, &format!("players[{i}].name")).await?;
         }
     }
     let rules = req.rules.resolve_cached(None)?;
@@ -171,6 +138,46 @@ pub async fn create_game(
         // It carries the seats' tokens: kept by no cache.
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .json(GameView::created(&game, &created)))
+}
+
+/// Seat `i` of a creation, as asked for by `p`; an account's seat is the
+/// token's (`creator`).
+fn new_seat(
+    p: &leapfrog_wire::game::PlayerInput,
+    i: usize,
+    creator: Option<&Principal>,
+) -> Result<NewSeat, ApiError> {
+    let name = |text: &str, field: &str| PlayerName::parse(text).map_err(|e| ApiError::input(e, field));
+    if let Some(account) = &p.account {
+        let who: &Principal = creator.ok_or(AccountError::Unauthenticated)?;
+        if p.name.is_some() || p.computer.is_some() || p.open.is_some() {
+            let detail = "an account's seat has the account's name: no name, computer or open";
+            return Err(ApiError::refuse(Refusal::InvalidValue, detail, &format!("players[{i}]")));
+        }
+        who.is(account)?;
+        return Ok(NewSeat::Account(who.seat_account(), PlayerName::stored(&who.name)));
+    }
+    match (&p.name, p.computer, p.open) {
+        (None, None, Some(open)) => Ok(NewSeat::Open(open.visibility())),
+        (_, _, Some(_)) => Err(ApiError::refuse(
+            Refusal::InvalidValue,
+            "an open seat has no name and no computer: whoever joins it names it",
+            &format!("players[{i}].open"),
+        )),
+        (Some(text), None, None) => Ok(NewSeat::Person(name(text, &format!("players[{i}].name"))?)),
+        (text, Some(level), None) => {
+            let default = format!("Computer ({})", level.level());
+            Ok(NewSeat::Computer(
+                level.level(),
+                name(text.as_deref().unwrap_or(&default), &format!("players[{i}].name"))?,
+            ))
+        }
+        (None, None, None) => Err(ApiError::refuse(
+            Refusal::InvalidValue,
+            "a seat needs a name (a person), a computer level, or open",
+            &format!("players[{i}]"),
+        )),
+    }
 }
 
 /// Get a game

@@ -15,6 +15,7 @@
 pub mod account_events;
 pub mod accounts;
 pub mod analysis;
+pub mod auth;
 pub mod challenges;
 pub mod conditional;
 pub mod events;
@@ -64,13 +65,13 @@ digits for runs of empty cells.",
     ),
     components(schemas(
         problem::Problem,
-        leapfrog_wire::game::MoveRecord,
-        leapfrog_wire::game::MoveEvent,
-        leapfrog_wire::game::AfterMove,
-        leapfrog_wire::game::PositionState,
-        leapfrog_wire::game::GameOverEvent,
-        leapfrog_wire::game::GameChange,
-        leapfrog_wire::game::RematchEvent
+        leapfrog_wire::events::MoveRecord,
+        leapfrog_wire::events::MoveEvent,
+        leapfrog_wire::events::AfterMove,
+        leapfrog_wire::events::PositionState,
+        leapfrog_wire::events::GameOverEvent,
+        leapfrog_wire::events::GameChange,
+        leapfrog_wire::events::RematchEvent
     )),
     modifiers(&SeatTokens),
     tags(

@@ -17,7 +17,8 @@ use crate::limits::Class;
 use leapfrog_core::game::{
     Credential, Expected, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken, Unreadable,
 };
-use leapfrog_wire::game::{GameView, History, MoveRecord};
+use leapfrog_wire::events::{History, MoveRecord};
+use leapfrog_wire::game::GameView;
 use leapfrog_wire::{MoveInput, PositionView};
 
 /// The error answers of `POST /v1/games/{id}/moves`.
@@ -48,10 +49,10 @@ pub enum MoveErrors {
 /// a personal access token (`lfpat_…`) with the `play` scope, whose
 /// account holds the seat.
 pub(crate) async fn credential(state: &AppState, req: &HttpRequest) -> Result<Credential, ApiError> {
-    if let Some(who) = super::accounts::player(state, req).await? {
+    if let Some(who) = super::auth::player(state, req).await? {
         return Ok(Credential::Account(who.account_id));
     }
-    let token = SeatToken::parse(super::accounts::bearer(req));
+    let token = SeatToken::parse(super::auth::bearer(req));
     token.map(Credential::Seat).map_err(|e| ApiError::input(e, "Authorization"))
 }
 

@@ -11,6 +11,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use leapfrog_core::game::{InputError, RuleError};
+use leapfrog_service::accounts::AccountError;
 use leapfrog_service::play::GameError;
 use leapfrog_service::play::consent::Refused;
 use leapfrog_wire::{Invalid, Refusal};
@@ -315,5 +316,29 @@ impl ResponseError for ApiError {
             response.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
         response.body(serde_json::to_string(&self.problem()).unwrap_or_else(|_| "{}".to_string()))
+    }
+}
+
+/// Seconds to wait when the password checks are busy.
+const BUSY_RETRY_AFTER: u64 = 2;
+
+impl From<AccountError> for ApiError {
+    fn from(e: AccountError) -> Self {
+        let detail = e.to_string();
+        match e {
+            AccountError::Invalid { field, .. } => ApiError::refuse(Refusal::InvalidValue, detail, field),
+            AccountError::TooManyTokens(_) => ApiError::refuse(Refusal::InvalidValue, detail, "tokens"),
+            AccountError::Taken(_) | AccountError::LooksLike { .. } => ApiError::Conflict(detail),
+            AccountError::Credentials | AccountError::Unauthenticated => ApiError::Unauthorized(detail),
+            AccountError::Scope(_) | AccountError::NotYours | AccountError::BotsPlayChallenges => {
+                ApiError::Forbidden(detail)
+            }
+            AccountError::NotFound(_) => ApiError::NotFound(detail),
+            AccountError::TooMany(_) => ApiError::too_many("sign_ins_waiting", detail, BUSY_RETRY_AFTER),
+            AccountError::Busy => ApiError::unavailable("password_share", detail, BUSY_RETRY_AFTER),
+            AccountError::Randomness(_) | AccountError::Hash(_) | AccountError::Store(_) => {
+                ApiError::Internal(detail)
+            }
+        }
     }
 }

@@ -5,7 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, patch, web};
 use serde::{Deserialize, Deserializer};
 use utoipa::ToSchema;
 
-use super::accounts::{AccountView, own_account};
+use super::accounts::AccountView;
+use super::auth::own_account;
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::responses::{BadJson, NoAccount, NoToken, NotThisAccount, TooLarge};

@@ -171,7 +171,7 @@ pub async fn export_account_games(
     name: web::Path<String>,
     req: actix_web::HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let who = super::accounts::own_account(&state, &req, &name).await?;
+    let who = super::auth::own_account(&state, &req, &name).await?;
     let slot = state.exports.take(&who.account_id).map_err(|e| match e {
         NoSlot::Key(most) => {
             let detail =
@@ -183,7 +183,7 @@ pub async fn export_account_games(
             ApiError::unavailable("exports", detail, EXPORT_RETRY_AFTER)
         }
     })?;
-    let token = super::accounts::bearer(&req).trim().to_string();
+    let token = super::auth::bearer(&req).trim().to_string();
     let pages = Pages {
         games: state.games.clone(),
         accounts: state.accounts.clone(),

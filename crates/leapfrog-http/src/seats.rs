@@ -72,7 +72,7 @@ pub async fn join_game(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
     // With an account's token, the account takes the seat under its name.
-    let account = super::accounts::player(&state, &req).await?;
+    let account = super::auth::player(&state, &req).await?;
     if account.as_ref().is_some_and(|who| who.bot) {
         return Err(leapfrog_service::accounts::AccountError::BotsPlayChallenges.into());
     }
@@ -80,7 +80,7 @@ pub async fn join_game(
         (Some(who), _) => PlayerName::stored(&who.name),
         (None, Some(text)) => {
             let name = PlayerName::parse(text).map_err(|e| ApiError::input(e, "name"))?;
-            super::accounts::not_an_accounts(&state, &name, "name").await?;
+            super::auth::not_an_accounts(&state, &name, "name").await?;
             name
         }
         (None, None) => {

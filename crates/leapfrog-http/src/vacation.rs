@@ -5,7 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::accounts::own_account;
+use super::auth::own_account;
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::responses::{BadJson, NoToken, NotThisAccount, TooLarge};
@@ -90,7 +90,7 @@ pub async fn get_vacation(
     name: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let who = super::accounts::principal(&state, &req).await?;
+    let who = super::auth::principal(&state, &req).await?;
     who.is(&name)?;
     let v = state.games.vacation(&who.account_id, now_ms()).await?;
     Ok(answer(&state, &v))

@@ -7,7 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::accounts::own_account;
+use super::auth::own_account;
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::query::{QueryParams, page_limit};

@@ -1,7 +1,7 @@
 //! A group's moves written with a few statements whatever its size: the
 //! games' updates as one JSON array in one guarded `UPDATE … RETURNING`,
 //! then the rows of the moves whose update wrote, one insert per table: a
-//! move is its events (the game's log is its history, [`super::moves`])
+//! move is its events (the game's log is its history, `moves`)
 //! and its idempotency key's record.
 //! One prepared statement each, on both databases (`jsonb_each` on SQLite,
 //! `json_to_recordset` on PostgreSQL), where a statement per move was one

@@ -6,8 +6,8 @@ use std::sync::LazyLock;
 
 use sqlx::Row;
 
+use super::rows::WebhookRow;
 use super::sql::Statement;
-use super::webhooks::WebhookRow;
 use super::{Store, StoreError};
 
 /// A delivery claimed to be sent, with its endpoint.

@@ -43,6 +43,7 @@ mod scans;
 mod seats;
 mod sql;
 pub mod stored;
+mod tokens;
 pub use stored::{GameRows, MoveRows};
 mod vacation;
 mod webhooks;
@@ -57,14 +58,15 @@ use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyPool, Executor};
 
 pub use account_events::{ACCOUNT_KEY, AccountEvent};
-pub use accounts::{AccountGames, AccountRow, CloseChallenges, ClosedChallenges, TokenRow};
+pub use accounts::{AccountGames, AccountRow, CloseChallenges, ClosedChallenges};
 pub use challenges::{ChallengeRow, ChallengeWrite};
 pub use claims::{Due, Share};
 pub use games::WAITING;
 pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
-pub use rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};
+pub use rows::{Commit, DeliveryRow, EventRow, GameRow, KeyRecord, MoveRow, SeatRow, WebhookRow};
+pub use tokens::TokenRow;
 pub use vacation::Vacation;
-pub use webhooks::{DeliveryRow, MAX_BODY, Sent, WebhookRow};
+pub use webhooks::{MAX_BODY, Sent};
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]

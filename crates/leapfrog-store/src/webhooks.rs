@@ -11,54 +11,9 @@ use sqlx::{Connection, Row};
 use super::account_events::AccountEvent;
 use super::batch::sqlite_rows;
 use super::claims::Due;
+use super::rows::{DeliveryRow, WebhookRow};
 use super::sql::{Args, Execute, Statement};
 use super::{Backend, Store, StoreError};
-
-/// An endpoint as stored.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct WebhookRow {
-    /// Its id (`wh_…`).
-    pub id: String,
-    /// Its owner.
-    pub account_id: String,
-    /// Where deliveries go.
-    pub url: String,
-    /// The kinds sent, `,kind,kind,`, or `*` for all.
-    pub events: String,
-    /// The signing secret (`whsec_…`).
-    pub secret: String,
-    /// The secret before the last rotation, still signing until `old_until`.
-    pub old_secret: Option<String>,
-    /// Unix milliseconds.
-    pub old_until: Option<i64>,
-    /// Unix milliseconds.
-    pub created_at: i64,
-    /// The first failure since the last success (Unix milliseconds).
-    pub failing_since: Option<i64>,
-    /// Why it was switched off: `gone` (410) or `failing` (a day of failures).
-    pub disabled: Option<String>,
-}
-
-/// A delivery as its owner lists it.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DeliveryRow {
-    /// The `webhook-id` every try sends.
-    pub id: String,
-    /// The event's kind.
-    pub kind: String,
-    /// Unix milliseconds.
-    pub created_at: i64,
-    /// `pending`, `delivered`, `failed` or `dropped`.
-    pub status: String,
-    /// Tries made.
-    pub tries: i64,
-    /// The next try, while pending (Unix milliseconds).
-    pub next_at: Option<i64>,
-    /// The last answer's status.
-    pub last_status: Option<i64>,
-    /// The last try's failure, when it got no answer.
-    pub last_error: Option<String>,
-}
 
 /// What became of a try, to record.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 //! types know nothing of HTTP.
 
 pub mod challenge;
+pub mod events;
 pub mod game;
 pub mod position;
 pub mod profile;

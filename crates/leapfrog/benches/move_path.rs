@@ -14,9 +14,9 @@ use std::sync::Arc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use jump_capture as jc;
 use leapfrog::game::{Change, Command, Game, NewGame, NewSeat, PlayerName};
+use leapfrog::store::{GameRows, MoveRows};
 use leapfrog::wire::game::GameView;
 use rand::SeedableRng;
-use leapfrog::store::{GameRows, MoveRows};
 
 const AT: i64 = 1_800_000_000_000;
 

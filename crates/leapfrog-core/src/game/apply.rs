@@ -362,33 +362,9 @@ impl Game {
                     return Err(RuleError::NotWaiting);
                 }
                 let player = self.seat_to_join(seat, with_invitation, &invited)?;
-                if self.rated {
-                    let Some(joiner) = &account else { return Err(RuleError::RatedNeedsAccount) };
-                    if let Some(held) = self.seats.iter().find(|s| s.account.as_ref() == Some(&joiner.id)) {
-                        return Err(RuleError::AlreadySeated { player: held.player });
-                    }
-                }
-                let bot = account.as_ref().is_some_and(|a| a.bot);
-                let account = account.map(|a| a.id);
-                next.seats[player] =
-                    Seat { player, name, holder: Holder::Person, resigned: None, account, bot };
-                changes.push(Change::Joined { player });
+                changes.push(self.join(&mut next, player, name, account)?);
             }
-            Command::Leave { player, private } => {
-                if self.status() != GameStatus::Waiting {
-                    return Err(RuleError::NotWaiting);
-                }
-                let visibility = if private { Visibility::Private } else { Visibility::Public };
-                next.seats[player] = Seat {
-                    player,
-                    name: open_name(),
-                    holder: Holder::Open(visibility),
-                    resigned: None,
-                    account: None,
-                    bot: false,
-                };
-                changes.push(Change::Left { player });
-            }
+            Command::Leave { player, private } => changes.push(self.leave(&mut next, player, private)?),
             Command::Resign { player } => {
                 self.check_playable()?;
                 if self.seats[player].resigned.is_some() {
@@ -423,6 +399,13 @@ impl Game {
                 return Ok((next, changes));
             }
         }
+        self.stamp(&mut next, &mut changes, now);
+        Ok((next, changes))
+    }
+
+    /// A change made: `next` gets its version and time, and the game's
+    /// start or end when the change made it.
+    fn stamp(&self, next: &mut Game, changes: &mut Vec<Change>, now: i64) {
         next.version = self.version + 1;
         next.updated_at = now;
         next.abandoned_at = None;
@@ -434,7 +417,43 @@ impl Game {
         if self.status() != GameStatus::Over && next.status() == GameStatus::Over {
             changes.push(Change::Over);
         }
-        Ok((next, changes))
+    }
+
+    /// [`Command::Join`]: someone takes open seat `player` of `next`.
+    fn join(
+        &self,
+        next: &mut Game,
+        player: usize,
+        name: PlayerName,
+        account: Option<SeatAccount>,
+    ) -> Result<Change, RuleError> {
+        if self.rated {
+            let Some(joiner) = &account else { return Err(RuleError::RatedNeedsAccount) };
+            if let Some(held) = self.seats.iter().find(|s| s.account.as_ref() == Some(&joiner.id)) {
+                return Err(RuleError::AlreadySeated { player: held.player });
+            }
+        }
+        let bot = account.as_ref().is_some_and(|a| a.bot);
+        let account = account.map(|a| a.id);
+        next.seats[player] = Seat { player, name, holder: Holder::Person, resigned: None, account, bot };
+        Ok(Change::Joined { player })
+    }
+
+    /// [`Command::Leave`]: a seat of `next` is given back while it waits.
+    fn leave(&self, next: &mut Game, player: usize, private: bool) -> Result<Change, RuleError> {
+        if self.status() != GameStatus::Waiting {
+            return Err(RuleError::NotWaiting);
+        }
+        let visibility = if private { Visibility::Private } else { Visibility::Public };
+        next.seats[player] = Seat {
+            player,
+            name: open_name(),
+            holder: Holder::Open(visibility),
+            resigned: None,
+            account: None,
+            bot: false,
+        };
+        Ok(Change::Left { player })
     }
 
     /// Plays `mv` for the seat to move: its turn starts the next seat's.

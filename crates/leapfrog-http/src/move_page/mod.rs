@@ -132,6 +132,20 @@ fn write_counted_page(
         (Some(_), _) => None,
     };
     let stop = start.saturating_add(limit);
+    let (json, walked) = write_moves(pos, from, start, stop, limit)?;
+    close_page(json, pos, from, total.unwrap_or(walked as u64), stop)
+}
+
+/// The moves from `start` to `stop` of `pos` (from cell `from` only, if
+/// given) written after room for the page's head, and the number of moves
+/// walked (all of them from `from`: their count).
+fn write_moves(
+    pos: &jc::Position,
+    from: Option<jc::Cell>,
+    start: usize,
+    stop: usize,
+    limit: usize,
+) -> Result<(Vec<u8>, usize), Invalid> {
     // Room for a page of short moves; it grows for long ones. What is in
     // it is written over, so it is zeroed once, not per move.
     let mut json = vec![0; PAGE_HEAD + limit.min(DEFAULT_PAGE) * 96];
@@ -167,7 +181,18 @@ fn write_counted_page(
         return Err(compute::too_many_moves(from));
     }
     json.truncate(at);
-    let count = total.unwrap_or(count as u64);
+    Ok((json, count))
+}
+
+/// The page's moves closed and its head and tail written: the count of
+/// `pos`'s moves, the next cursor, and the jump tree from `from`.
+fn close_page(
+    mut json: Vec<u8>,
+    pos: &jc::Position,
+    from: Option<jc::Cell>,
+    count: u64,
+    stop: usize,
+) -> Result<MovePage, Invalid> {
     let end = (stop as u64).min(count);
     json.extend_from_slice(b"],\"next_cursor\":");
     if end < count {

@@ -36,7 +36,8 @@ pub use stream::{HEARTBEAT, REMATCH_WAIT, Stream, StreamError};
 
 use leapfrog_core::game::{Change, Game, HistoryMove, Resignation};
 use leapfrog_store::EventRow;
-use leapfrog_wire::game::{GameChange, GameOverEvent, GameView, MoveEvent, RematchEvent};
+use leapfrog_wire::events::{GameChange, GameOverEvent, MoveEvent, RematchEvent};
+use leapfrog_wire::game::GameView;
 
 /// What an event means to a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -326,39 +326,8 @@ impl Games {
             for &(_, account) in &rated {
                 read.push(self.store.rating(account, &pool).await?);
             }
-            let ratings: Vec<Rating> = read
-                .iter()
-                .map(|r| {
-                    r.as_ref().map_or(Rating::NEW, |r| Rating {
-                        rating: r.rating,
-                        deviation: r.deviation,
-                        volatility: r.volatility,
-                    })
-                })
-                .collect();
             let ranks: Vec<usize> = rated.iter().map(|&(p, _)| rank[p]).collect();
-            let after = crate::accounts::rating::after_game(&ratings, &ranks);
-            let mut writes = Vec::with_capacity(rated.len());
-            let mut rating_changes = Vec::with_capacity(rated.len());
-            for (i, &(player, account)) in rated.iter().enumerate() {
-                let games_before = read[i].as_ref().map_or(0, |r| r.games);
-                writes.push(RatingWrite {
-                    row: RatingRow {
-                        account_id: account.to_string(),
-                        pool: pool.clone(),
-                        rating: after[i].rating,
-                        deviation: after[i].deviation,
-                        volatility: after[i].volatility,
-                        games: games_before + 1,
-                    },
-                    games_before,
-                });
-                rating_changes.push(RatingChange {
-                    player,
-                    before: (ratings[i].rating, ratings[i].deviation),
-                    after: (after[i].rating, after[i].deviation),
-                });
-            }
+            let (writes, rating_changes) = rated_end(&rated, &ranks, &read, &pool);
             let ended = next.clone().with_rating_changes(rating_changes);
             let row = ended.to_changed_row()?;
             let events = encode(changes, &ended, first, ended.updated_at())?;
@@ -465,6 +434,50 @@ pub(crate) fn new_token() -> Result<SeatToken, GameError> {
     let mut bytes = [0u8; 32];
     rand::rngs::SysRng.try_fill_bytes(&mut bytes)?;
     Ok(SeatToken::of_bytes(&bytes))
+}
+
+/// The ratings written and the rating changes told at a rated game's end
+/// (rule book §13): each seat's of `rated` (its player and account), read
+/// as `read` (none: a new rating), by Glicko-2 from its rank in `ranks`.
+fn rated_end(
+    rated: &[(usize, &str)],
+    ranks: &[usize],
+    read: &[Option<RatingRow>],
+    pool: &str,
+) -> (Vec<RatingWrite>, Vec<RatingChange>) {
+    let ratings: Vec<Rating> = read
+        .iter()
+        .map(|r| {
+            r.as_ref().map_or(Rating::NEW, |r| Rating {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+            })
+        })
+        .collect();
+    let after = crate::accounts::rating::after_game(&ratings, ranks);
+    let mut writes = Vec::with_capacity(rated.len());
+    let mut changes = Vec::with_capacity(rated.len());
+    for (i, &(player, account)) in rated.iter().enumerate() {
+        let games_before = read[i].as_ref().map_or(0, |r| r.games);
+        writes.push(RatingWrite {
+            row: RatingRow {
+                account_id: account.to_string(),
+                pool: pool.to_string(),
+                rating: after[i].rating,
+                deviation: after[i].deviation,
+                volatility: after[i].volatility,
+                games: games_before + 1,
+            },
+            games_before,
+        });
+        changes.push(RatingChange {
+            player,
+            before: (ratings[i].rating, ratings[i].deviation),
+            after: (after[i].rating, after[i].deviation),
+        });
+    }
+    (writes, changes)
 }
 
 #[cfg(test)]

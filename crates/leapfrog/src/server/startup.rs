@@ -1,7 +1,6 @@
 //! Building and running the HTTP server.
 
 use std::net::TcpListener;
-use std::sync::Arc;
 
 use actix_cors::Cors;
 use actix_web::dev::{Server, Service};
@@ -15,29 +14,11 @@ use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::server::config::{LimitArgs, ServeConfig};
-use leapfrog_http::limits::Limiter;
-use leapfrog_http::state::AppState;
+use crate::server::config::ServeConfig;
+pub use crate::server::services::RESERVED_FILES;
+use crate::server::services::{self, Started};
 use leapfrog_http::{self, ApiDoc, RouteTable, json::BodyLimit};
-use leapfrog_service::events::{Hub, StreamLimits};
-use leapfrog_store::{Backend, Store, StoreError};
-
-/// File descriptors kept back from event streams: the database's
-/// connections, the listener, and room for other requests (`/healthz`
-/// among them) when the streams are at their limit.
-pub const RESERVED_FILES: u64 = 256;
-
-/// Raises the open-file soft limit to the hard limit, and returns the
-/// limit in force (`None` where the platform has none to read).
-fn raise_open_files() -> Option<u64> {
-    match rlimit::increase_nofile_limit(u64::MAX) {
-        Ok(limit) => Some(limit),
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot read or raise the open-file limit");
-            rlimit::getrlimit(rlimit::Resource::NOFILE).ok().map(|(soft, _)| soft)
-        }
-    }
-}
+use leapfrog_store::{Store, StoreError};
 
 /// The Swagger UI's policy: this server only, and the inline styles it
 /// sets on its elements.
@@ -55,73 +36,6 @@ fn security_headers(headers: &mut actix_web::http::header::HeaderMap, docs: bool
         headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(DOCS_POLICY));
     }
 }
-
-/// The stream limits: as configured, within the open files less the
-/// reserve.
-fn stream_limits(limits: &LimitArgs, open_files: Option<u64>) -> StreamLimits {
-    let room = open_files
-        .map_or(usize::MAX, |n| usize::try_from(n.saturating_sub(RESERVED_FILES)).unwrap_or(usize::MAX));
-    StreamLimits {
-        total: limits.max_streams.min(room).max(1),
-        per_game: limits.max_streams_per_game.max(1),
-        per_client: if limits.no_rate_limits { 0 } else { limits.max_streams_per_client },
-    }
-}
-
-/// Sweeps old idempotency keys and abandoned games every so often, for as
-/// long as the process runs.
-async fn sweep(games: leapfrog_service::play::Games, limits: LimitArgs) {
-    let ms = |d: std::time::Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
-    let mut every = tokio::time::interval(limits.sweep_every.max(std::time::Duration::from_secs(1)));
-    loop {
-        every.tick().await;
-        let now = leapfrog_service::play::now_ms();
-        let keys_before = now.saturating_sub(ms(limits.idempotency_ttl));
-        let idle_before = now.saturating_sub(ms(limits.abandon_after));
-        match games.sweep(now, keys_before, idle_before).await {
-            Ok(swept) if swept.keys > 0 || swept.abandoned > 0 => {
-                tracing::info!(
-                    keys = swept.keys,
-                    abandoned = swept.abandoned,
-                    "swept old idempotency keys and idle games"
-                );
-            }
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "the sweep failed; it runs again later"),
-        }
-    }
-}
-
-/// Gives the memory of closed event streams back to the system once
-/// enough of them have closed: glibc keeps freed pages in its per-thread
-/// arenas otherwise (2,000 streams opened and closed three times left the
-/// server at 68 MB instead of 15).
-async fn give_back_memory(hub: Hub) {
-    const EVERY: std::time::Duration = std::time::Duration::from_secs(5);
-    const CLOSED: u64 = 256;
-    let mut every = tokio::time::interval(EVERY);
-    let mut trimmed_at = 0;
-    loop {
-        every.tick().await;
-        let closed = hub.closed();
-        if closed.saturating_sub(trimmed_at) >= CLOSED {
-            trimmed_at = closed;
-            trim_heap();
-        }
-    }
-}
-
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[allow(unsafe_code, reason = "one call into the C library, which has no safe wrapper")]
-fn trim_heap() {
-    // SAFETY: malloc_trim only returns free pages of the heap to the system.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn trim_heap() {}
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -206,99 +120,15 @@ impl Application {
         let bind_error = |source| StartupError::Bind { bind: config.bind.clone(), source };
         let listener = TcpListener::bind(&config.bind).map_err(bind_error)?;
         let port = listener.local_addr().map_err(bind_error)?.port();
-        let metrics_listener = match &config.metrics_bind {
-            Some(bind) => {
-                let error = |source| StartupError::Bind { bind: bind.clone(), source };
-                let listener = TcpListener::bind(bind).map_err(error)?;
-                let at = listener.local_addr().map_err(error)?;
-                Some((listener, at))
-            }
-            None => None,
-        };
+        let metrics_listener = config.metrics_bind.as_deref().map(bound).transpose()?;
         let metrics_bind = metrics_listener.as_ref().map(|(_, at)| *at);
         leapfrog_process::meter::handle();
         let store =
             Store::open_with(&config.database.url, config.database.durability, config.database.pool_size)
                 .await
                 .map_err(|source| StartupError::Database { url: redact(&config.database.url), source })?;
-        let open_files = raise_open_files();
-        let streams = stream_limits(&config.limits, open_files);
-        tracing::info!(
-            open_files,
-            streams = streams.total,
-            streams_per_game = streams.per_game,
-            durability = ?config.database.durability,
-            rate_limits = !config.limits.no_rate_limits,
-            "limits"
-        );
-        let hub = Hub::new(store.clone(), streams);
-        let stopping = hub.stopping().clone();
-        let mut background = vec![
-            actix_web::rt::spawn(give_back_memory(hub.clone())),
-            actix_web::rt::spawn(leapfrog_process::meter::upkeep()),
-        ];
-        if store.backend() == Backend::Postgres {
-            background.push(actix_web::rt::spawn(leapfrog_service::events::forward_postgres(
-                store.url().to_string(),
-                hub.clone(),
-            )));
-        }
-        let limiter = Arc::new(Limiter::new(
-            config.limits.rates(),
-            config.limits.trusted_proxies.clone(),
-            config.limits.grouping(),
-        ));
-        let thinkers = leapfrog_service::compute::pools::Thinkers::new(
-            config.thinking.threads(),
-            config.thinking.think_queue,
-            config.thinking.think_wait,
-        );
-        let (games, wakes) = leapfrog_service::play::Games::new(store.clone(), hub.clone());
-        let games = games.with_vacation_days(config.vacation_days);
-        let computer = leapfrog_service::play::computer::Computer::new(games.clone(), thinkers.clone());
-        background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
-        background.push(actix_web::rt::spawn(computer.scan()));
-        // An outage's time is given back before the clock times anyone out.
-        leapfrog_service::play::move_clock::after_outage(&games, leapfrog_process::now_ms())
-            .await
-            .map_err(|e| StartupError::Clocks(e.to_string()))?;
-        background.push(actix_web::rt::spawn(leapfrog_service::play::move_clock::beat(games.clone())));
-        background.push(actix_web::rt::spawn(leapfrog_service::play::move_clock::run(games.clone())));
-        background.push(actix_web::rt::spawn(sweep(games.clone(), config.limits.clone())));
-        let reach = leapfrog_service::events::webhook::Reach { allow_private: config.webhook_allow_private };
-        let outbox = leapfrog_service::events::outbox::Outbox::new(store.clone(), hub.clone(), reach)
-            .map_err(|e| StartupError::Webhooks(e.to_string()))?;
-        background.push(actix_web::rt::spawn(outbox.run()));
-        let hasher = leapfrog_service::accounts::Hasher::new(
-            leapfrog_service::compute::pools::Share::percent(config.limits.password_share),
-        )
-        .map_err(|e| StartupError::Accounts(e.to_string()))?;
-        // Accounts made before their names' looks were kept get them now.
-        let filled = store
-            .fill_account_looks(leapfrog_core::names::look)
-            .await
-            .map_err(|e| StartupError::Accounts(e.to_string()))?;
-        if filled > 0 {
-            tracing::info!(accounts = filled, "kept what older accounts' names look like");
-        }
-        let accounts = leapfrog_service::accounts::Accounts::new(store.clone(), Arc::new(hasher));
-        let state = AppState {
-            games,
-            accounts,
-            hub,
-            limiter,
-            max_unfinished: config.limits.max_unfinished(),
-            max_computer_games: config.limits.max_computer_games(),
-            engine: leapfrog_service::compute::Engine::new(config.thinking.threads()),
-            analyses_per_client: config.thinking.analyses_per_client.max(1),
-            thinkers,
-            exports: Arc::new(leapfrog_http::limits::Slots::new(
-                leapfrog_http::records::EXPORTS_PER_ACCOUNT,
-                config.limits.max_exports.max(1),
-            )),
-            reach,
-            metrics_bind,
-        };
+        let Started { state, stopping, background } =
+            services::start(&config, store.clone(), metrics_bind).await?;
         let limit = config.body_limit;
         let origins = config.cors_origins.clone();
         let closing = stopping.clone();
@@ -334,22 +164,7 @@ impl Application {
                             )
                             .into());
                         };
-                        let result = fut.await;
-                        measured.record(match &result {
-                            Ok(res) => res.status(),
-                            Err(e) => e.as_response_error().status_code(),
-                        });
-                        let mut res = result?;
-                        if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
-                            res.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
-                        }
-                        security_headers(res.headers_mut(), docs);
-                        // A stopping process takes no further request on
-                        // this connection.
-                        if closing.is_stopping() {
-                            res.response_mut().head_mut().set_connection_type(ConnectionType::Close);
-                        }
-                        Ok(res)
+                        finish(fut.await, measured, id, docs, &closing)
                     }
                 })
                 .wrap(cors(&origins))
@@ -451,6 +266,39 @@ impl Application {
         }
         result
     }
+}
+
+/// A listener on `bind`, and the address it has.
+fn bound(bind: &str) -> Result<(TcpListener, std::net::SocketAddr), StartupError> {
+    let error = |source| StartupError::Bind { bind: bind.to_string(), source };
+    let listener = TcpListener::bind(bind).map_err(error)?;
+    let at = listener.local_addr().map_err(error)?;
+    Ok((listener, at))
+}
+
+/// An answer made: measured, given its request's id and the security
+/// headers, and, while the process stops, the last on its connection.
+fn finish(
+    result: Result<actix_web::dev::ServiceResponse, actix_web::Error>,
+    measured: Measured,
+    id: Option<String>,
+    docs: bool,
+    closing: &leapfrog_process::stopping::Stopping,
+) -> Result<actix_web::dev::ServiceResponse, actix_web::Error> {
+    measured.record(match &result {
+        Ok(res) => res.status(),
+        Err(e) => e.as_response_error().status_code(),
+    });
+    let mut res = result?;
+    if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
+        res.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
+    }
+    security_headers(res.headers_mut(), docs);
+    // A stopping process takes no further request on this connection.
+    if closing.is_stopping() {
+        res.response_mut().head_mut().set_connection_type(ConnectionType::Close);
+    }
+    Ok(res)
 }
 
 /// SIGTERM and SIGINT, caught from the start (each is counted once).
