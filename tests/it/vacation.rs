@@ -38,8 +38,9 @@ fn clock(db: &str, days: u32, times: &[i64]) -> Vec<usize> {
         let store = leapfrog::store::Store::open(db, leapfrog::store::Durability::Full).await.unwrap();
         let limits = leapfrog::events::StreamLimits { total: 10, per_game: 10, per_client: 0 };
         let (games, _wakes) =
-            leapfrog::play::Games::new(store.clone(), leapfrog::events::Hub::new(store, limits));
-        let games = games.with_vacation_days(days);
+            leapfrog::play::Games::new(store.clone(), leapfrog::events::Hub::new(store.clone(), limits));
+        let book = leapfrog::vacations::VacationBook::new(store, days);
+        let games = games.with_absences(std::sync::Arc::new(book));
         let mut applied = vec![];
         for &at in times {
             applied.push(leapfrog::play::move_clock::apply_time_outs(&games, at).await.unwrap());

@@ -25,15 +25,16 @@ const FULL_RETRY_AFTER: u64 = 5;
 /// or was sent, and for each unfinished game a `game_started` event (and
 /// `your_turn` when it is to move) — without ids. A client that reconnects
 /// with `Last-Event-ID` gets exactly the events after that one. Then, as
-/// they happen: `challenge` (a challenge sent to it, or by it: data
-/// `Challenge`), `challenge_canceled` and `challenge_declined` (data
-/// `Challenge`, with `reason`), `game_started` (game, seat, players,
-/// rated, move time limit), `your_turn` (game, seat, ply, deadline and
-/// time left in ms when timed), `game_over` (game, seat, result, and its
-/// rating change when rated), `vacation` (`reason`: `started` with
+/// they happen (each kind's data has its schema; `AccountEventKind` names
+/// them): `challenge` (a challenge sent to it, or by it: data
+/// `ChallengeView`), `challenge_canceled` and `challenge_declined` (data
+/// `ChallengeView`, with `reason`), `game_started` (`GameStartedEvent`),
+/// `your_turn` (`YourTurnEvent`: deadline and time left in ms when timed),
+/// `game_over` (`AccountGameOverEvent`: the result, and its rating change
+/// when rated), `vacation` (`VacationEvent`: `reason` `started` with
 /// `until`, `ended`, or `day` — a vacation day spent at a deadline, with
-/// the game and its new deadline), `webhook_disabled` (an endpoint
-/// switched off: `webhook`, `url`, `reason`); a comment line every 5 s while nothing
+/// the game and its new deadline), `webhook_disabled`
+/// (`WebhookDisabledEvent`: an endpoint switched off); a comment line every 5 s while nothing
 /// happens. Up to 8 streams of one account may be open at once on a
 /// server process, each getting every event; changes made through other
 /// processes sharing the PostgreSQL database arrive too. Needs the
@@ -87,7 +88,7 @@ pub async fn follow_account(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     let fresh = last.is_none_or(|l| l.saturating_add(1) > logged);
-    let snapshot = if fresh { state.games.account_snapshot(&account).await? } else { Vec::new() };
+    let snapshot = if fresh { state.challenges.account_snapshot(&account).await? } else { Vec::new() };
     let stream = AccountStream::start(follower, &account.id, logged, last, snapshot)
         .await
         .map_err(AccountError::from)?;

@@ -422,6 +422,6 @@ pub async fn delete_account(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let who = auth::own_account(&state, &req, &name).await?;
-    state.games.delete_account(&who.account_id).await?;
+    state.challenges.delete_account(&who.account_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }

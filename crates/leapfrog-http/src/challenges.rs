@@ -15,7 +15,7 @@ use super::state::AppState;
 use crate::limits::Class;
 use leapfrog_core::game::GameCursor;
 use leapfrog_service::accounts::{AccountError, Principal};
-use leapfrog_service::play::challenges::{ChallengeError, NewChallenge};
+use leapfrog_service::challenges::{ChallengeError, NewChallenge};
 use leapfrog_store::AccountRow;
 use leapfrog_wire::challenge::ChallengeView;
 use leapfrog_wire::game::GameView;
@@ -172,7 +172,7 @@ pub async fn create_challenge(
         move_limit: super::games::move_limit(body.move_time_limit, body.days_per_move)?,
         rated: body.rated,
     };
-    let challenge = state.games.challenge(&from, to.as_ref(), new).await?;
+    let challenge = state.challenges.challenge(&from, to.as_ref(), new).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/challenges/{}", challenge.id)))
         .json(challenge.view()))
@@ -210,7 +210,7 @@ pub async fn list_challenges(
         .transpose()
         .map_err(|e| ApiError::input(e, "cursor"))?;
     let mut page = state
-        .games
+        .challenges
         .challenges_of(&account, before.as_ref().map(|c| (c.created_at, c.id.as_str())), limit + 1)
         .await?;
     let more = page.len() > limit;
@@ -240,7 +240,7 @@ pub async fn get_challenge(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(state.games.get_challenge(&id).await?.view()))
+    Ok(HttpResponse::Ok().json(state.challenges.get_challenge(&id).await?.view()))
 }
 
 /// Accept a challenge
@@ -273,7 +273,7 @@ pub async fn accept_challenge(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
     let (_, account) = playing_account(&state, &req).await?;
-    let (challenge, game) = state.games.accept(&id, &account, &state.creator(&req)).await?;
+    let (challenge, game) = state.challenges.accept(&id, &account, &state.creator(&req)).await?;
     Ok(HttpResponse::Ok()
         .json(Accepted { challenge: challenge.view(), game: game.as_ref().map(GameView::of) }))
 }
@@ -308,7 +308,7 @@ pub async fn decline_challenge(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
     let (_, account) = playing_account(&state, &req).await?;
-    let challenge = state.games.decline(&id, &account, body.reason.unwrap_or(Reason::Generic)).await?;
+    let challenge = state.challenges.decline(&id, &account, body.reason.unwrap_or(Reason::Generic)).await?;
     Ok(HttpResponse::Ok().json(challenge.view()))
 }
 
@@ -338,6 +338,6 @@ pub async fn cancel_challenge(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Move, &req)?;
     let (_, account) = playing_account(&state, &req).await?;
-    let challenge = state.games.cancel(&id, &account).await?;
+    let challenge = state.challenges.cancel(&id, &account).await?;
     Ok(HttpResponse::Ok().json(challenge.view()))
 }

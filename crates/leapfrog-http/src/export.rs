@@ -63,8 +63,8 @@ pub async fn export_account(
     let ratings = state.accounts.ratings(&account).await?;
     let tokens = state.accounts.tokens(&who).await?;
     let webhooks = state.accounts.webhooks(&who).await?;
-    let challenges = state.games.challenges_of(&account, None, MAX_CHALLENGES).await?;
-    let vacation = state.games.vacation(&account.id, leapfrog_process::now_ms()).await?;
+    let challenges = state.challenges.challenges_of(&account, None, MAX_CHALLENGES).await?;
+    let vacation = state.vacations.vacation(&account.id, leapfrog_process::now_ms()).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .insert_header((
@@ -76,6 +76,6 @@ pub async fn export_account(
             tokens: tokens.iter().map(TokenView::of).collect(),
             webhooks: webhooks.iter().map(WebhookView::of).collect(),
             challenges: challenges.iter().map(|c| c.view()).collect(),
-            vacation: VacationView::of(&vacation, state.games.vacation_days()),
+            vacation: VacationView::of(&vacation, state.vacations.days()),
         }))
 }

@@ -101,9 +101,6 @@ pub async fn create_game(
         None
     };
     if let Some(who) = &creator {
-        if who.bot {
-            return Err(AccountError::BotsPlayChallenges.into());
-        }
         // An account's games are limited whatever networks it uses.
         state.limit_account(Class::Create, &who.name)?;
     }

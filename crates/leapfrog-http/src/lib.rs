@@ -71,7 +71,15 @@ digits for runs of empty cells.",
         leapfrog_wire::events::PositionState,
         leapfrog_wire::events::GameOverEvent,
         leapfrog_wire::events::GameChange,
-        leapfrog_wire::events::RematchEvent
+        leapfrog_wire::events::RematchEvent,
+        leapfrog_wire::account_events::AccountEventKind,
+        leapfrog_wire::account_events::GameStartedEvent,
+        leapfrog_wire::account_events::StartedPlayer,
+        leapfrog_wire::account_events::YourTurnEvent,
+        leapfrog_wire::account_events::AccountGameOverEvent,
+        leapfrog_wire::account_events::EventRatingChange,
+        leapfrog_wire::account_events::VacationEvent,
+        leapfrog_wire::account_events::WebhookDisabledEvent
     )),
     modifiers(&SeatTokens),
     tags(

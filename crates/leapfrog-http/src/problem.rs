@@ -330,9 +330,7 @@ impl From<AccountError> for ApiError {
             AccountError::TooManyTokens(_) => ApiError::refuse(Refusal::InvalidValue, detail, "tokens"),
             AccountError::Taken(_) | AccountError::LooksLike { .. } => ApiError::Conflict(detail),
             AccountError::Credentials | AccountError::Unauthenticated => ApiError::Unauthorized(detail),
-            AccountError::Scope(_) | AccountError::NotYours | AccountError::BotsPlayChallenges => {
-                ApiError::Forbidden(detail)
-            }
+            AccountError::Scope(_) | AccountError::NotYours => ApiError::Forbidden(detail),
             AccountError::NotFound(_) => ApiError::NotFound(detail),
             AccountError::TooMany(_) => ApiError::too_many("sign_ins_waiting", detail, BUSY_RETRY_AFTER),
             AccountError::Busy => ApiError::unavailable("password_share", detail, BUSY_RETRY_AFTER),

@@ -73,9 +73,6 @@ pub async fn join_game(
     state.limit(Class::Move, &req)?;
     // With an account's token, the account takes the seat under its name.
     let account = super::auth::player(&state, &req).await?;
-    if account.as_ref().is_some_and(|who| who.bot) {
-        return Err(leapfrog_service::accounts::AccountError::BotsPlayChallenges.into());
-    }
     let name = match (&account, body.name.as_deref()) {
         (Some(who), _) => PlayerName::stored(&who.name),
         (None, Some(text)) => {

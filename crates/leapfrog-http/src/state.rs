@@ -16,6 +16,11 @@ use leapfrog_service::play::{Creator, Games};
 pub struct AppState {
     /// The games service: every read and every change of a game.
     pub games: Games,
+    /// Challenges: sent, accepted (the last acceptance makes the game),
+    /// declined, canceled.
+    pub challenges: leapfrog_service::challenges::Challenges,
+    /// Vacations: read, started, ended.
+    pub vacations: leapfrog_service::vacations::Vacations,
     /// Accounts and their tokens.
     pub accounts: leapfrog_service::accounts::Accounts,
     /// Fans each game's changes out to its event streams.

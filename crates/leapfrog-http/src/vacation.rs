@@ -12,7 +12,7 @@ use super::responses::{BadJson, NoToken, NotThisAccount, TooLarge};
 use super::state::AppState;
 use crate::limits::Class;
 use leapfrog_service::play::now_ms;
-use leapfrog_service::play::vacation::VacationError;
+use leapfrog_service::vacations::VacationError;
 use leapfrog_store::Vacation;
 use leapfrog_wire::Refusal;
 use leapfrog_wire::game::rfc3339;
@@ -64,7 +64,7 @@ impl VacationView {
 }
 
 fn answer(state: &AppState, v: &Vacation) -> HttpResponse {
-    HttpResponse::Ok().json(VacationView::of(v, state.games.vacation_days()))
+    HttpResponse::Ok().json(VacationView::of(v, state.vacations.days()))
 }
 
 /// Read an account's vacation
@@ -92,7 +92,7 @@ pub async fn get_vacation(
 ) -> Result<HttpResponse, ApiError> {
     let who = super::auth::principal(&state, &req).await?;
     who.is(&name)?;
-    let v = state.games.vacation(&who.account_id, now_ms()).await?;
+    let v = state.vacations.vacation(&who.account_id, now_ms()).await?;
     Ok(answer(&state, &v))
 }
 
@@ -128,7 +128,7 @@ pub async fn start_vacation(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Create, &req)?;
     let who = own_account(&state, &req, &name).await?;
-    let v = state.games.start_vacation(&who.account_id, body.days, now_ms()).await?;
+    let v = state.vacations.start(&who.account_id, body.days, now_ms()).await?;
     Ok(answer(&state, &v))
 }
 
@@ -157,6 +157,6 @@ pub async fn end_vacation(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Create, &req)?;
     let who = own_account(&state, &req, &name).await?;
-    let v = state.games.end_vacation(&who.account_id, now_ms()).await?;
+    let v = state.vacations.end(&who.account_id, now_ms()).await?;
     Ok(answer(&state, &v))
 }

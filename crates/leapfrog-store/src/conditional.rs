@@ -23,8 +23,8 @@ static DELETE: LazyLock<Statement> = LazyLock::new(|| {
 });
 
 impl Store {
-    /// Keeps `lines` (JSON) for seat `player` of game `game_id`, standing
-    /// for ply `ply`; empty lines delete them.
+    /// Keeps `lines` (each a list of moves in notation) for seat `player`
+    /// of game `game_id`, standing for ply `ply`; no lines delete them.
     ///
     /// # Errors
     ///
@@ -34,10 +34,11 @@ impl Store {
         game_id: &str,
         player: i64,
         ply: i64,
-        lines: Option<&str>,
+        lines: &[Vec<String>],
         at: i64,
     ) -> Result<(), StoreError> {
-        let (game, lines) = (game_id.to_string(), lines.map(str::to_string));
+        let lines = (!lines.is_empty()).then(|| serde_json::to_string(lines)).transpose()?;
+        let game = game_id.to_string();
         self.on_db(move |s| async move {
             let mut conn = s.write().await?;
             match &lines {
@@ -66,7 +67,7 @@ impl Store {
     }
 
     /// Seat `player`'s lines in game `game_id`: the ply they stand for and
-    /// their JSON.
+    /// the lines.
     ///
     /// # Errors
     ///
@@ -75,15 +76,19 @@ impl Store {
         &self,
         game_id: &str,
         player: i64,
-    ) -> Result<Option<(i64, String)>, StoreError> {
+    ) -> Result<Option<(i64, Vec<Vec<String>>)>, StoreError> {
         let game = game_id.to_string();
-        self.on_db(move |s| async move {
-            let row = READ
-                .query(&[("game", (&game).into()), ("player", player.into())])?
-                .fetch_optional(&mut *s.read().await?)
-                .await?;
-            Ok(row.map(|r| Ok::<_, sqlx::Error>((r.try_get(0)?, r.try_get(1)?))).transpose()?)
-        })
-        .await
+        let row: Option<(i64, String)> = self
+            .on_db(move |s| async move {
+                let row = READ
+                    .query(&[("game", (&game).into()), ("player", player.into())])?
+                    .fetch_optional(&mut *s.read().await?)
+                    .await?;
+                Ok(row.map(|r| Ok::<_, sqlx::Error>((r.try_get(0)?, r.try_get(1)?))).transpose()?)
+            })
+            .await?;
+        let damaged =
+            |e: serde_json::Error| StoreError::Damaged { what: "conditional moves", detail: e.to_string() };
+        row.map(|(ply, json)| Ok((ply, serde_json::from_str(&json).map_err(damaged)?))).transpose()
     }
 }

@@ -1,13 +1,13 @@
 //! Challenges as the API shows them (rule book §15).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::RuleSet;
 use crate::profile::Reason;
 
 /// An account in a challenge.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct EntrantView {
     /// Its name.
     pub name: String,
@@ -16,7 +16,7 @@ pub struct EntrantView {
 }
 
 /// A challenge as it stands.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ChallengeView {
     /// Its id; once accepted, also its game's.
     pub id: String,

@@ -3,6 +3,7 @@
 //! its OpenAPI schema; the rules crate knows nothing of JSON, and these
 //! types know nothing of HTTP.
 
+pub mod account_events;
 pub mod challenge;
 pub mod events;
 pub mod game;

@@ -264,7 +264,7 @@ pub struct Rules {
 /// A complete rule set, every field explicit. It can be sent back as
 /// `Rules`. Its pieces are all shared (every `owner` null) or all owned
 /// (every kind's `owner` a player), as `capture` says.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct RuleSet {
     /// The preset it came from, if any.
     pub preset: Option<PresetId>,

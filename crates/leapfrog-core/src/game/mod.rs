@@ -7,10 +7,17 @@
 //! [`RuleError`] that refuses it; the games service (the `play` module)
 //! loads, commits and tells. The store keeps a game in its own forms and
 //! makes it live again with [`Game::restore`].
+//!
+//! Its parts: `apply` (commands and the changes they make), `seating`
+//! (seats, turns, clocks and results), `long` (the long games' rules of
+//! §11: vacations and conditional replies, given an account's absence as a
+//! plain input), `input` (names, tokens and cursors as they are read),
+//! `error` (the refusals).
 
 mod apply;
 mod error;
 mod input;
+mod long;
 mod seating;
 #[cfg(test)]
 mod tests;
@@ -26,6 +33,7 @@ pub use input::{
     Credential, GameCursor, IdempotencyKey, InputError, MAX_KEY, MAX_NAME, PlayerName, SeatToken, TokenHash,
     Unreadable,
 };
+pub use long::{Away, conditional_reply};
 pub use seating::decide;
 pub use seating::{
     DAY_MS, DAYS_PER_MOVE, GameResult, GameStatus, MAX_MOVE_LIMIT, MIN_MOVE_LIMIT, RESIGNED_LEVEL,
@@ -432,13 +440,6 @@ impl Game {
     /// where vacations and conditional moves apply.
     pub fn long(&self) -> bool {
         self.move_limit.is_some_and(|l| i64::from(l) * 1000 >= DAY_MS)
-    }
-
-    /// The turn just begun counts from `at` instead (a vacation under way
-    /// when it began, rule book §11): set by the games service before the
-    /// change that began it is stored.
-    pub fn begin_turn_at(&mut self, at: i64) {
-        self.turn_at = at;
     }
 
     /// The id of the game that replays this one, once a seat asked for it.

@@ -51,9 +51,6 @@ pub enum AccountError {
     /// The token's account is not the one named.
     #[error("a token acts only for its own account")]
     NotYours,
-    /// A bot asked for a game other than by a challenge.
-    #[error("a bot plays the games of challenges it sends or accepts, not games it creates or joins")]
-    BotsPlayChallenges,
     /// No account has this name, or no token this id.
     #[error("{0}")]
     NotFound(String),

@@ -6,21 +6,10 @@ use super::{AccountError, Accounts, Principal};
 use crate::events::outbox::ROTATION_MS;
 use crate::events::webhook::{self, Reach};
 use leapfrog_store::{DeliveryRow, WebhookRow};
+use leapfrog_wire::account_events::AccountEventKind;
 
 /// Endpoints one account may have.
 pub const MOST: usize = 5;
-/// The events an endpoint may ask for: its account's stream's, and the
-/// test event.
-pub const KINDS: [&str; 8] = [
-    "challenge",
-    "challenge_canceled",
-    "challenge_declined",
-    "game_started",
-    "your_turn",
-    "game_over",
-    "vacation",
-    "webhook_disabled",
-];
 
 /// An endpoint just made, or rotated: with its secret, shown this once.
 #[derive(Debug, Clone)]
@@ -34,7 +23,7 @@ pub struct WithSecret {
 impl Accounts {
     /// Registers an endpoint for `who`: `url` checked against `reach` (its
     /// scheme, and the addresses its host has now), `events` among
-    /// [`KINDS`] (none: all).
+    /// the account events' kinds (none: all).
     ///
     /// # Errors
     ///
@@ -48,8 +37,9 @@ impl Accounts {
         reach: Reach,
     ) -> Result<WithSecret, AccountError> {
         let invalid = |detail: String, field| AccountError::Invalid { detail, field };
-        if let Some(bad) = events.iter().find(|e| !KINDS.contains(&e.as_str())) {
-            return Err(invalid(format!("'{bad}' is not an event; they are {}", KINDS.join(", ")), "events"));
+        if let Some(bad) = events.iter().find(|e| AccountEventKind::of_name(e).is_none()) {
+            let kinds: Vec<&str> = AccountEventKind::ALL.iter().map(|k| k.name()).collect();
+            return Err(invalid(format!("'{bad}' is not an event; they are {}", kinds.join(", ")), "events"));
         }
         let url = reach.check(url).await.map_err(|e| invalid(e.to_string(), "url"))?;
         let secret = webhook::new_secret()?;

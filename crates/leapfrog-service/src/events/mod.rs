@@ -1,25 +1,33 @@
-//! Each game's events: encoded once, when a change is made, stored with it
-//! in the game's log (`leapfrog_store`'s `game_events`), and replayed from
-//! there to every stream that follows the game, in this process or
-//! another.
+//! Each game's and each account's events: encoded once, when a change is
+//! made, stored with it in the log (`leapfrog_store`'s `game_events` and
+//! `account_events`), and replayed from there to every stream that
+//! follows it, in this process or another; an account's are its webhooks'
+//! too.
 //!
-//! - [`encode`] turns the core's [`Change`]s into the log's rows: the
+//! - [`encode`] turns the core's [`Change`]s into a game log's rows: the
 //!   games service writes them in the transaction of the change, so a game
 //!   and its log never disagree. [`made_from_rows`] does it once for a game
-//!   stored before there were logs.
-//! - [`Hub`] (`hub`): the followers of each game in this process; told that
-//!   a game changed (by the games service, or by PostgreSQL's `NOTIFY` for
-//!   another process's change), it reads the new events from the log once
-//!   and hands them to every follower.
-//! - [`Stream`] (`stream`): one follower's stream: the game as it stands or
-//!   the events a reconnecting client missed, read from the log; then the
-//!   hub's, each exactly once and in order, by its number.
+//!   stored before there were logs. `account` does the same for the
+//!   accounts a change concerns, from the wire's typed account events.
+//! - [`Hub`] (`hub`): the followers of each log in this process; told that
+//!   a log grew (by the service, or by PostgreSQL's `NOTIFY` for another
+//!   process's change), it reads the new events from the log once and
+//!   hands them to every follower.
+//! - `cursor`: a follower's place in a log — resume, replay in batches, a
+//!   gap or lag read from the log — shared by every stream.
+//! - [`Stream`] (`stream`): a game's stream: the game as it stands or the
+//!   events a reconnecting client missed, then the hub's.
+//!   [`AccountStream`] (`account_stream`): an account's, the same way.
+//! - `outbox` and `webhook`: the webhooks' deliveries of an account's log,
+//!   and the one way they are sent; `address`: which addresses they may
+//!   reach.
 //!
 //! Nothing here decides what happened: the core does ([`Game::apply`]).
 
 pub mod account;
 mod account_stream;
 pub mod address;
+pub mod cursor;
 mod hub;
 pub mod outbox;
 mod stream;

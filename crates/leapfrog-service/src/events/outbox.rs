@@ -11,7 +11,8 @@ use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use super::Hub;
 use super::webhook::{Answer, Reach, Sender, Try, redacted};
-use leapfrog_store::{ACCOUNT_KEY, AccountEvent, Due, Sent, Share, Store};
+use leapfrog_store::{ACCOUNT_KEY, Due, Sent, Share, Store};
+use leapfrog_wire::account_events::{AccountEventData, WebhookDisabledEvent};
 
 /// How often the outbox is looked at when nothing wakes it (deliveries
 /// due for a retry, test deliveries).
@@ -168,14 +169,10 @@ impl Outbox {
             Judged::Failed { status, error } => Sent::Failed { status, error },
             Judged::Off { status, error, reason } => {
                 let url = redacted(&due.webhook.url);
-                let data = serde_json::json!({"webhook": due.webhook.id, "url": url, "reason": reason});
-                let event = AccountEvent {
-                    account_id: due.webhook.account_id.clone(),
-                    kind: "webhook_disabled".into(),
-                    data: data.to_string(),
-                    at: now,
-                    vacation_day: false,
-                };
+                let data =
+                    WebhookDisabledEvent { webhook: due.webhook.id.clone(), url, reason: reason.to_string() };
+                let data = AccountEventData::WebhookDisabled(data);
+                let event = super::account::event(&due.webhook.account_id, &data, now);
                 Sent::Disable { status, error, reason, event }
             }
         };

@@ -9,7 +9,7 @@ use jump_capture as jc;
 
 use super::queries as read;
 use super::{GameError, Games, now_ms};
-use leapfrog_core::game::{Command, Credential, Game, GameStatus};
+use leapfrog_core::game::{Command, Credential, Game, conditional_reply};
 
 /// Most lines a seat may keep.
 pub const MAX_LINES: usize = 32;
@@ -106,19 +106,16 @@ impl Games {
     ) -> Result<Lines, ConditionalError> {
         let (game, seat) = read::with_seat(&self.store, id, credential).await?;
         let player = seat.ok_or(GameError::NotASeat)?;
-        if !game.long() || game.seats().len() != 2 || game.status() != GameStatus::Started {
+        if !game.takes_conditional_moves() {
             return Err(ConditionalError::NotLong);
         }
         if game.position().to_move() == player {
             return Err(ConditionalError::YourTurn);
         }
         let kept = written(&check(&game, lines)?);
-        let json =
-            serde_json::to_string(&kept).map_err(|e| GameError::corrupt(id, "conditional moves", e))?;
         let ply = game.position().ply();
-        let stored = (!kept.is_empty()).then_some(json.as_str());
         self.store
-            .set_conditional_moves(id, player as i64, i64::from(ply), stored, now_ms())
+            .set_conditional_moves(id, player as i64, i64::from(ply), &kept, now_ms())
             .await
             .map_err(GameError::from)?;
         Ok(Lines { player, ply, lines: kept })
@@ -135,9 +132,7 @@ impl Games {
         let player = seat.ok_or(GameError::NotASeat)?;
         let ply = game.position().ply();
         let lines = match self.store.conditional_moves(id, player as i64).await? {
-            Some((kept, json)) if kept == i64::from(ply) => {
-                serde_json::from_str(&json).map_err(|e| GameError::corrupt(id, "conditional moves", e))?
-            }
+            Some((kept, lines)) if kept == i64::from(ply) => lines,
             _ => vec![],
         };
         Ok(Lines { player, ply, lines })
@@ -162,46 +157,40 @@ impl Games {
     }
 
     /// The reply the seat to move in `game` has kept for the move just
-    /// played, played; `None` when it has none.
+    /// played (the core's [`conditional_reply`]), played; `None` when it
+    /// has none.
     async fn conditional_reply(&self, game: &Game) -> Result<Option<Game>, GameError> {
         let ply = game.position().ply();
-        if !game.long() || game.seats().len() != 2 || game.status() != GameStatus::Started || ply == 0 {
+        if !game.takes_conditional_moves() || ply == 0 {
             return Ok(None);
         }
         let me = game.position().to_move();
-        let Some((kept, json)) = self.store.conditional_moves(game.id(), me as i64).await? else {
+        let Some((kept, lines)) = self.store.conditional_moves(game.id(), me as i64).await? else {
             return Ok(None);
         };
-        let drop_all = || self.store.set_conditional_moves(game.id(), me as i64, 0, None, now_ms());
+        let drop_all = || self.store.set_conditional_moves(game.id(), me as i64, 0, &[], now_ms());
         if kept != i64::from(ply - 1) {
             drop_all().await?;
             return Ok(None);
         }
-        let lines: Vec<Vec<String>> =
-            serde_json::from_str(&json).map_err(|e| GameError::corrupt(game.id(), "conditional moves", e))?;
         let played = self.store.moves(game.id(), i64::from(ply - 1)).await?;
         let Some(last) = played.first().and_then(|m| m.notation.parse::<jc::Move>().ok()) else {
             return Ok(None);
         };
-        let matching: Vec<&Vec<String>> =
-            lines.iter().filter(|l| l[0].parse::<jc::Move>().is_ok_and(|m| m == last)).collect();
-        let Some(reply) = matching.first().map(|l| l[1].clone()) else {
+        // Lines were checked when kept; one that no longer reads is left out.
+        let lines: Vec<Vec<jc::Move>> =
+            lines.iter().filter_map(|l| l.iter().map(|m| m.parse().ok()).collect()).collect();
+        let Some((reply, rest)) = conditional_reply(&lines, &last) else {
             drop_all().await?;
             return Ok(None);
         };
-        let rest: Vec<Vec<String>> =
-            matching.iter().filter(|l| l[1] == reply && l.len() > 2).map(|l| l[2..].to_vec()).collect();
-        let mv: jc::Move =
-            reply.parse().map_err(|e| GameError::corrupt(game.id(), "conditional moves", e))?;
-        let (next, changes) = game.apply(Command::Play { player: me, mv: Ok(mv) }, now_ms())?;
+        let (next, changes) = game.apply(Command::Play { player: me, mv: Ok(reply) }, now_ms())?;
         let Some(next) = self.commit(game, next, &changes, None, None).await? else {
             return Ok(None);
         };
         // The lines that go on stand for the opponent's next move.
-        let json = serde_json::to_string(&rest)
-            .map_err(|e| GameError::corrupt(game.id(), "conditional moves", e))?;
-        let stored = (!rest.is_empty()).then_some(json.as_str());
-        self.store.set_conditional_moves(game.id(), me as i64, i64::from(ply + 1), stored, now_ms()).await?;
+        let rest = written(&rest);
+        self.store.set_conditional_moves(game.id(), me as i64, i64::from(ply + 1), &rest, now_ms()).await?;
         tracing::info!(game = %game.id(), player = me, ply, "a conditional move was played");
         Ok(Some(next))
     }

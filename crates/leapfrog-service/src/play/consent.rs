@@ -137,7 +137,7 @@ impl super::Games {
     ///
     /// [`GameError::AccountTooManyGames`], [`GameError::Consent`]; store
     /// failures.
-    pub(super) async fn consent(
+    pub async fn consent(
         &self,
         seated: &[(&str, Role)],
         terms: &Terms<'_>,

@@ -16,8 +16,6 @@
 //! Handlers, the clock, the computer and the sweep call this; nothing else
 //! writes a game.
 
-mod challenge;
-pub mod challenges;
 pub mod computer;
 pub mod conditional;
 pub mod consent;
@@ -29,7 +27,6 @@ pub mod queries;
 mod rematch;
 mod seats;
 mod upkeep;
-pub mod vacation;
 
 use std::sync::Arc;
 
@@ -45,7 +42,8 @@ use crate::events::Hub;
 pub use error::GameError;
 pub use leapfrog_core::game::Created;
 use leapfrog_core::game::{
-    Change, Game, GameCursor, HistoryMove, Holder, NewGame, NewSeat, RatingChange, SeatToken, Visibility,
+    Away, Change, Command, Game, GameCursor, HistoryMove, Holder, NewGame, NewSeat, RatingChange, SeatToken,
+    Visibility,
 };
 use leapfrog_store::{Commit, EndWrite, KeyRecord, MoveRow, RatingRow, RatingWrite, SeatRow, Store};
 use leapfrog_store::{EventRow, StoreError};
@@ -69,10 +67,46 @@ pub struct Games {
     store: Store,
     hub: Hub,
     wake: mpsc::UnboundedSender<String>,
-    /// Vacation days an account gets a year (rule book §11).
-    vacation_days: i64,
+    /// Whom it asks of an account's absence (rule book §11).
+    absences: Arc<dyn Absences>,
     /// The games this process changed lately, as stored (`hot`).
     hot: Arc<hot::Hot>,
+}
+
+/// What the games service asks of an account's absence (rule book §11),
+/// answered by another concept (the vacations).
+pub trait Absences: std::fmt::Debug + Send + Sync {
+    /// Account `account`'s absence at `at` (Unix milliseconds).
+    fn away<'a>(
+        &'a self,
+        account: &'a str,
+        at: i64,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Away, GameError>> + Send + 'a>>;
+}
+
+/// Nobody is ever away, and no seat has a vacation day.
+#[derive(Debug)]
+struct NobodyAway;
+
+impl Absences for NobodyAway {
+    fn away<'a>(
+        &'a self,
+        _: &'a str,
+        _: i64,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Away, GameError>> + Send + 'a>> {
+        Box::pin(std::future::ready(Ok(Away::default())))
+    }
+}
+
+/// A new game's rows and its start's account events ([`Games::rows_of_new`]).
+#[derive(Debug, Clone)]
+pub struct NewRows {
+    /// The game's row.
+    pub game: leapfrog_store::GameRow,
+    /// Its seats' rows.
+    pub seats: Vec<SeatRow>,
+    /// What its accounts are told.
+    pub events: Vec<leapfrog_store::AccountEvent>,
 }
 
 /// Who creates a game, and how many unfinished games they may have.
@@ -117,14 +151,49 @@ impl Games {
     pub fn new(store: Store, hub: Hub) -> (Games, Wakes) {
         let (wake, wakes) = mpsc::unbounded_channel();
         let hot = Arc::new(hot::Hot::default());
-        (Games { store, hub, wake, vacation_days: i64::from(vacation::DEFAULT_DAYS), hot }, wakes)
+        (Games { store, hub, wake, absences: Arc::new(NobodyAway), hot }, wakes)
     }
 
-    /// The service giving each account `days` vacation days a year.
+    /// The service asking `absences` of an account's absence (the
+    /// vacations', `crate::vacations::VacationBook`); without, nobody is
+    /// ever away and no seat has a vacation day.
     #[must_use]
-    pub fn with_vacation_days(mut self, days: u32) -> Games {
-        self.vacation_days = i64::from(days);
+    pub fn with_absences(mut self, absences: Arc<dyn Absences>) -> Games {
+        self.absences = absences;
         self
+    }
+
+    /// Applies to game `id` the command `decide` makes of it as it stands
+    /// (none: nothing to do) at `now`: read and decided again when another
+    /// change came first, a few times.
+    ///
+    /// # Errors
+    ///
+    /// What the core refuses of the command; store failures.
+    pub async fn change_with(
+        &self,
+        id: &str,
+        now: i64,
+        decide: impl Fn(&Game) -> Option<Command>,
+    ) -> Result<(), GameError> {
+        for _ in 0..TRIES {
+            let game = self.load(id).await?;
+            let Some(command) = decide(&game) else { return Ok(()) };
+            let (next, changes) = game.apply(command, now)?;
+            if changes.is_empty() || self.commit(&game, next, &changes, None, None).await?.is_some() {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// The absence of the account to move in `game` at `at`, asked only of
+    /// a long game's account seat (`None` otherwise).
+    async fn away_to_move(&self, game: &Game, at: i64) -> Result<Option<Away>, GameError> {
+        match game.account_to_move() {
+            Some(account) if game.long() => Ok(Some(self.absences.away(account, at).await?)),
+            _ => Ok(None),
+        }
     }
 
     /// The store, for reading.
@@ -226,7 +295,7 @@ impl Games {
     }
 
     /// Whether `creator` may make one more game.
-    async fn check_caps(&self, creator: &Creator, computer_only: bool) -> Result<(), GameError> {
+    pub async fn check_caps(&self, creator: &Creator, computer_only: bool) -> Result<(), GameError> {
         if creator.max_unfinished > 0
             && self.store.unfinished_games_of(&creator.client).await? >= i64::from(creator.max_unfinished)
         {
@@ -263,7 +332,11 @@ impl Games {
                 _ => None,
             })
             .transpose()?;
-        self.turn_in_vacation(before, &mut next).await?;
+        // A turn handed to an account that is away counts from its return.
+        if let Some(account) = next.turn_begun_from(before).map(str::to_string) {
+            let away = self.absences.away(&account, next.turn_at()).await?;
+            next = next.turn_counted_from_return(away);
+        }
         let first = before.events().ok_or_else(|| GameError::corrupt(before.id(), "events", "no log"))?;
         let next = next.with_events(first + changes.len() as u64);
         // An aborted game is over unrated: it ends as a casual one does.
@@ -364,9 +437,32 @@ impl Games {
         Err(GameError::Conflict)
     }
 
+    /// The rows that make `game`, new, when written — its row, its seats'
+    /// (keeping only their secrets' hashes) — and the accounts' events of
+    /// its start: for a game made in another concept's transaction (a
+    /// challenge's acceptance), told of by [`Games::tell`] once written.
+    ///
+    /// # Errors
+    ///
+    /// What does not encode; no randomness for the secrets.
+    pub fn rows_of_new(&self, game: &Game) -> Result<NewRows, GameError> {
+        Ok(NewRows {
+            game: game.to_row()?,
+            seats: seat_rows(game)?.1,
+            events: crate::events::account::of_changes(&[Change::Started], game, game.created_at()),
+        })
+    }
+
+    /// Tells the hub of the accounts whose logs `events` grew.
+    pub fn tell_accounts(&self, events: &[leapfrog_store::AccountEvent]) {
+        for e in events {
+            self.hub.notify(&format!("{}{}", leapfrog_store::ACCOUNT_KEY, e.account_id));
+        }
+    }
+
     /// Tells of a committed change of `game`: its followers, and the
     /// computer if it is to move.
-    fn tell(&self, game: &Game) {
+    pub fn tell(&self, game: &Game) {
         self.hub.notify(game.id());
         if game.computer_to_move().is_some() {
             // Closed only when the computer has stopped: nobody to tell.

@@ -119,7 +119,7 @@ impl Games {
     /// Store failures; a damaged row.
     pub async fn time_out(&self, id: &str, now: i64) -> Result<Option<Game>, GameError> {
         let game = self.load(id).await?;
-        let command = self.at_deadline(&game, now).await?;
+        let command = game.at_deadline(self.away_to_move(&game, now).await?);
         let (next, changes) = game.apply(command, now)?;
         if changes.is_empty() {
             return Ok(None);

@@ -42,7 +42,7 @@ pub struct ServeConfig {
     /// Vacation days an account gets each calendar year (UTC) for its long
     /// games (a day or more a move); 0: none. A change applies from the
     /// next year on.
-    #[arg(long, env = "LEAPFROG_VACATION_DAYS", default_value_t = leapfrog_service::play::vacation::DEFAULT_DAYS,
+    #[arg(long, env = "LEAPFROG_VACATION_DAYS", default_value_t = leapfrog_service::vacations::DEFAULT_DAYS,
         value_parser = clap::value_parser!(u32).range(0..=366))]
     pub vacation_days: u32,
     #[command(flatten)]

@@ -15,6 +15,7 @@ use leapfrog_service::events::webhook::Reach;
 use leapfrog_service::events::{Hub, StreamLimits};
 use leapfrog_service::play::computer::Computer;
 use leapfrog_service::play::{Games, move_clock};
+use leapfrog_service::vacations::{VacationBook, Vacations};
 use leapfrog_store::{Backend, Store};
 
 use crate::server::config::{LimitArgs, ServeConfig};
@@ -64,13 +65,16 @@ pub async fn start(
     }
     let thinkers =
         Thinkers::new(config.thinking.threads(), config.thinking.think_queue, config.thinking.think_wait);
-    let games = start_games(config, &store, &hub, &thinkers, &mut background).await?;
+    let book = VacationBook::new(store.clone(), config.vacation_days);
+    let games = start_games(config, &store, &hub, &thinkers, &book, &mut background).await?;
     let reach = Reach { allow_private: config.webhook_allow_private };
     let outbox =
         Outbox::new(store.clone(), hub.clone(), reach).map_err(|e| StartupError::Webhooks(e.to_string()))?;
     background.push(actix_web::rt::spawn(outbox.run()));
     let accounts = start_accounts(config, &store).await?;
     let state = AppState {
+        challenges: leapfrog_service::challenges::Challenges::new(games.clone()),
+        vacations: Vacations::new(games.clone(), book),
         games,
         accounts,
         hub,
@@ -94,17 +98,18 @@ pub async fn start(
     Ok(Started { state, stopping, background })
 }
 
-/// The games service, its computer, its clock (an outage's time given
-/// back first) and its sweep.
+/// The games service (asking `book` of absences), its computer, its clock
+/// (an outage's time given back first) and its sweep.
 async fn start_games(
     config: &ServeConfig,
     store: &Store,
     hub: &Hub,
     thinkers: &Thinkers,
+    book: &VacationBook,
     background: &mut Vec<JoinHandle<()>>,
 ) -> Result<Games, StartupError> {
     let (games, wakes) = Games::new(store.clone(), hub.clone());
-    let games = games.with_vacation_days(config.vacation_days);
+    let games = games.with_absences(Arc::new(book.clone()));
     let computer = Computer::new(games.clone(), thinkers.clone());
     background.push(actix_web::rt::spawn(computer.clone().listen(wakes)));
     background.push(actix_web::rt::spawn(computer.scan()));

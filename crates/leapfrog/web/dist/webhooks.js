@@ -3,6 +3,7 @@
 // rotated, deleted.
 import { api } from "./client.js";
 import { h, reason, say } from "./dom.js";
+// Typed by the API's own list: a kind it does not have does not compile.
 const EVENTS = ["your_turn", "game_over", "game_started", "challenge", "challenge_canceled", "challenge_declined", "vacation", "webhook_disabled"];
 /** The secret, shown once with a word on how to use it. */
 function secretShown(made) {

@@ -142,15 +142,16 @@ export interface paths {
          *     or was sent, and for each unfinished game a `game_started` event (and
          *     `your_turn` when it is to move) — without ids. A client that reconnects
          *     with `Last-Event-ID` gets exactly the events after that one. Then, as
-         *     they happen: `challenge` (a challenge sent to it, or by it: data
-         *     `Challenge`), `challenge_canceled` and `challenge_declined` (data
-         *     `Challenge`, with `reason`), `game_started` (game, seat, players,
-         *     rated, move time limit), `your_turn` (game, seat, ply, deadline and
-         *     time left in ms when timed), `game_over` (game, seat, result, and its
-         *     rating change when rated), `vacation` (`reason`: `started` with
+         *     they happen (each kind's data has its schema; `AccountEventKind` names
+         *     them): `challenge` (a challenge sent to it, or by it: data
+         *     `ChallengeView`), `challenge_canceled` and `challenge_declined` (data
+         *     `ChallengeView`, with `reason`), `game_started` (`GameStartedEvent`),
+         *     `your_turn` (`YourTurnEvent`: deadline and time left in ms when timed),
+         *     `game_over` (`AccountGameOverEvent`: the result, and its rating change
+         *     when rated), `vacation` (`VacationEvent`: `reason` `started` with
          *     `until`, `ended`, or `day` — a vacation day spent at a deadline, with
-         *     the game and its new deadline), `webhook_disabled` (an endpoint
-         *     switched off: `webhook`, `url`, `reason`); a comment line every 5 s while nothing
+         *     the game and its new deadline), `webhook_disabled`
+         *     (`WebhookDisabledEvent`: an endpoint switched off); a comment line every 5 s while nothing
          *     happens. Up to 8 streams of one account may be open at once on a
          *     server process, each getting every event; changes made through other
          *     processes sharing the PostgreSQL database arrive too. Needs the
@@ -1129,6 +1130,11 @@ export interface components {
              */
             max_games?: number | null;
         };
+        /**
+         * @description The name of an account's event, as streams and webhooks give it.
+         * @enum {string}
+         */
+        AccountEventKind: "challenge" | "challenge_canceled" | "challenge_declined" | "game_started" | "your_turn" | "game_over" | "vacation" | "webhook_disabled";
         /** @description What the server holds about an account. */
         AccountExport: {
             /** @description The account (its password is held only as a hash, not given). */
@@ -1141,6 +1147,19 @@ export interface components {
             challenges: components["schemas"]["ChallengeView"][];
             /** @description Its vacation days and any vacation under way. */
             vacation: components["schemas"]["VacationView"];
+        };
+        /**
+         * @description The data of `game_over` on an account's log: the result, seen from the
+         *     account's seat.
+         */
+        AccountGameOverEvent: {
+            /** @description The game's id. */
+            game: string;
+            /** @description The account's seat. */
+            seat: number;
+            /** @description The result. */
+            result: components["schemas"]["Outcome"];
+            rating: components["schemas"]["EventRatingChange"] | null;
         };
         /**
          * @description A new account's name and password.
@@ -1610,6 +1629,26 @@ export interface components {
             /** @description Whether it is a bot. */
             bot: boolean;
         };
+        /** @description A seat's rating change at a rated game's end (rounded to a tenth). */
+        EventRatingChange: {
+            /** @description The rating pool. */
+            pool: string | null;
+            /**
+             * Format: double
+             * @description The rating before.
+             */
+            before: number;
+            /**
+             * Format: double
+             * @description The rating after.
+             */
+            after: number;
+            /**
+             * Format: double
+             * @description The deviation after.
+             */
+            deviation: number;
+        };
         /**
          * @description How the starting board is filled. `random` uses `weights` (one per
          *     kind); `checkerboard` uses `top_left` and `other` (kind letters).
@@ -1731,6 +1770,22 @@ export interface components {
             result: components["schemas"]["Outcome"] | null;
             /** @description The final position. */
             position: components["schemas"]["PositionView"];
+        };
+        /** @description The data of `game_started`: a game of the account has every seat taken. */
+        GameStartedEvent: {
+            /** @description The game's id. */
+            game: string;
+            /** @description The account's seat. */
+            seat: number;
+            /** @description Every seat's player, in turn order. */
+            players: components["schemas"]["StartedPlayer"][];
+            /** @description Whether it is rated. */
+            rated: boolean;
+            /**
+             * Format: int32
+             * @description Seconds a move, if limited.
+             */
+            move_time_limit: number | null;
         };
         /**
          * @description Where a persisted game stands.
@@ -2679,6 +2734,13 @@ export interface components {
              */
             resigned?: boolean;
         };
+        /** @description A player of a game just started, as an account's event names them. */
+        StartedPlayer: {
+            /** @description Their name. */
+            name: string;
+            /** @description Whether the seat is a bot account's. */
+            bot: boolean;
+        };
         /**
          * @description Where a game stands.
          * @enum {string}
@@ -2732,6 +2794,35 @@ export interface components {
             /** @description When it was made (RFC 3339). */
             created_at: string;
         };
+        /** @description The data of `vacation`, by its `reason`. */
+        VacationEvent: {
+            /** @description When it ends (RFC 3339). */
+            until: string;
+            /**
+             * Format: int64
+             * @description Vacation days left after it.
+             */
+            days_left: number;
+            /** @enum {string} */
+            reason: "started";
+        } | {
+            /**
+             * Format: int64
+             * @description Vacation days left.
+             */
+            days_left: number;
+            /** @enum {string} */
+            reason: "ended";
+        } | {
+            /** @description The game's id. */
+            game: string;
+            /** @description The account's seat. */
+            seat: number;
+            /** @description The turn's new end (RFC 3339). */
+            deadline: string | null;
+            /** @enum {string} */
+            reason: "day";
+        };
         /**
          * @description A vacation to take.
          * @example {
@@ -2762,6 +2853,15 @@ export interface components {
             since?: string | null;
             /** @description When it ends (RFC 3339); null when none. */
             until?: string | null;
+        };
+        /** @description The data of `webhook_disabled`: an endpoint switched off. */
+        WebhookDisabledEvent: {
+            /** @description The endpoint's id. */
+            webhook: string;
+            /** @description Its URL, its query redacted. */
+            url: string;
+            /** @description Why. */
+            reason: string;
         };
         /** @description An account's endpoints. */
         WebhookList: {
@@ -2818,6 +2918,25 @@ export interface components {
             failing_since?: string | null;
             /** @description Until when the secret before the last rotation still signs too. */
             old_secret_until?: string | null;
+        };
+        /** @description The data of `your_turn`: the account's seat is to move. */
+        YourTurnEvent: {
+            /** @description The game's id. */
+            game: string;
+            /** @description The seat to move. */
+            seat: number;
+            /**
+             * Format: int32
+             * @description The ply to play.
+             */
+            ply: number;
+            /** @description When the turn ends (RFC 3339), if timed. */
+            deadline: string | null;
+            /**
+             * Format: int64
+             * @description Milliseconds left then, if timed.
+             */
+            time_left_ms: number | null;
         };
     };
     responses: never;

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use clap::Args;
 use jump_search::Level;
+use leapfrog_wire::account_events::{AccountEventData, GameStartedEvent, YourTurnEvent};
 use serde_json::{Value, json};
 
 /// How long to wait before opening the stream again after it dropped.
@@ -180,8 +181,10 @@ fn follow(
         } else if let Some(v) = line.strip_prefix("data: ") {
             data.push_str(v);
         } else if line.is_empty() && !event.is_empty() {
-            let value: Value = serde_json::from_str(&data).unwrap_or(Value::Null);
-            act(client, me, level, &event, &value, games, tally);
+            // An event of a kind this client does not know is passed over.
+            if let Ok(told) = AccountEventData::read(&event, &data) {
+                act(client, me, level, &told, games, tally);
+            }
             if id.is_some() {
                 *last = id.take();
             }
@@ -197,27 +200,24 @@ fn act(
     client: &Client,
     me: &str,
     level: Level,
-    event: &str,
-    data: &Value,
+    told: &AccountEventData,
     games: &Arc<Mutex<HashMap<String, mpsc::Sender<()>>>>,
     tally: &Arc<Tally>,
 ) {
-    match event {
-        "challenge"
-            if data["status"] == "open"
-                && data["to"].as_str().is_some_and(|t| t.eq_ignore_ascii_case(me)) =>
+    match told {
+        AccountEventData::Challenge(c)
+            if c.status == "open" && c.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case(me)) =>
         {
-            let id = data["id"].as_str().unwrap_or_default();
-            match client.call("POST", &format!("/v1/challenges/{id}/accept"), None) {
-                Ok((200, _)) => eprintln!("{me}: accepted the challenge of {}", data["from"]["name"]),
+            match client.call("POST", &format!("/v1/challenges/{}/accept", c.id), None) {
+                Ok((200, _)) => eprintln!("{me}: accepted the challenge of {}", c.from.name),
                 Ok((status, answer)) => {
-                    eprintln!("{me}: could not accept {id}: {status} {}", answer["detail"])
+                    eprintln!("{me}: could not accept {}: {status} {}", c.id, answer["detail"])
                 }
                 Err(e) => eprintln!("{me}: {e}"),
             }
         }
-        "game_started" | "your_turn" => {
-            let Some(game) = data["game"].as_str() else { return };
+        AccountEventData::GameStarted(GameStartedEvent { game, .. })
+        | AccountEventData::YourTurn(YourTurnEvent { game, .. }) => {
             let mut running = games.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let known = running.get(game).is_some_and(|tx| tx.send(()).is_ok());
             if !known {
@@ -233,19 +233,15 @@ fn act(
                 });
             }
         }
-        "game_over" => {
+        AccountEventData::GameOver(over) => {
             tally.over.fetch_add(1, Ordering::Relaxed);
-            let seat = data["seat"].as_u64();
-            let won =
-                data["result"]["winners"].as_array().is_some_and(|w| w.iter().any(|p| p.as_u64() == seat));
-            let rating = &data["rating"];
-            let change = if rating.is_null() {
-                String::new()
-            } else {
-                format!(", rating {} → {}", rating["before"], rating["after"])
+            let won = over.result.winners.contains(&over.seat);
+            let change = match &over.rating {
+                Some(r) => format!(", rating {} → {}", r.before, r.after),
+                None => String::new(),
             };
-            eprintln!("{me}: game {} over: {}{change}", data["game"], if won { "won" } else { "not won" });
-            if let Some(tx) = data["game"].as_str().and_then(|g| games.lock().ok()?.get(g).cloned()) {
+            eprintln!("{me}: game {} over: {}{change}", over.game, if won { "won" } else { "not won" });
+            if let Some(tx) = games.lock().ok().and_then(|g| g.get(&over.game).cloned()) {
                 let _ = tx.send(());
             }
         }

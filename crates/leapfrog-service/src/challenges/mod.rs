@@ -4,19 +4,22 @@
 //! however many accept at once (the game's id is the challenge's, written
 //! in the transaction that marks the challenge accepted).
 
-pub use super::challenge::{Challenge, Entrant, Status};
+mod challenge;
+mod error;
+
+pub use challenge::{Challenge, Entrant, Status};
+pub use error::ChallengeError;
 
 use std::sync::Arc;
 
 use jump_capture as jc;
 
-use super::consent::{self, Party, Path, Refused, Role};
-use super::{Creator, GameError, Games, now_ms, random_seed, seat_rows};
 use crate::events::account::of_challenge;
-use leapfrog_core::game::Change;
+use crate::play::consent::{self, Party, Path, Role};
+use crate::play::{Creator, GameError, Games, now_ms, random_seed};
 use leapfrog_core::game::{Game, MAX_SEATS, NewGame, NewSeat, PlayerName, SeatAccount};
-use leapfrog_store::GameRows;
-use leapfrog_store::{ACCOUNT_KEY, AccountRow, ChallengeRow, ChallengeWrite, StoreError};
+use leapfrog_store::{AccountRow, ChallengeRow, ChallengeWrite, Store, StoreError};
+use leapfrog_wire::account_events::AccountEventData;
 use leapfrog_wire::profile::Reason;
 
 /// How long a challenge to one account stays open: 10 minutes.
@@ -43,63 +46,24 @@ pub struct NewChallenge {
     pub rated: bool,
 }
 
-/// Why a challenge, or a change of one, was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum ChallengeError {
-    /// No challenge has this id.
-    #[error("there is no challenge {0}")]
-    NotFound(String),
-    /// A challenge to oneself.
-    #[error("a challenge goes to another account than one's own")]
-    Yourself,
-    /// What the account it goes to (or the one accepting) does not take.
-    #[error("{detail}")]
-    Declined {
-        /// The key a program acts on.
-        reason: Reason,
-        /// In words.
-        detail: String,
-    },
-    /// A person who has not agreed to rated games against bots.
-    #[error("{0} has not agreed to rated games against bots (the account's setting rated_against_bots)")]
-    OptIn(String),
-    /// Not the challenger, or not the account it was sent to.
-    #[error("{0}")]
-    NotYours(&'static str),
-    /// No longer open.
-    #[error("this challenge is {0}")]
-    Closed(&'static str),
-    /// Open past its time.
-    #[error("this challenge expired; send another")]
-    Expired,
-    /// The account holds a seat of it already.
-    #[error("this account holds seat {0} of this challenge already")]
-    AlreadyIn(usize),
-    /// A seat out of range, or a number of seats out of range.
-    #[error("{0}")]
-    Seats(String),
-    /// The game it asks for cannot be made, or the store failed.
-    #[error(transparent)]
-    Game(#[from] GameError),
+/// The challenges service: challenges sent, accepted, declined and
+/// canceled; an acceptance that takes the last seat has the games service
+/// deal the game, written with the challenge.
+#[derive(Debug, Clone)]
+pub struct Challenges {
+    games: Games,
 }
 
-impl From<Refused> for ChallengeError {
-    fn from(e: Refused) -> ChallengeError {
-        match e {
-            Refused::OptIn(name) => ChallengeError::OptIn(name),
-            Refused::Declined { reason, detail } => ChallengeError::Declined { reason, detail },
-            Refused::BotsPlayChallenges => ChallengeError::Game(GameError::Consent(e)),
-        }
+impl Challenges {
+    /// The challenges service, making its games through `games`.
+    pub fn new(games: Games) -> Challenges {
+        Challenges { games }
     }
-}
 
-impl From<StoreError> for ChallengeError {
-    fn from(e: StoreError) -> ChallengeError {
-        ChallengeError::Game(GameError::Store(e))
+    fn store(&self) -> &Store {
+        self.games.store()
     }
-}
 
-impl Games {
     /// Sends a challenge from `from` to `to` (or to anyone), or says why not.
     ///
     /// # Errors
@@ -149,7 +113,7 @@ impl Games {
             if to.id == from.id {
                 return Err(ChallengeError::Yourself);
             }
-            let games = self.store.unfinished_games_of_account(&to.id).await?;
+            let games = self.store().unfinished_games_of_account(&to.id).await?;
             let parties = [
                 Party { account: from, games: 0, role: Role::Asking },
                 Party { account: to, games, role: Role::Asked },
@@ -160,11 +124,10 @@ impl Games {
         // follows its own as well), to its challenger alone when open.
         let view = challenge.view();
         let told: Vec<&str> = std::iter::once(from.id.as_str()).chain(to.map(|a| a.id.as_str())).collect();
-        let events: Vec<_> = told.iter().map(|a| of_challenge(a, "challenge", &view, now)).collect();
-        self.store.insert_challenge(&challenge.row(&from.id)?, &events).await?;
-        for account in told {
-            self.hub.notify(&format!("{ACCOUNT_KEY}{account}"));
-        }
+        let events: Vec<_> =
+            told.iter().map(|a| of_challenge(a, AccountEventData::Challenge, &view, now)).collect();
+        self.store().insert_challenge(&challenge.row(&from.id)?, &events).await?;
+        self.games.tell_accounts(&events);
         Ok(challenge)
     }
 
@@ -174,7 +137,8 @@ impl Games {
     ///
     /// [`ChallengeError::NotFound`]; store failures.
     pub async fn get_challenge(&self, id: &str) -> Result<Challenge, ChallengeError> {
-        let row = self.store.challenge(id).await?.ok_or_else(|| ChallengeError::NotFound(id.to_string()))?;
+        let row =
+            self.store().challenge(id).await?.ok_or_else(|| ChallengeError::NotFound(id.to_string()))?;
         Challenge::read(&row, now_ms())
     }
 
@@ -190,7 +154,7 @@ impl Games {
         limit: usize,
     ) -> Result<Vec<Challenge>, ChallengeError> {
         let now = now_ms();
-        let rows = self.store.challenges_of(&account.id, before, limit as i64).await?;
+        let rows = self.store().challenges_of(&account.id, before, limit as i64).await?;
         rows.iter().map(|r| Challenge::read(r, now)).collect()
     }
 
@@ -213,7 +177,7 @@ impl Games {
     ) -> Result<(Challenge, Option<Game>), ChallengeError> {
         for _ in 0..TRIES {
             let row =
-                self.store.challenge(id).await?.ok_or_else(|| ChallengeError::NotFound(id.to_string()))?;
+                self.store().challenge(id).await?.ok_or_else(|| ChallengeError::NotFound(id.to_string()))?;
             let mut challenge = Challenge::read(&row, now_ms())?;
             open(&challenge)?;
             if row.challenger_id == who.id {
@@ -246,33 +210,25 @@ impl Games {
                     rated: challenge.rated,
                 };
                 // The game is the accepter's client's creation, counted against its caps.
-                self.check_caps(creator, false).await?;
+                self.games.check_caps(creator, false).await?;
                 Some(deal(&new, (&challenge.id, &creator.client), &entrants, random_seed()?)?)
             } else {
                 None
             };
-            let rows =
-                game.as_ref().map(|g| Ok::<_, GameError>((g.to_row()?, seat_rows(g)?.1))).transpose()?;
             // Every entrant hears that the game started (and whose turn it is).
-            let events = game
-                .as_ref()
-                .map(|g| crate::events::account::of_changes(&[Change::Started], g, g.created_at()))
-                .unwrap_or_default();
+            let made = game.as_ref().map(|g| self.games.rows_of_new(g)).transpose()?;
+            let events = made.as_ref().map(|m| m.events.clone()).unwrap_or_default();
+            let rows = made.as_ref().map(|m| (&m.game, m.seats.as_slice()));
             let write = self
-                .store
-                .update_challenge(
-                    &challenge.row(&row.challenger_id)?,
-                    old,
-                    rows.as_ref().map(|(g, seats)| (g, seats.as_slice())),
-                    &events,
-                )
+                .store()
+                .update_challenge(&challenge.row(&row.challenger_id)?, old, rows, &events)
                 .await?;
             match write {
                 ChallengeWrite::Done => {
                     if let Some(g) = &game {
-                        self.tell(g);
+                        self.games.tell(g);
                     }
-                    self.tell_accounts(&events);
+                    self.games.tell_accounts(&events);
                     return Ok((challenge, game));
                 }
                 ChallengeWrite::GameExists => return Err(ChallengeError::Closed("accepted")),
@@ -287,7 +243,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// As [`Games::accept`]: not found, closed, expired, not the account
+    /// As [`Challenges::accept`]: not found, closed, expired, not the account
     /// it was sent to (an open challenge is not declined: let it expire);
     /// store failures.
     pub async fn decline(
@@ -310,7 +266,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// As [`Games::decline`], for the challenger.
+    /// As [`Challenges::decline`], for the challenger.
     pub async fn cancel(&self, id: &str, who: &AccountRow) -> Result<Challenge, ChallengeError> {
         self.close(id, |row| {
             if row.challenger_id == who.id {
@@ -329,20 +285,27 @@ impl Games {
     ) -> Result<Challenge, ChallengeError> {
         for _ in 0..TRIES {
             let row =
-                self.store.challenge(id).await?.ok_or_else(|| ChallengeError::NotFound(id.to_string()))?;
+                self.store().challenge(id).await?.ok_or_else(|| ChallengeError::NotFound(id.to_string()))?;
             let now = now_ms();
             let mut challenge = Challenge::read(&row, now)?;
             let (status, reason, told) = how(&row)?;
             open(&challenge)?;
             let old = challenge.version;
             (challenge.status, challenge.reason, challenge.version) = (status, reason, old + 1);
-            let kind = if status == Status::Declined { "challenge_declined" } else { "challenge_canceled" };
+            let kind = if status == Status::Declined {
+                AccountEventData::ChallengeDeclined
+            } else {
+                AccountEventData::ChallengeCanceled
+            };
             let view = challenge.view();
             let events: Vec<_> = told.iter().map(|a| of_challenge(a, kind, &view, now)).collect();
-            match self.store.update_challenge(&challenge.row(&row.challenger_id)?, old, None, &events).await?
+            match self
+                .store()
+                .update_challenge(&challenge.row(&row.challenger_id)?, old, None, &events)
+                .await?
             {
                 ChallengeWrite::Done => {
-                    self.tell_accounts(&events);
+                    self.games.tell_accounts(&events);
                     return Ok(challenge);
                 }
                 ChallengeWrite::Moved | ChallengeWrite::GameExists => {}
@@ -367,12 +330,13 @@ impl Games {
         let mut events = Vec::new();
         for c in self.challenges_of(account, None, SNAPSHOT).await? {
             if c.status == Status::Open {
-                events.push(of_challenge(&account.id, "challenge", &c.view(), now));
+                events.push(of_challenge(&account.id, AccountEventData::Challenge, &c.view(), now));
             }
         }
-        for id in self.store.unfinished_game_ids_of_account(&account.id, SNAPSHOT as i64).await? {
-            let game = self.load(&id).await?;
-            let told = crate::events::account::of_changes(&[Change::Started], &game, now);
+        for id in self.store().unfinished_game_ids_of_account(&account.id, SNAPSHOT as i64).await? {
+            let game = self.games.load(&id).await?;
+            let told =
+                crate::events::account::of_changes(&[leapfrog_core::game::Change::Started], &game, now);
             events.extend(told.into_iter().filter(|e| e.account_id == account.id));
         }
         Ok(events)
@@ -392,7 +356,7 @@ impl Games {
         let ids: Vec<String> = challenge.entrants.iter().flatten().map(|e| e.id.clone()).collect();
         let role = |id: &String| if id == asking { Role::Asking } else { Role::Offered };
         let seated: Vec<(&str, Role)> = ids.iter().map(|id| (id.as_str(), role(id))).collect();
-        let read = self.consent(&seated, &challenge.terms(), Path::Challenge, most).await?;
+        let read = self.games.consent(&seated, &challenge.terms(), Path::Challenge, most).await?;
         for (e, account) in challenge.entrants.iter_mut().flatten().zip(read) {
             e.bot = account.ok_or(ChallengeError::Closed("canceled"))?.bot != 0;
         }
@@ -411,9 +375,9 @@ impl Games {
             let now = now_ms();
             let gone = account_id.to_string();
             let close: leapfrog_store::CloseChallenges = Box::new(move |rows| cancel_all(rows, &gone, now));
-            match self.store.delete_account(account_id, now, close).await {
+            match self.store().delete_account(account_id, now, close).await {
                 Ok(events) => {
-                    self.tell_accounts(&events);
+                    self.games.tell_accounts(&events);
                     return Ok(());
                 }
                 Err(StoreError::Moved(_)) => {}
@@ -421,13 +385,6 @@ impl Games {
             }
         }
         Err(ChallengeError::Game(GameError::Conflict))
-    }
-
-    /// Tells the hub of the accounts whose logs `events` grew.
-    pub(crate) fn tell_accounts(&self, events: &[leapfrog_store::AccountEvent]) {
-        for e in events {
-            self.hub.notify(&format!("{ACCOUNT_KEY}{}", e.account_id));
-        }
     }
 }
 
@@ -459,7 +416,9 @@ fn cancel_all(
             .chain(c.entrants.iter().flatten().map(|e| e.id.as_str()))
             .filter(|a| *a != gone)
             .collect::<std::collections::BTreeSet<_>>();
-        events.extend(others.into_iter().map(|a| of_challenge(a, "challenge_canceled", &view, now)));
+        events.extend(
+            others.into_iter().map(|a| of_challenge(a, AccountEventData::ChallengeCanceled, &view, now)),
+        );
         closed.push((c.row(&row.challenger_id).map_err(damaged)?, row.version));
     }
     Ok((closed, events))

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use jump_capture as jc;
 use serde::{Deserialize, Serialize};
 
-use super::GameError;
-use super::challenges::ChallengeError;
+use super::error::ChallengeError;
+use crate::play::GameError;
 use leapfrog_store::{AccountRow, ChallengeRow, StoreError};
 use leapfrog_wire::RuleSet;
 use leapfrog_wire::challenge::{ChallengeView, EntrantView};
@@ -183,6 +183,6 @@ impl Challenge {
 
     /// Its terms, as a profile judges them.
     pub(super) fn terms(&self) -> Terms<'_> {
-        super::consent::terms(&self.rules, self.move_limit, self.rated)
+        crate::play::consent::terms(&self.rules, self.move_limit, self.rated)
     }
 }
