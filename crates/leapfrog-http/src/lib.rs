@@ -24,7 +24,6 @@ pub mod games;
 pub mod json;
 pub mod limits;
 pub mod meta;
-pub mod move_page;
 pub mod moves;
 pub mod problem;
 pub mod profile;

@@ -8,17 +8,18 @@ use utoipa::{IntoParams, IntoResponses};
 
 use super::games::{GameErrors, etag};
 use super::json::JsonBody;
-use super::move_page::{LegalMovesResponse, legal_moves_page};
 use super::problem::{ApiError, Problem};
 use super::query::QueryParams;
 use super::responses::{BadQuery, TooLarge};
 use super::state::AppState;
+use super::stateless::{legal_moves_page, respond_page};
 use crate::limits::Class;
 use leapfrog_core::game::{
     Credential, Expected, IdempotencyKey, MoveOutcome, MoveRequest, SeatToken, Unreadable,
 };
 use leapfrog_wire::events::{History, MoveRecord};
 use leapfrog_wire::game::GameView;
+use leapfrog_wire::move_page::LegalMovesResponse;
 use leapfrog_wire::{MoveInput, PositionView};
 
 /// The error answers of `POST /v1/games/{id}/moves`.
@@ -207,7 +208,7 @@ pub async fn game_legal_moves(
         query.cursor,
     )
     .await?;
-    Ok(page.respond())
+    Ok(respond_page(page))
 }
 
 /// Get a past position

@@ -4,14 +4,19 @@
 //! types know nothing of HTTP.
 
 pub mod account_events;
+pub mod analysis;
+pub mod budget;
 pub mod challenge;
 pub mod events;
 pub mod game;
+pub mod move_page;
 pub mod position;
 pub mod profile;
 pub mod record;
 pub mod resolve;
 pub mod rules;
+pub mod solutions;
+pub mod stateless;
 
 pub use position::{
     Ended, JumpTree, MoveInput, MoveView, Outcome, PositionInput, PositionView, Standing, Status,

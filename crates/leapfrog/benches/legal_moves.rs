@@ -11,8 +11,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use leapfrog::api::move_page::write_page;
-use leapfrog::api::stateless::{LegalMovesRequest, rules_and_position};
+use leapfrog::wire::move_page::write_page;
+use leapfrog::wire::stateless::{LegalMovesRequest, rules_and_position};
 
 /// The load test's position (`tests/load/stateless.sh`): 15×15 Murray dealt
 /// from seed 1, then 40 random moves, pinned as a string.

@@ -437,7 +437,7 @@ fn deal(
         .collect();
     let game = NewGame {
         id: id.to_string(),
-        max_moves: crate::compute::MOVES,
+        max_moves: leapfrog_wire::budget::MOVES,
         rules: new.rules.clone(),
         seats,
         seed,

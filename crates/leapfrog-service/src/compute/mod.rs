@@ -1,14 +1,8 @@
-//! The work one request may do in the rules engine, and where it is done.
+//! Where a request's work in the rules engine is done (its budgets are
+//! the wire's, `leapfrog_wire::budget`).
 //!
-//! In these games a position's moves can be exponentially many (every
-//! prefix of a chain is a move), so every request that counts, lists or
-//! walks moves does so within a budget: [`MOVES`] legal moves for a
-//! position, [`CELL_MOVES`] for the moves of one cell and their jump tree.
-//! Past it the answer is a 422 naming the budget. Whether a move exists is
-//! never counted (the engine answers it off its bitboards).
-//!
-//! Work that fits [`INLINE`] runs where the request is handled (it costs
-//! less than handing it over); anything larger runs on the [`Engine`]'s
+//! Work that fits `budget::INLINE` runs where the request is handled (it
+//! costs less than handing it over); anything larger runs on the [`Engine`]'s
 //! own threads, with a [`DEADLINE`], so that the request threads always
 //! answer (`/healthz` among them). Nothing here knows HTTP.
 //!
@@ -19,50 +13,13 @@ pub mod pools;
 
 use std::time::Duration;
 
-use jump_capture::{Cell, PathBudget};
-
 use crate::compute::pools::{Pool, Priority, Share};
-use leapfrog_wire::{Invalid, Refusal};
-
-/// The most legal moves one request counts or lists of a position.
-pub const MOVES: PathBudget = PathBudget::new(1_000_000);
-
-/// The most moves one request lists from one cell, with their jump tree
-/// (a node a move).
-pub const CELL_MOVES: PathBudget = PathBudget::new(100_000);
-
-/// Work that fits this many moves is done on the request's own thread.
-pub const INLINE: PathBudget = PathBudget::new(20_000);
 
 /// How long a request waits for one of the engine's threads before a 503.
 pub const DEADLINE: Duration = Duration::from_secs(2);
 
 /// Jobs that may wait for the engine's threads; past them, a 503 at once.
 pub const QUEUE: usize = 64;
-
-/// The refusal of a listing past its budget, saying what to do instead.
-pub fn too_many_moves(from: Option<Cell>) -> Invalid {
-    match from {
-        None => Invalid::new(
-            Refusal::OverBudget,
-            format!(
-                "this position has more than {} legal moves, the most one request lists or counts; \
-                 ask for the moves of one cell with `from`, or send a move to check it",
-                MOVES.paths()
-            ),
-            "position",
-        ),
-        Some(cell) => Invalid::new(
-            Refusal::OverBudget,
-            format!(
-                "more than {} moves start on {cell}, the most one request lists from one cell with \
-                 their jump tree; send a move to check it",
-                CELL_MOVES.paths()
-            ),
-            "from",
-        ),
-    }
-}
 
 /// The threads that run engine work too large for a request thread.
 #[derive(Debug, Clone)]

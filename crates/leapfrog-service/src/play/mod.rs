@@ -265,7 +265,7 @@ impl Games {
         let computer_only = seats.iter().all(|s| matches!(s, NewSeat::Computer(..)));
         let new = NewGame {
             id: uuid::Uuid::new_v4().to_string(),
-            max_moves: crate::compute::MOVES,
+            max_moves: leapfrog_wire::budget::MOVES,
             rules,
             seats,
             seed: seed.map_or_else(random_seed, Ok)?,

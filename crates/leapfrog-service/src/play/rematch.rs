@@ -92,7 +92,7 @@ impl Games {
             random_seed()?,
             creator.client.clone(),
             now_ms(),
-            crate::compute::MOVES,
+            leapfrog_wire::budget::MOVES,
         )?;
         let old_hashes = self.store.token_hashes(old.id()).await?;
         let n = next.seats().len();

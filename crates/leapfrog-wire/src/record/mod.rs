@@ -6,7 +6,10 @@
 //! reads the text (tags kept in order, unknown ones too; ply numbers and
 //! `{…}` comments dropped); [`Record::replay`] plays it from `Start` under
 //! `Rules` and checks `Result`. Writing a game's record and reading it
-//! back gives the same game, position for position.
+//! back gives the same game, position for position. `read` is the reading back
+//! as an operation: its request and answer.
+
+pub mod read;
 
 use std::fmt::Write as _;
 use std::sync::Arc;

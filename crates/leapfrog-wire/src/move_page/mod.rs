@@ -13,14 +13,12 @@
 use std::io::Write;
 use std::ops::ControlFlow;
 
-use actix_web::HttpResponse;
 use jump_capture as jc;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::problem::ApiError;
-use leapfrog_service::compute;
-use leapfrog_wire::{Invalid, JumpTree, MoveView, Refusal};
+use crate::budget;
+use crate::{Invalid, JumpTree, MoveView, Refusal};
 
 /// The most moves one page holds.
 pub const MAX_PAGE: usize = 1000;
@@ -61,10 +59,10 @@ impl MovePage {
         &self.json[self.skip..]
     }
 
-    /// The 200 answer carrying [`to_json`](Self::to_json), without a copy.
-    pub fn respond(self) -> HttpResponse {
-        let body = actix_web::web::Bytes::from(self.json).slice(self.skip..);
-        HttpResponse::Ok().content_type(actix_web::http::header::ContentType::json()).body(body)
+    /// The buffer and where in it the body starts, for a server to send
+    /// [`to_json`](Self::to_json) without a copy.
+    pub fn into_parts(self) -> (Vec<u8>, usize) {
+        (self.json, self.skip)
     }
 }
 
@@ -82,8 +80,8 @@ const PAGE_HEAD: usize = r#"{"count":,"moves":["#.len() + 20;
 /// its jump tree, if given — of `limit` moves (1 to [`MAX_PAGE`], default
 /// [`DEFAULT_PAGE`]) from a previous page's `cursor`.
 ///
-/// Within the work budget of a request ([`compute::MOVES`] moves, or
-/// [`compute::CELL_MOVES`] from one cell with its tree).
+/// Within the work budget of a request ([`budget::MOVES`] moves, or
+/// [`budget::CELL_MOVES`] from one cell with its tree).
 ///
 /// # Errors
 ///
@@ -101,7 +99,7 @@ pub fn write_page(
 
 /// [`write_page`], given the number of `pos`'s legal moves if it is known
 /// already (it is counted otherwise).
-fn write_counted_page(
+pub fn write_counted_page(
     pos: &jc::Position,
     from: Option<&str>,
     limit: Option<usize>,
@@ -128,7 +126,7 @@ fn write_counted_page(
     // their own budget.)
     let total = match (from, counted) {
         (None, Some(n)) => Some(n),
-        (None, None) => Some(pos.count_moves(compute::MOVES).map_err(|_| compute::too_many_moves(None))?),
+        (None, None) => Some(pos.count_moves(budget::MOVES).map_err(|_| budget::too_many_moves(None))?),
         (Some(_), _) => None,
     };
     let stop = start.saturating_add(limit);
@@ -152,7 +150,7 @@ fn write_moves(
     let mut at = PAGE_HEAD;
     let mut count = 0usize;
     let mut over = false;
-    let cell_budget = compute::CELL_MOVES.paths() as usize;
+    let cell_budget = budget::CELL_MOVES.paths() as usize;
     pos.for_each_move(from, |m| {
         if from.is_none() && count >= stop {
             // The rest was counted in bulk.
@@ -178,7 +176,7 @@ fn write_moves(
         ControlFlow::Continue(())
     });
     if over {
-        return Err(compute::too_many_moves(from));
+        return Err(budget::too_many_moves(from));
     }
     json.truncate(at);
     Ok((json, count))
@@ -204,7 +202,7 @@ fn close_page(
         json.extend_from_slice(b",\"tree\":");
         // A tree is a plain serde value: this cannot fail.
         // (Its nodes are the moves just walked: within the budget.)
-        let tree = pos.jump_tree(c, compute::CELL_MOVES).map_err(|_| compute::too_many_moves(from))?;
+        let tree = pos.jump_tree(c, budget::CELL_MOVES).map_err(|_| budget::too_many_moves(from))?;
         let _ = serde_json::to_writer(&mut json, &JumpTree::of(&tree));
     }
     json.push(b'}');
@@ -215,31 +213,6 @@ fn close_page(
     let skip = rest.len();
     json[skip..PAGE_HEAD].copy_from_slice(&head[..PAGE_HEAD - skip]);
     Ok(MovePage { json, skip })
-}
-
-/// A page of `pos`'s legal moves ([`write_page`]'s arguments), written on
-/// the request's thread when the position's moves fit [`compute::INLINE`], on the
-/// engine's threads otherwise.
-///
-/// # Errors
-///
-/// As [`write_page`]; 503 when the engine is busy or late.
-pub async fn legal_moves_page(
-    engine: &compute::Engine,
-    client: &str,
-    pos: jump_capture::Position,
-    from: Option<String>,
-    limit: Option<usize>,
-    cursor: Option<String>,
-) -> Result<MovePage, ApiError> {
-    if let Ok(n) = pos.count_moves(compute::INLINE) {
-        return Ok(write_counted_page(&pos, from.as_deref(), limit, cursor.as_deref(), Some(n))?);
-    }
-    let page = engine
-        .run(client, move || write_page(&pos, from.as_deref(), limit, cursor.as_deref()))
-        .await
-        .map_err(|e| ApiError::unavailable("engine_queue", e.to_string(), 1))?;
-    Ok(page?)
 }
 
 /// The index of a cell in the tables below: rank × 26 + file.

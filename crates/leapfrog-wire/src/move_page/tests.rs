@@ -192,14 +192,14 @@ proptest::proptest! {
             match write_page(&pos, from, Some(MAX_PAGE), cursor) {
                 Ok(page) => {
                     let page: serde_json::Value = serde_json::from_slice(page.to_json()).unwrap();
-                    let budget = if from.is_some() { compute::CELL_MOVES } else { compute::MOVES };
+                    let budget = if from.is_some() { budget::CELL_MOVES } else { budget::MOVES };
                     proptest::prop_assert!(page["count"].as_u64().unwrap() <= budget.paths());
                     proptest::prop_assert!(page["moves"].as_array().unwrap().len() <= MAX_PAGE);
                     if let Some(tree) = page.get("tree") {
                         fn nodes(t: &serde_json::Value) -> u64 {
                             1 + t["next"].as_array().map_or(0, |n| n.iter().map(nodes).sum())
                         }
-                        proptest::prop_assert!(nodes(tree) <= compute::CELL_MOVES.paths() + 1);
+                        proptest::prop_assert!(nodes(tree) <= budget::CELL_MOVES.paths() + 1);
                     }
                 }
                 Err(e) => proptest::prop_assert_eq!(e.kind, Refusal::OverBudget, "{}", e),
