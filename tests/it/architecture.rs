@@ -66,6 +66,12 @@ fn built_with(package: &str) -> BTreeSet<String> {
 }
 
 #[test]
+fn handlers_name_no_store_type_for_the_http_crate_does_not_depend_on_the_store() {
+    let manifest = std::fs::read_to_string(root().join("crates/leapfrog-http/Cargo.toml")).unwrap();
+    assert!(!manifest.contains("leapfrog-store"), "leapfrog-http names the store among its dependencies");
+}
+
+#[test]
 fn each_layer_is_built_without_the_layers_above_it_and_the_core_without_io() {
     // (package, what it must never be built with, its tests included)
     let walls: [(&str, &[&str]); 5] = [

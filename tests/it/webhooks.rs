@@ -236,8 +236,8 @@ fn a_receiver_that_fails_three_times_gets_the_event_once_with_one_id() {
         let store = leapfrog::store::Store::open(&db, leapfrog::store::Durability::Full).await.unwrap();
         let limits = leapfrog::events::StreamLimits { total: 10, per_game: 10, per_client: 0 };
         let hub = leapfrog::events::Hub::new(store.clone(), limits);
-        let reach = leapfrog::events::webhook::Reach { allow_private: true };
-        let outbox = leapfrog::events::outbox::Outbox::new(store, hub, reach);
+        let reach = leapfrog::webhooks::sender::Reach { allow_private: true };
+        let outbox = leapfrog::webhooks::outbox::Outbox::new(store, hub, reach);
         let mut tried = vec![];
         // Too early for the next try, then each wait of the schedule passed.
         for at in [start + 1_000, start + 6_000, start + 6_000 + 301_000, start + 6_000 + 301_000 + 1_801_000]

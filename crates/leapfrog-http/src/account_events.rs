@@ -8,12 +8,8 @@ use super::problem::{ApiError, Problem};
 use super::responses::{NoToken, NotThisAccount};
 use super::state::AppState;
 use crate::limits::Class;
-use leapfrog_service::accounts::AccountError;
-use leapfrog_service::events::{AccountStream, StreamsFull};
-use leapfrog_store::ACCOUNT_KEY;
+use leapfrog_service::events::{AccountStream, OpenError, StreamsFull};
 
-/// Streams of one account open at once on one server process.
-pub const STREAMS_PER_ACCOUNT: usize = 8;
 /// Seconds a client is told to wait when the streams are at their limit.
 const FULL_RETRY_AFTER: u64 = 5;
 
@@ -65,33 +61,29 @@ pub async fn follow_account(
     let who = super::auth::principal(&state, &req).await?;
     who.is(&name)?;
     let account = state.accounts.profile(&who.name).await?;
-    if state.hub.stopping().is_stopping() {
-        let detail = "this server is stopping; reconnect (through the proxy, to another)";
-        return Err(ApiError::unavailable("stopping", detail, 1));
-    }
-    let key = format!("{ACCOUNT_KEY}{}", account.id);
-    if state.hub.followers(&key) >= STREAMS_PER_ACCOUNT {
-        let detail =
-            format!("this account has {STREAMS_PER_ACCOUNT} event streams open, its most; close one first");
-        return Err(ApiError::too_many("streams_per_account", detail, FULL_RETRY_AFTER));
-    }
-    let follower = state.hub.follow(&key, &state.client_key(&req)).map_err(|e| match e {
-        StreamsFull::Client(_) => ApiError::too_many("streams_per_client", e.to_string(), FULL_RETRY_AFTER),
-        StreamsFull::Game(_) => ApiError::too_many("streams_per_account", e.to_string(), FULL_RETRY_AFTER),
-        StreamsFull::Server(_) => ApiError::unavailable("streams", e.to_string(), FULL_RETRY_AFTER),
-    })?;
-    // Read after following: every event the log lacks now comes live.
-    let logged = state.games.store().account_event_count(&account.id).await.map_err(AccountError::from)?;
     let last = req
         .headers()
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    let fresh = last.is_none_or(|l| l.saturating_add(1) > logged);
-    let snapshot = if fresh { state.challenges.account_snapshot(&account).await? } else { Vec::new() };
-    let stream = AccountStream::start(follower, &account.id, logged, last, snapshot)
+    let snapshot = || async {
+        state.challenges.account_snapshot(&account).await.map_err(|e| OpenError::Read(e.to_string()))
+    };
+    let stream = AccountStream::open(&state.hub, &account.id, &state.client_key(&req), last, snapshot)
         .await
-        .map_err(AccountError::from)?;
+        .map_err(|e| match e {
+            OpenError::Stopping => ApiError::unavailable("stopping", e.to_string(), 1),
+            OpenError::AccountFull(_) | OpenError::Full(StreamsFull::Game(_)) => {
+                ApiError::too_many("streams_per_account", e.to_string(), FULL_RETRY_AFTER)
+            }
+            OpenError::Full(StreamsFull::Client(_)) => {
+                ApiError::too_many("streams_per_client", e.to_string(), FULL_RETRY_AFTER)
+            }
+            OpenError::Full(StreamsFull::Server(_)) => {
+                ApiError::unavailable("streams", e.to_string(), FULL_RETRY_AFTER)
+            }
+            OpenError::Read(detail) => ApiError::Internal(detail),
+        })?;
     let body = futures_util::stream::unfold(stream, |mut s| async move {
         let bytes = s.next_bytes().await?;
         Some((Ok::<_, actix_web::Error>(bytes), s))

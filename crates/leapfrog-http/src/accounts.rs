@@ -18,10 +18,11 @@ use super::responses::{
 use super::state::AppState;
 use crate::limits::{Checked, Class};
 use leapfrog_core::game::GameCursor;
-use leapfrog_service::accounts::{AccountError, AccountName, Label, Password, Scopes};
+use leapfrog_service::accounts::{
+    Account, AccountError, AccountName, AccountRating, Label, Password, Scopes, Token,
+};
 use std::collections::BTreeMap;
 
-use leapfrog_store::{AccountRow, RatingRow, TokenRow};
 use leapfrog_wire::game::rfc3339;
 use leapfrog_wire::position::tenth;
 
@@ -109,21 +110,16 @@ pub struct PoolRating {
 }
 
 impl AccountView {
-    pub(crate) fn of(a: &AccountRow, ratings: &[RatingRow]) -> AccountView {
+    pub(crate) fn of(a: &Account, ratings: &[AccountRating]) -> AccountView {
         let ratings = ratings
             .iter()
             .map(|r| {
-                let rating = leapfrog_service::accounts::rating::Rating {
-                    rating: r.rating,
-                    deviation: r.deviation,
-                    volatility: r.volatility,
-                };
                 let view = PoolRating {
-                    rating: tenth(r.rating),
-                    deviation: tenth(r.deviation),
-                    volatility: r.volatility,
+                    rating: tenth(r.rating.rating),
+                    deviation: tenth(r.rating.deviation),
+                    volatility: r.rating.volatility,
                     games: r.games,
-                    provisional: rating.provisional(),
+                    provisional: r.rating.provisional(),
                 };
                 (r.pool.clone(), view)
             })
@@ -132,11 +128,9 @@ impl AccountView {
             name: a.name.clone(),
             created_at: rfc3339(a.created_at),
             ratings,
-            bot: a.bot != 0,
-            rated_against_bots: a.rated_against_bots != 0,
-            // Written by this server from a checked profile: one that does
-            // not read is shown as none.
-            accepts: a.accepts.as_deref().and_then(|json| serde_json::from_str(json).ok()),
+            bot: a.bot,
+            rated_against_bots: a.rated_against_bots,
+            accepts: a.accepts.clone(),
         }
     }
 }
@@ -156,11 +150,11 @@ pub struct TokenView {
 }
 
 impl TokenView {
-    pub(crate) fn of(t: &TokenRow) -> TokenView {
+    pub(crate) fn of(t: &Token) -> TokenView {
         TokenView {
             id: t.id.clone(),
             label: t.label.clone(),
-            scopes: t.scopes.split(',').map(str::to_string).collect(),
+            scopes: t.scopes.clone(),
             created_at: rfc3339(t.created_at),
         }
     }
@@ -288,7 +282,7 @@ pub async fn create_token(
     metrics::counter!(leapfrog_process::meter::SIGN_INS, "outcome" => outcome).increment(1);
     let account = signed_in?;
     let made = state.accounts.create_token(&account, &label, scopes).await?;
-    let view = TokenView::of(&made.row);
+    let view = TokenView::of(&made.listed);
     Ok(HttpResponse::Created()
         // It carries the token's secret: kept by no cache.
         .insert_header((header::CACHE_CONTROL, "no-store"))

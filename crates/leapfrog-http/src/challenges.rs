@@ -16,7 +16,6 @@ use crate::limits::Class;
 use leapfrog_core::game::GameCursor;
 use leapfrog_service::accounts::{AccountError, Principal};
 use leapfrog_service::challenges::{ChallengeError, NewChallenge};
-use leapfrog_store::AccountRow;
 use leapfrog_wire::challenge::ChallengeView;
 use leapfrog_wire::game::GameView;
 use leapfrog_wire::profile::Reason;
@@ -120,7 +119,10 @@ pub struct ChallengeQuery {
 }
 
 /// The account the request's `play` token acts for, as stored.
-async fn playing_account(state: &AppState, req: &HttpRequest) -> Result<(Principal, AccountRow), ApiError> {
+async fn playing_account(
+    state: &AppState,
+    req: &HttpRequest,
+) -> Result<(Principal, leapfrog_service::accounts::Account), ApiError> {
     let who = super::auth::player(state, req).await?.ok_or(AccountError::Unauthenticated)?;
     let row = state.accounts.profile(&who.name).await?;
     Ok((who, row))

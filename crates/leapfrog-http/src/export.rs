@@ -62,7 +62,7 @@ pub async fn export_account(
     let account = state.accounts.profile(&who.name).await?;
     let ratings = state.accounts.ratings(&account).await?;
     let tokens = state.accounts.tokens(&who).await?;
-    let webhooks = state.accounts.webhooks(&who).await?;
+    let webhooks = state.webhooks.list(&who).await?;
     let challenges = state.challenges.challenges_of(&account, None, MAX_CHALLENGES).await?;
     let vacation = state.vacations.vacation(&account.id, leapfrog_process::now_ms()).await?;
     Ok(HttpResponse::Ok()

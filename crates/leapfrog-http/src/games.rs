@@ -14,6 +14,7 @@ use super::stateless::BodyErrors;
 use crate::limits::Class;
 use leapfrog_core::game::{GameCursor, MAX_SEATS, NewSeat, PlayerName};
 use leapfrog_service::accounts::{AccountError, Principal};
+use leapfrog_service::play::queries::Listed;
 use leapfrog_wire::Refusal;
 use leapfrog_wire::game::{CreateGameRequest, GameList, GameStatusView, GameView};
 
@@ -209,13 +210,13 @@ pub async fn get_game(
     Ok(HttpResponse::Ok().insert_header((header::ETAG, tag)).json(GameView::of(&game)))
 }
 
-/// The listing filter of a status: a stored status, or waiting.
-pub(crate) fn stored_status(s: GameStatusView) -> &'static str {
+/// The listing filter of a status.
+pub(crate) fn listed(s: GameStatusView) -> Listed {
     match s {
-        GameStatusView::Waiting => leapfrog_store::WAITING,
-        GameStatusView::Opening => jump_capture::Phase::Opening.name(),
-        GameStatusView::Playing => jump_capture::Phase::Playing.name(),
-        GameStatusView::Over => jump_capture::Phase::Over.name(),
+        GameStatusView::Waiting => Listed::Waiting,
+        GameStatusView::Opening => Listed::Opening,
+        GameStatusView::Playing => Listed::Playing,
+        GameStatusView::Over => Listed::Over,
     }
 }
 
@@ -260,7 +261,7 @@ pub async fn list_games(
         .map(GameCursor::parse)
         .transpose()
         .map_err(|e| ApiError::input(e, "cursor"))?;
-    let status = query.status.map(stored_status);
+    let status = query.status.map(listed);
     let (games, next) = state.games.list(status, limit, after.as_ref()).await?;
     let games = games.iter().map(GameView::of).collect();
     Ok(HttpResponse::Ok().json(GameList { games, next_cursor: next.map(|c| c.to_string()) }))

@@ -11,7 +11,7 @@ use super::query::{QueryParams, page_limit};
 use super::responses::{BadPage, BadQuery, NoAccount};
 use super::state::AppState;
 use leapfrog_core::game::GameCursor;
-use leapfrog_store::AccountGames;
+use leapfrog_service::play::queries::GameFilter;
 use leapfrog_wire::Refusal;
 use leapfrog_wire::game::{GameList, GameStatusView, GameView};
 use leapfrog_wire::position::tenth;
@@ -120,17 +120,8 @@ pub async fn list_ratings(
         Some(true) => format!("{preset}/{directions}/{}", leapfrog_core::game::BOT_POOL),
         _ => format!("{preset}/{directions}"),
     };
-    let mut rows = state
-        .games
-        .store()
-        .leaderboard(
-            &pool,
-            leapfrog_service::accounts::rating::PROVISIONAL_ABOVE,
-            limit as i64 + 1,
-            after.as_ref().map(|(r, id)| (*r, id.as_str())),
-        )
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let mut rows =
+        state.accounts.leaderboard(&pool, limit + 1, after.as_ref().map(|(r, id)| (*r, id.as_str()))).await?;
     let more = rows.len() > limit;
     rows.truncate(limit);
     let next_cursor =
@@ -207,20 +198,12 @@ pub async fn list_account_games(
         .map(GameCursor::parse)
         .transpose()
         .map_err(|e| ApiError::input(e, "cursor"))?;
-    let filters = AccountGames {
-        status: query.status.map(super::games::stored_status),
+    let filter = GameFilter {
+        status: query.status.map(super::games::listed),
         pool: query.pool.as_deref(),
         rated: query.rated,
-        after: None,
     };
-    let (games, next) = leapfrog_service::play::queries::account_games(
-        state.games.store(),
-        &account.id,
-        filters,
-        limit,
-        after.as_ref(),
-    )
-    .await?;
+    let (games, next) = state.games.account_games(&account.id, &filter, limit, after.as_ref()).await?;
     let games = games.iter().map(GameView::of).collect();
     Ok(HttpResponse::Ok().json(GameList { games, next_cursor: next.map(|c| c.to_string()) }))
 }

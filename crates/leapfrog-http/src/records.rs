@@ -13,6 +13,7 @@ use super::state::AppState;
 use crate::limits::{NoSlot, Slot};
 use leapfrog_service::accounts::{AccessToken, AccountError};
 use leapfrog_service::play::GameError;
+use leapfrog_service::play::queries::{GameFilter, Listed};
 use leapfrog_wire::record::Record;
 use leapfrog_wire::record::read::{ReadRecord, RecordInput};
 
@@ -188,16 +189,9 @@ impl Pages {
     }
 
     async fn records(&mut self) -> Result<Option<String>, leapfrog_service::play::GameError> {
-        let filters = leapfrog_store::AccountGames { status: Some("over"), ..Default::default() };
-        let store = self.games.store();
-        let (games, next) = leapfrog_service::play::queries::account_games(
-            store,
-            &self.account,
-            filters,
-            EXPORT_PAGE,
-            self.after.as_ref(),
-        )
-        .await?;
+        let filter = GameFilter { status: Some(Listed::Over), ..Default::default() };
+        let (games, next) =
+            self.games.account_games(&self.account, &filter, EXPORT_PAGE, self.after.as_ref()).await?;
         if games.is_empty() {
             return Ok(None);
         }

@@ -21,6 +21,8 @@ pub struct AppState {
     pub challenges: leapfrog_service::challenges::Challenges,
     /// Vacations: read, started, ended.
     pub vacations: leapfrog_service::vacations::Vacations,
+    /// Webhook endpoints.
+    pub webhooks: leapfrog_service::webhooks::Webhooks,
     /// Accounts and their tokens.
     pub accounts: leapfrog_service::accounts::Accounts,
     /// Fans each game's changes out to its event streams.
@@ -40,7 +42,7 @@ pub struct AppState {
     /// Places for account exports: two an account, a few in all.
     pub exports: Arc<crate::limits::Slots>,
     /// Where webhooks may be sent.
-    pub reach: leapfrog_service::events::webhook::Reach,
+    pub reach: leapfrog_service::webhooks::sender::Reach,
     /// The address that alone serves `/metrics`, when not the API's.
     pub metrics_bind: Option<std::net::SocketAddr>,
 }

@@ -12,8 +12,8 @@ use super::responses::{BadJson, NoToken, NotThisAccount, TooLarge};
 use super::state::AppState;
 use crate::limits::Class;
 use leapfrog_service::play::now_ms;
+use leapfrog_service::vacations::Vacation;
 use leapfrog_service::vacations::VacationError;
-use leapfrog_store::Vacation;
 use leapfrog_wire::Refusal;
 use leapfrog_wire::game::rfc3339;
 

@@ -15,8 +15,7 @@ use super::responses::{BadJson, BadPage, BadQuery, NoToken, NotThisAccount, TooL
 use super::state::AppState;
 use crate::limits::Class;
 use leapfrog_core::game::GameCursor;
-use leapfrog_service::accounts::webhooks::WithSecret;
-use leapfrog_store::{DeliveryRow, WebhookRow};
+use leapfrog_service::webhooks::{Delivery, Webhook, WithSecret};
 use leapfrog_wire::game::rfc3339;
 
 /// An endpoint to register.
@@ -57,21 +56,16 @@ pub struct WebhookView {
 }
 
 impl WebhookView {
-    pub(crate) fn of(w: &WebhookRow) -> WebhookView {
-        let events = if w.events == "*" {
-            vec![]
-        } else {
-            w.events.split(',').filter(|e| !e.is_empty()).map(str::to_string).collect()
-        };
+    pub(crate) fn of(w: &Webhook) -> WebhookView {
         WebhookView {
             id: w.id.clone(),
             url: w.url.clone(),
-            events,
+            events: w.events.clone(),
             created_at: rfc3339(w.created_at),
             enabled: w.disabled.is_none(),
             disabled: w.disabled.clone(),
             failing_since: w.failing_since.map(rfc3339),
-            old_secret_until: w.old_until.filter(|&t| t > leapfrog_process::now_ms()).map(rfc3339),
+            old_secret_until: w.old_secret_until.filter(|&t| t > leapfrog_process::now_ms()).map(rfc3339),
         }
     }
 }
@@ -126,7 +120,7 @@ pub struct DeliveryView {
 }
 
 impl DeliveryView {
-    fn of(d: &DeliveryRow) -> DeliveryView {
+    fn of(d: &Delivery) -> DeliveryView {
         DeliveryView {
             id: d.id.clone(),
             kind: d.kind.clone(),
@@ -221,7 +215,7 @@ pub async fn create_webhook(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Create, &req)?;
     let who = own_account(&state, &req, &name).await?;
-    let made = state.accounts.create_webhook(&who, &body.url, &body.events, state.reach).await?;
+    let made = state.webhooks.create(&who, &body.url, &body.events, state.reach).await?;
     let mut answer = WebhookSecret::of(&made);
     *answer.status_mut() = actix_web::http::StatusCode::CREATED;
     Ok(answer)
@@ -248,7 +242,7 @@ pub async fn list_webhooks(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let who = own_account(&state, &req, &name).await?;
-    let webhooks = state.accounts.webhooks(&who).await?.iter().map(WebhookView::of).collect();
+    let webhooks = state.webhooks.list(&who).await?.iter().map(WebhookView::of).collect();
     Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(WebhookList { webhooks }))
 }
 
@@ -278,7 +272,7 @@ pub async fn delete_webhook(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (who, id) = owner_and_id(&state, &req, path).await?;
-    state.accounts.delete_webhook(&who, &id).await?;
+    state.webhooks.delete(&who, &id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -311,7 +305,7 @@ pub async fn rotate_webhook_secret(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Create, &req)?;
     let (who, id) = owner_and_id(&state, &req, path).await?;
-    Ok(WebhookSecret::of(&state.accounts.rotate_webhook(&who, &id).await?))
+    Ok(WebhookSecret::of(&state.webhooks.rotate(&who, &id).await?))
 }
 
 /// Send a test event
@@ -344,7 +338,7 @@ pub async fn test_webhook(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Create, &req)?;
     let (who, id) = owner_and_id(&state, &req, path).await?;
-    let id = state.accounts.test_webhook(&who, &id).await?;
+    let id = state.webhooks.test(&who, &id).await?;
     Ok(HttpResponse::Accepted().json(TestDelivery { id }))
 }
 
@@ -386,7 +380,7 @@ pub async fn list_webhook_deliveries(
         .transpose()
         .map_err(|e| ApiError::input(e, "cursor"))?
         .map(|c| (c.created_at, c.id));
-    let mut rows = state.accounts.deliveries(&who, &id, before, limit as i64 + 1).await?;
+    let mut rows = state.webhooks.deliveries(&who, &id, before, limit as i64 + 1).await?;
     let more = rows.len() > limit;
     rows.truncate(limit);
     let next_cursor = more

@@ -9,11 +9,12 @@
 //!   last acceptance has the games service deal the game.
 //! - [`vacations`]: vacations started and ended, and the absences the
 //!   games service asks of them (rule book §11).
+//! - [`webhooks`]: an account's endpoints, and its log's events sent to
+//!   them (outbox, sender, address filter).
 //! - [`events`]: each game's and each account's event log, the hub that
-//!   hands new events to the streams of this process, the streams, and the
-//!   webhooks' outbox and sender.
-//! - [`compute`]: the budgets of a request's work in the engine and the
-//!   thread pools it runs on.
+//!   hands new events to the streams of this process, and the streams.
+//! - [`compute`]: where a request's work in the engine runs: the thread
+//!   pools.
 
 pub mod accounts;
 pub mod challenges;
@@ -21,3 +22,4 @@ pub mod compute;
 pub mod events;
 pub mod play;
 pub mod vacations;
+pub mod webhooks;

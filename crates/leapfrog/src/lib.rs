@@ -6,8 +6,8 @@
 //!   logs, request logs, the page at `/` and the bot client.
 //! - [`api`] (`leapfrog-http`): the HTTP API, its per-client limits and
 //!   the OpenAPI document.
-//! - [`play`], [`accounts`], [`challenges`], [`vacations`], [`events`],
-//!   [`compute`] (`leapfrog-service`): the service's concepts.
+//! - [`play`], [`accounts`], [`challenges`], [`vacations`], [`webhooks`],
+//!   [`events`], [`compute`] (`leapfrog-service`): the service's concepts.
 //! - [`store`] (`leapfrog-store`): the database.
 //! - [`wire`], [`record`] (`leapfrog-wire`): the JSON forms and the
 //!   stateless operations.
@@ -20,7 +20,7 @@
 pub use leapfrog_core::{game, names};
 pub use leapfrog_http as api;
 pub use leapfrog_process as process;
-pub use leapfrog_service::{accounts, challenges, compute, events, play, vacations};
+pub use leapfrog_service::{accounts, challenges, compute, events, play, vacations, webhooks};
 pub use leapfrog_store as store;
 pub use leapfrog_wire as wire;
 pub use leapfrog_wire::record;

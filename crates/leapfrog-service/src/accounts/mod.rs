@@ -11,16 +11,17 @@
 //! account, stops working at once on every process (each request reads
 //! the database).
 
+mod account;
 mod credentials;
 mod password;
 pub mod rating;
-pub mod webhooks;
 
 use std::sync::Arc;
 
 pub use credentials::{AccessToken, AccountName, Label, Password, Scope, Scopes};
 pub use password::Hasher;
 
+pub use account::{Account, AccountRating, Ranked, Token};
 use leapfrog_store::{AccountRow, Store, StoreError, TokenRow};
 
 /// Why an action on an account was refused or failed.
@@ -139,8 +140,8 @@ impl Principal {
 /// A new token: its record and its secret, shown once.
 #[derive(Debug)]
 pub struct NewToken {
-    /// The token as stored.
-    pub row: TokenRow,
+    /// The token as listed.
+    pub listed: Token,
     /// Its secret.
     pub token: AccessToken,
 }
@@ -171,7 +172,7 @@ impl Accounts {
         password: Password,
         bot: bool,
         client: &str,
-    ) -> Result<AccountRow, AccountError> {
+    ) -> Result<Account, AccountError> {
         if self.store.account(name.as_str()).await?.is_some() {
             return Err(AccountError::Taken(name.as_str().to_string()));
         }
@@ -192,7 +193,7 @@ impl Accounts {
         if !self.store.insert_account(&row, &look).await? {
             return Err(AccountError::Taken(name.as_str().to_string()));
         }
-        Ok(row)
+        Ok(Account::from(&row))
     }
 
     /// Refuses a name for a seat no account holds that looks like an
@@ -220,7 +221,7 @@ impl Accounts {
         name: &str,
         password: Password,
         client: &str,
-    ) -> Result<AccountRow, AccountError> {
+    ) -> Result<Account, AccountError> {
         let account = self.store.account(name).await?;
         let stored = account.as_ref().map(|a| a.password.clone());
         // The checks of one account take their turns as one client, from
@@ -231,7 +232,7 @@ impl Accounts {
         let turn = account.as_ref().map_or_else(|| client.to_string(), |a| format!("account {}", a.id));
         let right = self.hasher.verify(&turn, password, stored).await?;
         match account {
-            Some(account) if right => Ok(account),
+            Some(account) if right => Ok(Account::from(&account)),
             _ => Err(AccountError::Credentials),
         }
     }
@@ -243,7 +244,7 @@ impl Accounts {
     /// No randomness; store failures.
     pub async fn create_token(
         &self,
-        account: &AccountRow,
+        account: &Account,
         label: &Label,
         scopes: Scopes,
     ) -> Result<NewToken, AccountError> {
@@ -258,7 +259,7 @@ impl Accounts {
         if !self.store.insert_token(&row, token.hash().as_str(), MAX_TOKENS as i64).await? {
             return Err(AccountError::TooManyTokens(MAX_TOKENS));
         }
-        Ok(NewToken { row, token })
+        Ok(NewToken { listed: Token::from(&row), token })
     }
 
     /// Who `token` acts for.
@@ -282,8 +283,14 @@ impl Accounts {
     /// # Errors
     ///
     /// Store failures.
-    pub async fn tokens(&self, who: &Principal) -> Result<Vec<TokenRow>, AccountError> {
-        Ok(self.store.tokens_of(&who.account_id, None, MAX_TOKENS as i64).await?)
+    pub async fn tokens(&self, who: &Principal) -> Result<Vec<Token>, AccountError> {
+        Ok(self
+            .store
+            .tokens_of(&who.account_id, None, MAX_TOKENS as i64)
+            .await?
+            .iter()
+            .map(Token::from)
+            .collect())
     }
 
     /// A page of the tokens of `who`'s account, oldest first: at most
@@ -297,8 +304,14 @@ impl Accounts {
         who: &Principal,
         after: Option<(i64, &str)>,
         limit: usize,
-    ) -> Result<Vec<TokenRow>, AccountError> {
-        Ok(self.store.tokens_of(&who.account_id, after, limit as i64).await?)
+    ) -> Result<Vec<Token>, AccountError> {
+        Ok(self
+            .store
+            .tokens_of(&who.account_id, after, limit as i64)
+            .await?
+            .iter()
+            .map(Token::from)
+            .collect())
     }
 
     /// Revokes token `id` of `who`'s account; it stops working at once.
@@ -320,7 +333,12 @@ impl Accounts {
     /// # Errors
     ///
     /// [`AccountError::NotFound`]; store failures.
-    pub async fn profile(&self, name: &str) -> Result<AccountRow, AccountError> {
+    pub async fn profile(&self, name: &str) -> Result<Account, AccountError> {
+        Ok(Account::from(&self.row(name).await?))
+    }
+
+    /// The stored account of this name, whatever its case.
+    async fn row(&self, name: &str) -> Result<AccountRow, AccountError> {
         self.store
             .account(name)
             .await?
@@ -335,17 +353,18 @@ impl Accounts {
     /// [`AccountError::Invalid`] for a bot made a person again, an account
     /// made a bot after a rated game, a bot agreeing to rated games against
     /// bots, or a profile that contradicts itself; store failures.
-    pub async fn update(&self, who: &Principal, change: Settings) -> Result<AccountRow, AccountError> {
+    pub async fn update(&self, who: &Principal, change: Settings) -> Result<Account, AccountError> {
         let invalid = |detail: &str, field| Err(AccountError::Invalid { detail: detail.to_string(), field });
-        let mut row = self.profile(&who.name).await?;
+        let mut row = self.row(&who.name).await?;
+        let was = Account::from(&row);
         if let Some(bot) = change.bot {
-            if row.bot != 0 && !bot {
+            if was.bot && !bot {
                 return invalid("a bot stays a bot: make another account to play as a person", "bot");
             }
             row.bot = i64::from(bot);
         }
         if let Some(agrees) = change.rated_against_bots {
-            if row.bot != 0 && agrees {
+            if (was.bot || change.bot == Some(true)) && agrees {
                 return invalid("a bot plays rated games against bots in any case", "rated_against_bots");
             }
             row.rated_against_bots = i64::from(agrees);
@@ -362,7 +381,34 @@ impl Accounts {
         if !self.store.update_settings(&row).await? {
             return invalid("an account with rated games, played or unfinished, cannot become a bot", "bot");
         }
-        Ok(row)
+        Ok(Account::from(&row))
+    }
+
+    /// A page of pool `pool`'s leaderboard, best first: at most `limit`
+    /// accounts out of their provisional period, after `after` (a rating
+    /// and an account's id).
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn leaderboard(
+        &self,
+        pool: &str,
+        limit: usize,
+        after: Option<(f64, &str)>,
+    ) -> Result<Vec<Ranked>, AccountError> {
+        let rows = self.store.leaderboard(pool, rating::PROVISIONAL_ABOVE, limit as i64, after).await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| Ranked {
+                account_id: r.account_id,
+                name: r.name,
+                rating: r.rating,
+                deviation: r.deviation,
+                games: r.games,
+                bot: r.bot,
+            })
+            .collect())
     }
 
     /// The account's ratings, by pool.
@@ -370,11 +416,8 @@ impl Accounts {
     /// # Errors
     ///
     /// Store failures.
-    pub async fn ratings(
-        &self,
-        account: &AccountRow,
-    ) -> Result<Vec<leapfrog_store::RatingRow>, AccountError> {
-        Ok(self.store.ratings_of(&account.id).await?)
+    pub async fn ratings(&self, account: &Account) -> Result<Vec<AccountRating>, AccountError> {
+        Ok(self.store.ratings_of(&account.id).await?.iter().map(AccountRating::from).collect())
     }
 }
 

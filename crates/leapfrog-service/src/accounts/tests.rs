@@ -32,8 +32,9 @@ async fn a_name_is_one_account_whatever_its_case_and_the_password_is_stored_hash
     let (_db, accounts) = service().await;
     let ann =
         accounts.create(&AccountName::parse("Ann").unwrap(), pw("frog-spawn-1"), false, "c").await.unwrap();
-    assert!(ann.password.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{}", ann.password);
-    assert!(!ann.password.contains("frog-spawn-1"));
+    let stored = accounts.store.account(&ann.name).await.unwrap().unwrap();
+    assert!(stored.password.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{}", stored.password);
+    assert!(!stored.password.contains("frog-spawn-1"));
     let again = accounts.create(&AccountName::parse("aNN").unwrap(), pw("other-password"), false, "c").await;
     assert!(matches!(again, Err(AccountError::Taken(_))), "{again:?}");
     assert_eq!(accounts.profile("ANN").await.unwrap().name, "Ann");
@@ -70,7 +71,7 @@ async fn a_token_acts_for_its_account_within_its_scopes_until_revoked_or_deleted
     assert!(matches!(who.is("bob"), Err(AccountError::NotYours)));
     let listed = accounts.tokens(&who).await.unwrap();
     assert_eq!(listed.len(), 2);
-    accounts.revoke(&who, &play.row.id).await.unwrap();
+    accounts.revoke(&who, &play.listed.id).await.unwrap();
     assert!(matches!(accounts.authenticate(&play.token).await, Err(AccountError::Unauthenticated)));
     let admin_who = accounts.authenticate(&admin.token).await.unwrap();
     // The games service deletes accounts (it cancels their challenges); the store's deletion here.

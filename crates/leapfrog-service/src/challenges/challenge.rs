@@ -8,8 +8,9 @@ use jump_capture as jc;
 use serde::{Deserialize, Serialize};
 
 use super::error::ChallengeError;
+use crate::accounts::Account;
 use crate::play::GameError;
-use leapfrog_store::{AccountRow, ChallengeRow, StoreError};
+use leapfrog_store::{ChallengeRow, StoreError};
 use leapfrog_wire::RuleSet;
 use leapfrog_wire::challenge::{ChallengeView, EntrantView};
 use leapfrog_wire::game::rfc3339;
@@ -28,8 +29,8 @@ pub struct Entrant {
 
 impl Entrant {
     /// The entrant an account is.
-    pub fn of(a: &AccountRow) -> Entrant {
-        Entrant { id: a.id.clone(), name: a.name.clone(), bot: a.bot != 0 }
+    pub fn of(a: &Account) -> Entrant {
+        Entrant { id: a.id.clone(), name: a.name.clone(), bot: a.bot }
     }
 }
 

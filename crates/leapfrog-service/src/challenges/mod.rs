@@ -14,11 +14,12 @@ use std::sync::Arc;
 
 use jump_capture as jc;
 
+use crate::accounts::Account;
 use crate::events::account::of_challenge;
 use crate::play::consent::{self, Party, Path, Role};
 use crate::play::{Creator, GameError, Games, now_ms, random_seed};
 use leapfrog_core::game::{Game, MAX_SEATS, NewGame, NewSeat, PlayerName, SeatAccount};
-use leapfrog_store::{AccountRow, ChallengeRow, ChallengeWrite, Store, StoreError};
+use leapfrog_store::{ChallengeRow, ChallengeWrite, Store, StoreError};
 use leapfrog_wire::account_events::AccountEventData;
 use leapfrog_wire::profile::Reason;
 
@@ -76,8 +77,8 @@ impl Challenges {
     /// who has not agreed to that; store failures.
     pub async fn challenge(
         &self,
-        from: &AccountRow,
-        to: Option<&AccountRow>,
+        from: &Account,
+        to: Option<&Account>,
         new: NewChallenge,
     ) -> Result<Challenge, ChallengeError> {
         if !(2..=MAX_SEATS).contains(&new.seats) || new.seat >= new.seats {
@@ -149,7 +150,7 @@ impl Challenges {
     /// Store failures; a damaged row.
     pub async fn challenges_of(
         &self,
-        account: &AccountRow,
+        account: &Account,
         before: Option<(i64, &str)>,
         limit: usize,
     ) -> Result<Vec<Challenge>, ChallengeError> {
@@ -172,7 +173,7 @@ impl Challenges {
     pub async fn accept(
         &self,
         id: &str,
-        who: &AccountRow,
+        who: &Account,
         creator: &Creator,
     ) -> Result<(Challenge, Option<Game>), ChallengeError> {
         for _ in 0..TRIES {
@@ -249,7 +250,7 @@ impl Challenges {
     pub async fn decline(
         &self,
         id: &str,
-        who: &AccountRow,
+        who: &Account,
         reason: Reason,
     ) -> Result<Challenge, ChallengeError> {
         self.close(id, |row| {
@@ -267,7 +268,7 @@ impl Challenges {
     /// # Errors
     ///
     /// As [`Challenges::decline`], for the challenger.
-    pub async fn cancel(&self, id: &str, who: &AccountRow) -> Result<Challenge, ChallengeError> {
+    pub async fn cancel(&self, id: &str, who: &Account) -> Result<Challenge, ChallengeError> {
         self.close(id, |row| {
             if row.challenger_id == who.id {
                 Ok((Status::Canceled, None, row.challenged_id.iter().cloned().collect()))
@@ -324,7 +325,7 @@ impl Challenges {
     /// Store failures; a damaged row.
     pub async fn account_snapshot(
         &self,
-        account: &AccountRow,
+        account: &Account,
     ) -> Result<Vec<leapfrog_store::AccountEvent>, ChallengeError> {
         let now = now_ms();
         let mut events = Vec::new();
@@ -358,7 +359,7 @@ impl Challenges {
         let seated: Vec<(&str, Role)> = ids.iter().map(|id| (id.as_str(), role(id))).collect();
         let read = self.games.consent(&seated, &challenge.terms(), Path::Challenge, most).await?;
         for (e, account) in challenge.entrants.iter_mut().flatten().zip(read) {
-            e.bot = account.ok_or(ChallengeError::Closed("canceled"))?.bot != 0;
+            e.bot = account.ok_or(ChallengeError::Closed("canceled"))?.bot;
         }
         Ok(())
     }

@@ -9,14 +9,40 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
-use super::Follower;
 use super::cursor::{LogCursor, Step};
+use super::{Follower, Hub, StreamsFull};
 use leapfrog_store::{ACCOUNT_KEY, AccountEvent, StoreError};
 
 /// How often an account's stream gets a comment line when nothing
 /// happens: well within the 15 s a client may wait for a sign of life,
 /// and soon enough to notice a client that has gone.
 pub const ACCOUNT_HEARTBEAT: Duration = Duration::from_secs(5);
+
+/// Streams of one account open at once on one server process.
+pub const STREAMS_PER_ACCOUNT: usize = 8;
+
+/// Why an account's stream does not open.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The process is stopping.
+    #[error("this server is stopping; reconnect (through the proxy, to another)")]
+    Stopping,
+    /// The account has its most streams open on this process.
+    #[error("this account has {0} event streams open, its most; close one first")]
+    AccountFull(usize),
+    /// The process or the client has its most streams open.
+    #[error(transparent)]
+    Full(#[from] StreamsFull),
+    /// The log, or the account as it stands, could not be read.
+    #[error("{0}")]
+    Read(String),
+}
+
+impl From<StoreError> for OpenError {
+    fn from(e: StoreError) -> OpenError {
+        OpenError::Read(e.to_string())
+    }
+}
 
 /// An account's stream.
 #[derive(Debug)]
@@ -29,6 +55,39 @@ pub struct AccountStream {
 }
 
 impl AccountStream {
+    /// Opens account `account_id`'s stream for `client`: resuming after
+    /// event `last` if the log has it, or fresh with `snapshot()` first
+    /// (asked only then: the account as it stands).
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError`]: the process stopping, the account's or the process's
+    /// or the client's most streams; what does not read.
+    pub async fn open<Fut>(
+        hub: &Hub,
+        account_id: &str,
+        client: &str,
+        last: Option<u64>,
+        snapshot: impl FnOnce() -> Fut,
+    ) -> Result<AccountStream, OpenError>
+    where
+        Fut: std::future::Future<Output = Result<Vec<AccountEvent>, OpenError>>,
+    {
+        if hub.stopping().is_stopping() {
+            return Err(OpenError::Stopping);
+        }
+        let key = format!("{ACCOUNT_KEY}{account_id}");
+        if hub.followers(&key) >= STREAMS_PER_ACCOUNT {
+            return Err(OpenError::AccountFull(STREAMS_PER_ACCOUNT));
+        }
+        let follower = hub.follow(&key, client)?;
+        // Read after following: every event the log lacks now comes live.
+        let logged = hub.store().account_event_count(account_id).await?;
+        let fresh = last.is_none_or(|l| l.saturating_add(1) > logged);
+        let snapshot = if fresh { snapshot().await? } else { Vec::new() };
+        Ok(AccountStream::start(follower, account_id, logged, last, snapshot).await?)
+    }
+
     /// Starts `follower`'s stream of account `account_id`, whose log holds
     /// `logged` events (read after following): resuming after event `last`
     /// if the log has it (exactly the events after it), or fresh with

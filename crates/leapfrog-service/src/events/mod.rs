@@ -1,8 +1,8 @@
 //! Each game's and each account's events: encoded once, when a change is
 //! made, stored with it in the log (`leapfrog_store`'s `game_events` and
 //! `account_events`), and replayed from there to every stream that
-//! follows it, in this process or another; an account's are its webhooks'
-//! too.
+//! follows it, in this process or another (an account's are also sent to
+//! its webhooks, by the webhooks' outbox).
 //!
 //! - [`encode`] turns the core's [`Change`]s into a game log's rows: the
 //!   games service writes them in the transaction of the change, so a game
@@ -18,27 +18,21 @@
 //! - [`Stream`] (`stream`): a game's stream: the game as it stands or the
 //!   events a reconnecting client missed, then the hub's.
 //!   [`AccountStream`] (`account_stream`): an account's, the same way.
-//! - `outbox` and `webhook`: the webhooks' deliveries of an account's log,
-//!   and the one way they are sent; `address`: which addresses they may
-//!   reach.
 //!
 //! Nothing here decides what happened: the core does ([`Game::apply`]).
 
 pub mod account;
 mod account_stream;
-pub mod address;
 pub mod cursor;
 mod hub;
-pub mod outbox;
 mod stream;
 #[cfg(test)]
 mod tests;
-pub mod webhook;
 
 use bytes::Bytes;
 use serde::Serialize;
 
-pub use account_stream::{ACCOUNT_HEARTBEAT, AccountStream};
+pub use account_stream::{ACCOUNT_HEARTBEAT, AccountStream, OpenError, STREAMS_PER_ACCOUNT};
 pub use hub::{Follower, Hub, StreamLimits, StreamsFull, forward_postgres};
 pub use stream::{HEARTBEAT, REMATCH_WAIT, Stream, StreamError};
 

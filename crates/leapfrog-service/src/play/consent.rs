@@ -17,8 +17,8 @@
 //!   (by its own ask, in a game waiting for players) gave its consent.
 
 use super::GameError;
-use leapfrog_store::AccountRow;
-use leapfrog_wire::profile::{Accepts, Reason, Terms};
+use crate::accounts::Account;
+use leapfrog_wire::profile::{Reason, Terms};
 
 /// Why a seat may not be filled so.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -60,7 +60,7 @@ pub enum Role {
 #[derive(Debug, Clone, Copy)]
 pub struct Party<'a> {
     /// The account, as it stands now.
-    pub account: &'a AccountRow,
+    pub account: &'a Account,
     /// Its unfinished games (before this one).
     pub games: u64,
     /// How it comes to sit there.
@@ -84,18 +84,18 @@ pub enum Path {
 ///
 /// The first [`Refused`] met, in the order of the module's rules.
 pub fn check(parties: &[Party<'_>], terms: &Terms<'_>, path: Path) -> Result<(), Refused> {
-    let is_bot = |p: &Party<'_>| p.account.bot != 0;
+    let is_bot = |p: &Party<'_>| p.account.bot;
     if path == Path::Other && parties.iter().any(is_bot) {
         return Err(Refused::BotsPlayChallenges);
     }
     if terms.rated
         && parties.iter().any(is_bot)
-        && let Some(person) = parties.iter().find(|p| !is_bot(p) && p.account.rated_against_bots == 0)
+        && let Some(person) = parties.iter().find(|p| !is_bot(p) && !p.account.rated_against_bots)
     {
         return Err(Refused::OptIn(person.account.name.clone()));
     }
     for (i, p) in parties.iter().enumerate() {
-        let profile = accepts(p.account);
+        let profile = p.account.takes();
         let from_bot = parties.iter().enumerate().any(|(j, q)| j != i && is_bot(q));
         let busy = profile.max_games.is_some_and(|most| p.games >= u64::from(most));
         let refusal = match p.role {
@@ -143,10 +143,10 @@ impl super::Games {
         terms: &Terms<'_>,
         path: Path,
         most: u32,
-    ) -> Result<Vec<Option<AccountRow>>, GameError> {
+    ) -> Result<Vec<Option<Account>>, GameError> {
         let mut read = Vec::with_capacity(seated.len());
         for &(id, role) in seated {
-            let Some(account) = self.store.account_by_id(id).await? else {
+            let Some(account) = self.store.account_by_id(id).await?.as_ref().map(Account::from) else {
                 read.push(None);
                 continue;
             };
@@ -171,24 +171,18 @@ impl super::Games {
     }
 }
 
-/// What an account accepts: its profile, or anything.
-fn accepts(a: &AccountRow) -> Accepts {
-    a.accepts.as_deref().and_then(|json| serde_json::from_str(json).ok()).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn account(name: &str, bot: bool, opted_in: bool, accepts: Option<&str>) -> AccountRow {
-        AccountRow {
+    fn account(name: &str, bot: bool, opted_in: bool, accepts: Option<&str>) -> Account {
+        Account {
             id: name.into(),
             name: name.into(),
-            password: String::new(),
             created_at: 0,
-            bot: i64::from(bot),
-            rated_against_bots: i64::from(opted_in),
-            accepts: accepts.map(str::to_string),
+            bot,
+            rated_against_bots: opted_in,
+            accepts: accepts.map(|json| serde_json::from_str(json).unwrap()),
         }
     }
 
@@ -196,7 +190,7 @@ mod tests {
         Terms { preset: Some("murray"), size: (8, 8), move_limit: Some(60), rated, from_bot: false }
     }
 
-    fn party(account: &AccountRow, asking: bool) -> Party<'_> {
+    fn party(account: &Account, asking: bool) -> Party<'_> {
         Party { account, games: 0, role: if asking { Role::Asking } else { Role::Asked } }
     }
 

@@ -85,12 +85,12 @@ pub async fn with_seat(
 /// A damaged row; store failures.
 pub async fn list(
     store: &Store,
-    status: Option<&str>,
+    status: Option<Listed>,
     limit: usize,
     after: Option<&GameCursor>,
 ) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
     let after = after.map(|c| (c.created_at, c.id.clone()));
-    page(store.list_games(status, limit as i64 + 1, after).await?, limit)
+    page(store.list_games(status.map(Listed::stored), limit as i64 + 1, after).await?, limit)
 }
 
 /// The games of `rows` (read one past `limit`) and the cursor of the next
@@ -113,12 +113,53 @@ fn page(mut rows: Vec<GameRow>, limit: usize) -> Result<(Vec<Game>, Option<GameC
 pub async fn account_games(
     store: &Store,
     account_id: &str,
-    filters: AccountGames<'_>,
+    filter: &GameFilter<'_>,
     limit: usize,
     after: Option<&GameCursor>,
 ) -> Result<(Vec<Game>, Option<GameCursor>), GameError> {
-    let filters = AccountGames { after: after.map(|c| (c.created_at, c.id.as_str())), ..filters };
+    let filters = AccountGames {
+        status: filter.status.map(Listed::stored),
+        pool: filter.pool,
+        rated: filter.rated,
+        after: after.map(|c| (c.created_at, c.id.as_str())),
+    };
     page(store.account_games(account_id, &filters, limit as i64 + 1).await?, limit)
+}
+
+/// Which of an account's games a listing shows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GameFilter<'a> {
+    /// Only games of this status.
+    pub status: Option<Listed>,
+    /// Only games of this pool (`murray/orthogonal`).
+    pub pool: Option<&'a str>,
+    /// Only rated games, or only casual ones.
+    pub rated: Option<bool>,
+}
+
+/// A game's status as listings filter it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed {
+    /// Waiting for players.
+    Waiting,
+    /// In its opening.
+    Opening,
+    /// Under way.
+    Playing,
+    /// Over.
+    Over,
+}
+
+impl Listed {
+    /// The status as the store keeps it.
+    fn stored(self) -> &'static str {
+        match self {
+            Listed::Waiting => leapfrog_store::WAITING,
+            Listed::Opening => jump_capture::Phase::Opening.name(),
+            Listed::Playing => jump_capture::Phase::Playing.name(),
+            Listed::Over => jump_capture::Phase::Over.name(),
+        }
+    }
 }
 
 /// The moves of `game` from ply `from` on, in order, each with the kinds

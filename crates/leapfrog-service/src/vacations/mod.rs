@@ -19,7 +19,7 @@ use chrono::Datelike;
 
 use crate::play::{Absences, GameError, Games};
 use leapfrog_core::game::{Away, DAY_MS};
-use leapfrog_store::{Store, Vacation};
+use leapfrog_store::Store;
 use leapfrog_wire::account_events::{AccountEventData, VacationEvent};
 
 /// Days a year an account gets by default (`--vacation-days`).
@@ -52,6 +52,16 @@ fn year(now: i64) -> i64 {
     chrono::DateTime::from_timestamp_millis(now).map_or(0, |t| i64::from(t.year()))
 }
 
+/// An account's vacation days this year, and its vacation under way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vacation {
+    /// Days left this year.
+    pub days_left: i64,
+    /// The vacation under way, if any: when it began and when it ends
+    /// (Unix milliseconds).
+    pub taken: Option<(i64, i64)>,
+}
+
 /// The accounts' vacations as the store keeps them, with the days an
 /// account gets a year.
 #[derive(Debug, Clone)]
@@ -74,8 +84,8 @@ impl VacationBook {
     /// Store failures.
     pub async fn vacation(&self, account_id: &str, now: i64) -> Result<Vacation, GameError> {
         let v = self.store.vacation(account_id, year(now), self.days).await?;
-        let v = v.unwrap_or(Vacation { days_left: 0, taken: None });
-        Ok(Vacation { taken: v.taken.filter(|&(_, until)| until > now), ..v })
+        let (days_left, taken) = v.map_or((0, None), |v| (v.days_left, v.taken));
+        Ok(Vacation { days_left, taken: taken.filter(|&(_, until)| until > now) })
     }
 }
 

@@ -10,12 +10,12 @@ use leapfrog_http::limits::{Limiter, Slots};
 use leapfrog_http::state::AppState;
 use leapfrog_process::stopping::Stopping;
 use leapfrog_service::compute::pools::{Share, Thinkers};
-use leapfrog_service::events::outbox::Outbox;
-use leapfrog_service::events::webhook::Reach;
 use leapfrog_service::events::{Hub, StreamLimits};
 use leapfrog_service::play::computer::Computer;
 use leapfrog_service::play::{Games, move_clock};
 use leapfrog_service::vacations::{VacationBook, Vacations};
+use leapfrog_service::webhooks::outbox::Outbox;
+use leapfrog_service::webhooks::sender::Reach;
 use leapfrog_store::{Backend, Store};
 
 use crate::server::config::{LimitArgs, ServeConfig};
@@ -75,6 +75,7 @@ pub async fn start(
     let state = AppState {
         challenges: leapfrog_service::challenges::Challenges::new(games.clone()),
         vacations: Vacations::new(games.clone(), book),
+        webhooks: leapfrog_service::webhooks::Webhooks::new(store.clone()),
         games,
         accounts,
         hub,

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
-use super::Hub;
-use super::webhook::{Answer, Reach, Sender, Try, redacted};
+use super::sender::{Answer, Reach, Sender, Try, redacted};
+use crate::events::Hub;
 use leapfrog_store::{ACCOUNT_KEY, Due, Sent, Share, Store};
 use leapfrog_wire::account_events::{AccountEventData, WebhookDisabledEvent};
 
@@ -172,7 +172,7 @@ impl Outbox {
                 let data =
                     WebhookDisabledEvent { webhook: due.webhook.id.clone(), url, reason: reason.to_string() };
                 let data = AccountEventData::WebhookDisabled(data);
-                let event = super::account::event(&due.webhook.account_id, &data, now);
+                let event = crate::events::account::event(&due.webhook.account_id, &data, now);
                 Sent::Disable { status, error, reason, event }
             }
         };
