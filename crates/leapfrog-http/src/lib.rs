@@ -1,16 +1,24 @@
 //! The HTTP API: routes, the OpenAPI document, and the answers for paths
 //! and methods that do not exist.
 //!
-//! Handlers only translate: a request into calls of the rules crate (the
-//! stateless endpoints) or of the game domain (`leapfrog_core::game`), and their
-//! results or errors into answers. One module per resource: `stateless`
-//! (presets, setups, legal moves, apply), `analysis` (the computer's
-//! view of a position), `solutions` (peg solitaire solved), `games` (create, read, list),
-//! `moves` (play, history, legal moves, past positions), `seats` (join,
-//! leave, resign, play again), `events` (the live
-//! stream), `records` (game records, §14), `accounts` (accounts and
-//! tokens, §13), `ratings` (leaderboards, an account's games), `meta` (health). `move_page` owns the fast JSON path of a page
-//! of legal moves; `problem` the one error type.
+//! Handlers only translate: they parse a request, call one operation of
+//! the wire (the stateless endpoints) or one method of a service, and
+//! turn its answer or refusal into an HTTP answer; no store row reaches
+//! them (this crate does not depend on the store). One module per
+//! resource: `stateless` (presets, setups, legal moves, apply), `analysis`
+//! (the computer's view of a position), `solutions` (peg solitaire
+//! solved), `games` (create, read, list), `moves` (play, history, legal
+//! moves, past positions), `seats` (join, leave, resign, play again),
+//! `conditional` (conditional moves), `events` (a game's live stream),
+//! `records` (game records, §14), `accounts` (accounts and tokens, §13),
+//! `profile` (an account's settings), `ratings` (leaderboards, an
+//! account's games), `challenges`, `account_events` (an account's live
+//! stream), `vacation`, `webhooks`, `export` (all an account holds),
+//! `meta` (health). Beside them: `auth` (who a request acts for), `json`
+//! (bodies read with the field at fault), `query` (query strings and
+//! pages), `limits` (per-client rate limits and places), `state` (what
+//! every handler is given), `responses` (the answers many operations
+//! share), `problem` (the one error type, RFC 9457).
 
 pub mod account_events;
 pub mod accounts;

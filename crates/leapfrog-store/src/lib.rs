@@ -1,14 +1,18 @@
 //! Persistence of games with sqlx: SQLite (the embedded default) or
 //! PostgreSQL, chosen by the URL, through one set of queries.
 //!
-//! The store is split by concern: `accounts` (accounts and their
-//! tokens), `ratings` (ratings and leaderboards), `games` (games and
-//! the listing), `scans` (the clock's, the computer's and the sweep's),
-//! `seats` (seats and their tokens), `moves` (a move's commit and the
-//! history), `events` (each game's event log), `group` and `batch` (the
-//! group commit of moves); `rows` are the rows,
-//! `stored` the forms of their text columns, `sql` the named arguments
-//! every statement uses.
+//! The store is split by concern: `accounts` (accounts, their deletion),
+//! `tokens` (their personal access tokens), `ratings` (ratings and
+//! leaderboards), `games` (games and the listing), `scans` (the clock's,
+//! the computer's and the sweep's), `seats` (seats and their tokens),
+//! `moves` (a move's commit and the history), `events` (each game's event
+//! log), `account_events` (each account's), `challenges`, `vacation`,
+//! `conditional` (kept conditional moves), `webhooks` (endpoints and
+//! deliveries) and `claims` (the deliveries' fair claim), `group` and
+//! `batch` (the group commit of moves), `direct` (SQLite's writer on its
+//! own thread), `liveness` (the process's heartbeat), `backup`; `rows`
+//! are the rows, `stored` the forms of their text columns, `sql` the
+//! named arguments every statement uses.
 //!
 //! A move commits whole or not at all: its row (unique per game and ply),
 //! the game's new position and version (checked against the version the

@@ -1,7 +1,19 @@
-//! The JSON forms of rule sets, positions, moves and results: what
-//! requests send, what responses and the database hold. Each type derives
-//! its OpenAPI schema; the rules crate knows nothing of JSON, and these
-//! types know nothing of HTTP.
+//! The JSON forms of the leapfrog service and its stateless operations,
+//! with neither a web server nor a database: what another front end of
+//! the engine reuses as it is. Each form derives its OpenAPI schema; the
+//! rules crate knows nothing of JSON, and these types know nothing of
+//! HTTP. A refusal is an [`Invalid`]: its kind ([`Refusal`], whose
+//! `slug_title` every front end answers with), its detail, its field.
+//!
+//! - Forms: `rules` (rule sets and presets) and `resolve` (a request's
+//!   rules checked and made), `position` (positions, moves, results),
+//!   `game` (persisted games as clients see them), `events` (the data of a
+//!   game's events), `account_events` (an account's events, typed),
+//!   `challenge`, `profile` (acceptance profiles).
+//! - Operations: `stateless` (presets, a deal, apply, a request's position
+//!   read), `move_page` (a page of legal moves, written fast), `analysis`,
+//!   `solutions` (peg solitaire), `record` (game records, and reading one
+//!   back), within the request budgets of `budget`.
 
 pub mod account_events;
 pub mod analysis;

@@ -10,6 +10,10 @@
 //! and kept only as its SHA-256; a revoked token, or one of a deleted
 //! account, stops working at once on every process (each request reads
 //! the database).
+//!
+//! Its parts: `account` (the plain values it hands out: an account, a
+//! token, a rating), `credentials` (names, passwords, labels, scopes and
+//! tokens as they are read), `password` (the hasher), `rating` (Glicko-2).
 
 mod account;
 mod credentials;

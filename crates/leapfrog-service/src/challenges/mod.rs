@@ -3,6 +3,9 @@
 //! accounts and, once every seat is taken, makes the game, exactly once
 //! however many accept at once (the game's id is the challenge's, written
 //! in the transaction that marks the challenge accepted).
+//!
+//! Its parts: `challenge` (a challenge as it stands, read from and
+//! written to its row), `error` (why a challenge is refused).
 
 mod challenge;
 mod error;

@@ -15,6 +15,12 @@
 //! (the computer's seats, whose turns are claimed through this service).
 //! Handlers, the clock, the computer and the sweep call this; nothing else
 //! writes a game.
+//!
+//! Its parts beside those: `moving` (a move, and the idempotency of its
+//! key), `seats` (joins, leaves, resignations, time-outs), `rematch`,
+//! `rated` (a rated game's end), `conditional` (a seat's kept lines and
+//! their replies), `consent` (the one check of who sits with whom), `hot`
+//! (the games this process changed lately), `upkeep` (the sweep), `error`.
 
 pub mod computer;
 pub mod conditional;

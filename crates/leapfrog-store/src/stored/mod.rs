@@ -6,6 +6,8 @@
 //! without a version is version 1. A later form adds a `"v"` field and the
 //! reader keeps reading every earlier one (`tests` holds rows as they were
 //! written).
+//!
+//! `game` maps a game and its moves to the store's rows and back.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, RwLock};

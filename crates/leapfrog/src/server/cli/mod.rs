@@ -2,6 +2,9 @@
 //! `arena` subcommands.
 //!
 //! Output goes to stdout; every error is one line on stderr and exit code 2.
+//!
+//! Its parts: `commands` (the subcommands that run the engine), `bot` (the
+//! bot client: an account that plays the games of its challenges).
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
