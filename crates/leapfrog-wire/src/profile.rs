@@ -2,7 +2,9 @@
 //! the machine-readable reasons a challenge is declined.
 //!
 //! A challenge the profile would refuse is refused at once with the key,
-//! never sent; a profile left unset accepts everything.
+//! never sent; a profile left unset accepts everything. How a profile
+//! judges a game is the service's policy (its consent check); here is the
+//! form, and its check of a profile that contradicts itself.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -122,22 +124,6 @@ impl Default for Accepts {
     }
 }
 
-/// What a challenge asks for, as a profile judges it.
-#[derive(Debug, Clone, Copy)]
-pub struct Terms<'a> {
-    /// The preset whose rules it has exactly (at its size and directions),
-    /// or `None` for custom rules.
-    pub preset: Option<&'a str>,
-    /// The board's rows and columns.
-    pub size: (u8, u8),
-    /// Seconds per move, if limited.
-    pub move_limit: Option<u32>,
-    /// Whether it is rated.
-    pub rated: bool,
-    /// Whether the challenger is a bot.
-    pub from_bot: bool,
-}
-
 impl Accepts {
     /// Refuses a profile that contradicts itself or names no preset there is.
     ///
@@ -187,86 +173,11 @@ impl Accepts {
         }
         Ok(())
     }
-
-    /// Why it would decline a challenge on `terms`, if it would; `games`
-    /// is how many unfinished games the account has.
-    pub fn refusal(&self, terms: &Terms<'_>, games: u64) -> Option<Reason> {
-        if terms.from_bot && !self.bots {
-            return Some(Reason::NoBot);
-        }
-        if !terms.from_bot && !self.people {
-            return Some(Reason::OnlyBot);
-        }
-        let preset_ok =
-            self.presets.is_empty() || terms.preset.is_some_and(|p| self.presets.iter().any(|q| q == p));
-        let (rows, cols) = terms.size;
-        let size_ok = self.min_size.is_none_or(|min| rows >= min && cols >= min)
-            && self.max_size.is_none_or(|max| rows <= max && cols <= max);
-        if !preset_ok || !size_ok {
-            return Some(Reason::Rules);
-        }
-        match terms.move_limit {
-            None if !self.untimed => return Some(Reason::TooSlow),
-            Some(limit) if self.min_move_time.is_some_and(|min| limit < min) => return Some(Reason::TooFast),
-            Some(limit) if self.max_move_time.is_some_and(|max| limit > max) => return Some(Reason::TooSlow),
-            _ => {}
-        }
-        if terms.rated && !self.rated {
-            return Some(Reason::Casual);
-        }
-        if !terms.rated && !self.casual {
-            return Some(Reason::Rated);
-        }
-        if self.max_games.is_some_and(|most| games >= u64::from(most)) {
-            return Some(Reason::Busy);
-        }
-        None
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn terms() -> Terms<'static> {
-        Terms { preset: Some("murray"), size: (8, 8), move_limit: Some(60), rated: true, from_bot: true }
-    }
-
-    #[test]
-    fn a_profile_declines_with_the_key_of_the_first_thing_it_does_not_take() {
-        let any = Accepts::default();
-        assert_eq!(any.refusal(&terms(), 1000), None, "unset: anything, any number of games");
-        let picky = Accepts {
-            presets: vec!["konane".into()],
-            min_size: Some(6),
-            max_size: Some(10),
-            min_move_time: Some(30),
-            max_move_time: Some(300),
-            untimed: false,
-            rated: false,
-            bots: false,
-            max_games: Some(2),
-            ..Accepts::default()
-        };
-        assert_eq!(picky.refusal(&terms(), 0), Some(Reason::NoBot));
-        let person = Terms { from_bot: false, ..terms() };
-        assert_eq!(picky.refusal(&person, 0), Some(Reason::Rules), "murray is not konane");
-        let konane = Terms { preset: Some("konane"), ..person };
-        assert_eq!(picky.refusal(&Terms { size: (12, 12), ..konane }, 0), Some(Reason::Rules));
-        assert_eq!(picky.refusal(&Terms { move_limit: Some(10), ..konane }, 0), Some(Reason::TooFast));
-        assert_eq!(picky.refusal(&Terms { move_limit: Some(900), ..konane }, 0), Some(Reason::TooSlow));
-        assert_eq!(picky.refusal(&Terms { move_limit: None, ..konane }, 0), Some(Reason::TooSlow));
-        assert_eq!(picky.refusal(&konane, 0), Some(Reason::Casual), "rated refused: send casual");
-        let casual = Terms { rated: false, ..konane };
-        assert_eq!(picky.refusal(&casual, 1), None);
-        assert_eq!(picky.refusal(&casual, 2), Some(Reason::Busy));
-        let only_rated = Accepts { casual: false, ..Accepts::default() };
-        assert_eq!(only_rated.refusal(&casual, 0), Some(Reason::Rated));
-        let only_bots = Accepts { people: false, ..Accepts::default() };
-        assert_eq!(only_bots.refusal(&person, 0), Some(Reason::OnlyBot));
-        let custom = Terms { preset: None, ..person };
-        assert_eq!(picky.refusal(&custom, 0), Some(Reason::Rules), "custom rules with presets named");
-    }
 
     #[test]
     fn a_profile_that_contradicts_itself_is_refused_with_its_field() {

@@ -10,11 +10,12 @@ use serde::{Deserialize, Serialize};
 use super::error::ChallengeError;
 use crate::accounts::Account;
 use crate::play::GameError;
+use crate::play::consent::Terms;
 use leapfrog_store::{ChallengeRow, StoreError};
 use leapfrog_wire::RuleSet;
 use leapfrog_wire::challenge::{ChallengeView, EntrantView};
 use leapfrog_wire::game::rfc3339;
-use leapfrog_wire::profile::{Reason, Terms};
+use leapfrog_wire::profile::Reason;
 
 /// An account seated by a challenge.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -18,7 +18,7 @@
 
 use super::GameError;
 use crate::accounts::Account;
-use leapfrog_wire::profile::{Reason, Terms};
+use leapfrog_wire::profile::{Accepts, Reason};
 
 /// Why a seat may not be filled so.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -76,6 +76,57 @@ pub enum Path {
     Other,
 }
 
+/// What a challenge asks for, as a profile judges it.
+#[derive(Debug, Clone, Copy)]
+pub struct Terms<'a> {
+    /// The preset whose rules it has exactly (at its size and directions),
+    /// or `None` for custom rules.
+    pub preset: Option<&'a str>,
+    /// The board's rows and columns.
+    pub size: (u8, u8),
+    /// Seconds per move, if limited.
+    pub move_limit: Option<u32>,
+    /// Whether it is rated.
+    pub rated: bool,
+    /// Whether the challenger is a bot.
+    pub from_bot: bool,
+}
+
+/// Why the profile `accepts` would decline a game on `terms`, if it would;
+/// `games` is how many unfinished games the account has.
+pub fn refusal(accepts: &Accepts, terms: &Terms<'_>, games: u64) -> Option<Reason> {
+    if terms.from_bot && !accepts.bots {
+        return Some(Reason::NoBot);
+    }
+    if !terms.from_bot && !accepts.people {
+        return Some(Reason::OnlyBot);
+    }
+    let preset_ok =
+        accepts.presets.is_empty() || terms.preset.is_some_and(|p| accepts.presets.iter().any(|q| q == p));
+    let (rows, cols) = terms.size;
+    let size_ok = accepts.min_size.is_none_or(|min| rows >= min && cols >= min)
+        && accepts.max_size.is_none_or(|max| rows <= max && cols <= max);
+    if !preset_ok || !size_ok {
+        return Some(Reason::Rules);
+    }
+    match terms.move_limit {
+        None if !accepts.untimed => return Some(Reason::TooSlow),
+        Some(limit) if accepts.min_move_time.is_some_and(|min| limit < min) => return Some(Reason::TooFast),
+        Some(limit) if accepts.max_move_time.is_some_and(|max| limit > max) => return Some(Reason::TooSlow),
+        _ => {}
+    }
+    if terms.rated && !accepts.rated {
+        return Some(Reason::Casual);
+    }
+    if !terms.rated && !accepts.casual {
+        return Some(Reason::Rated);
+    }
+    if accepts.max_games.is_some_and(|most| games >= u64::from(most)) {
+        return Some(Reason::Busy);
+    }
+    None
+}
+
 /// Whether `parties` may sit together in a game of `terms` (whose
 /// `from_bot` is ignored: each party's is whether another is a bot) made
 /// by `path`.
@@ -101,7 +152,7 @@ pub fn check(parties: &[Party<'_>], terms: &Terms<'_>, path: Path) -> Result<(),
         let refusal = match p.role {
             Role::Seated => None,
             Role::Asking => busy.then_some(Reason::Busy),
-            Role::Asked => profile.refusal(&Terms { from_bot, ..*terms }, p.games),
+            Role::Asked => refusal(&profile, &Terms { from_bot, ..*terms }, p.games),
             Role::Offered if from_bot && !profile.bots => Some(Reason::NoBot),
             Role::Offered if !from_bot && !profile.people => Some(Reason::OnlyBot),
             Role::Offered => busy.then_some(Reason::Busy),
@@ -192,6 +243,46 @@ mod tests {
 
     fn party(account: &Account, asking: bool) -> Party<'_> {
         Party { account, games: 0, role: if asking { Role::Asking } else { Role::Asked } }
+    }
+
+    fn challenge() -> Terms<'static> {
+        Terms { preset: Some("murray"), size: (8, 8), move_limit: Some(60), rated: true, from_bot: true }
+    }
+
+    #[test]
+    fn a_profile_declines_with_the_key_of_the_first_thing_it_does_not_take() {
+        let any = Accepts::default();
+        assert_eq!(refusal(&any, &challenge(), 1000), None, "unset: anything, any number of games");
+        let picky = Accepts {
+            presets: vec!["konane".into()],
+            min_size: Some(6),
+            max_size: Some(10),
+            min_move_time: Some(30),
+            max_move_time: Some(300),
+            untimed: false,
+            rated: false,
+            bots: false,
+            max_games: Some(2),
+            ..Accepts::default()
+        };
+        assert_eq!(refusal(&picky, &challenge(), 0), Some(Reason::NoBot));
+        let person = Terms { from_bot: false, ..challenge() };
+        assert_eq!(refusal(&picky, &person, 0), Some(Reason::Rules), "murray is not konane");
+        let konane = Terms { preset: Some("konane"), ..person };
+        assert_eq!(refusal(&picky, &Terms { size: (12, 12), ..konane }, 0), Some(Reason::Rules));
+        assert_eq!(refusal(&picky, &Terms { move_limit: Some(10), ..konane }, 0), Some(Reason::TooFast));
+        assert_eq!(refusal(&picky, &Terms { move_limit: Some(900), ..konane }, 0), Some(Reason::TooSlow));
+        assert_eq!(refusal(&picky, &Terms { move_limit: None, ..konane }, 0), Some(Reason::TooSlow));
+        assert_eq!(refusal(&picky, &konane, 0), Some(Reason::Casual), "rated refused: send casual");
+        let casual = Terms { rated: false, ..konane };
+        assert_eq!(refusal(&picky, &casual, 1), None);
+        assert_eq!(refusal(&picky, &casual, 2), Some(Reason::Busy));
+        let only_rated = Accepts { casual: false, ..Accepts::default() };
+        assert_eq!(refusal(&only_rated, &casual, 0), Some(Reason::Rated));
+        let only_bots = Accepts { people: false, ..Accepts::default() };
+        assert_eq!(refusal(&only_bots, &person, 0), Some(Reason::OnlyBot));
+        let custom = Terms { preset: None, ..person };
+        assert_eq!(refusal(&picky, &custom, 0), Some(Reason::Rules), "custom rules with presets named");
     }
 
     #[test]
