@@ -17,7 +17,7 @@
 //! A move commits whole or not at all: its row (unique per game and ply),
 //! the game's new position and version (checked against the version the
 //! move was computed from), its events, and the idempotency record. Moves
-//! of concurrent games share a transaction ([`group`]); every other
+//! of concurrent games share a transaction (`group`); every other
 //! change of a game writes its events with it in a transaction of its
 //! own. Concurrent moves on one game are decided by the database.
 //!
