@@ -146,7 +146,7 @@ pub enum Backend {
 }
 
 /// What an answered move survives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Durability {
     /// A power loss or OS crash: the commit is synced before the answer.
     #[default]

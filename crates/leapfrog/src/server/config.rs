@@ -93,7 +93,7 @@ pub struct DatabaseArgs {
     /// commit, moves of concurrent games grouped into one). `fast`: it
     /// survives a killed process, not an OS crash (SQLite synchronous=NORMAL,
     /// PostgreSQL synchronous_commit=off).
-    #[arg(long, env = "LEAPFROG_DURABILITY", value_enum, default_value_t = Durability::Full)]
+    #[arg(long, env = "LEAPFROG_DURABILITY", value_parser = durability(), default_value = "full")]
     pub durability: Durability,
     /// Database connections this process keeps at most (SQLite: readers;
     /// writes take one more). With PostgreSQL each process also holds one
@@ -271,6 +271,18 @@ impl ServeConfig {
         config.limits.password_share = 100;
         config
     }
+}
+
+/// `--durability`'s values, described as `--help` lists them (the store's
+/// enum knows nothing of the command line).
+fn durability() -> impl clap::builder::TypedValueParser<Value = Durability> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
+    PossibleValuesParser::new([
+        PossibleValue::new("full").help("A power loss or OS crash: the commit is synced before the answer"),
+        PossibleValue::new("fast")
+            .help("A killed process, but not a power loss: the last commits may be lost then"),
+    ])
+    .map(|v| if v == "fast" { Durability::Fast } else { Durability::Full })
 }
 
 #[cfg(test)]
