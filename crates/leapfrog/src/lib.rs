@@ -9,7 +9,7 @@
 //! - [`play`], [`accounts`], [`challenges`], [`vacations`], [`webhooks`],
 //!   [`events`], [`compute`] (`leapfrog-service`): the service's concepts.
 //! - [`store`] (`leapfrog-store`): the database.
-//! - [`wire`], [`record`] (`leapfrog-wire`): the JSON forms and the
+//! - [`wire`] (`leapfrog-wire`): the JSON forms, records and the
 //!   stateless operations.
 //! - [`process`] (`leapfrog-process`): metrics and the stop signal.
 //! - [`game`], [`names`] (`leapfrog-core`): the game core.
@@ -23,6 +23,5 @@ pub use leapfrog_process as process;
 pub use leapfrog_service::{accounts, challenges, compute, events, play, vacations, webhooks};
 pub use leapfrog_store as store;
 pub use leapfrog_wire as wire;
-pub use leapfrog_wire::record;
 
 pub mod server;

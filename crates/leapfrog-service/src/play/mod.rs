@@ -78,15 +78,15 @@ pub struct Games {
     hot: Arc<hot::Hot>,
 }
 
+/// An account's absence, being read.
+pub type AwayFuture<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<Away, GameError>> + Send + 'a>>;
+
 /// What the games service asks of an account's absence (rule book §11),
 /// answered by another concept (the vacations).
 pub trait Absences: std::fmt::Debug + Send + Sync {
     /// Account `account`'s absence at `at` (Unix milliseconds).
-    fn away<'a>(
-        &'a self,
-        account: &'a str,
-        at: i64,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Away, GameError>> + Send + 'a>>;
+    fn away<'a>(&'a self, account: &'a str, at: i64) -> AwayFuture<'a>;
 }
 
 /// Nobody is ever away, and no seat has a vacation day.
@@ -94,11 +94,7 @@ pub trait Absences: std::fmt::Debug + Send + Sync {
 struct NobodyAway;
 
 impl Absences for NobodyAway {
-    fn away<'a>(
-        &'a self,
-        _: &'a str,
-        _: i64,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Away, GameError>> + Send + 'a>> {
+    fn away<'a>(&'a self, _: &'a str, _: i64) -> AwayFuture<'a> {
         Box::pin(std::future::ready(Ok(Away::default())))
     }
 }

@@ -12,12 +12,9 @@
 //! [`Vacations`] starts and ends vacations, moving turns through the games
 //! service.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use chrono::Datelike;
 
-use crate::play::{Absences, GameError, Games};
+use crate::play::{Absences, AwayFuture, GameError, Games};
 use leapfrog_core::game::{Away, DAY_MS};
 use leapfrog_store::Store;
 use leapfrog_wire::account_events::{AccountEventData, VacationEvent};
@@ -90,11 +87,7 @@ impl VacationBook {
 }
 
 impl Absences for VacationBook {
-    fn away<'a>(
-        &'a self,
-        account: &'a str,
-        at: i64,
-    ) -> Pin<Box<dyn Future<Output = Result<Away, GameError>> + Send + 'a>> {
+    fn away<'a>(&'a self, account: &'a str, at: i64) -> AwayFuture<'a> {
         Box::pin(async move {
             let v = self.vacation(account, at).await?;
             Ok(Away { until: v.taken.map(|(_, until)| until), days_left: v.days_left })
