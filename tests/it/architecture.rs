@@ -223,6 +223,34 @@ fn the_game_core_names_nothing_of_json_randomness_clocks_or_the_os() {
     }
 }
 
+#[test]
+fn the_store_reaches_its_runtime_and_its_connections_in_one_module() {
+    // `run.rs` holds the hop and the helpers every method calls; the root
+    // uses the hop for the store's opening, migration and closing alone; the
+    // group committer (`group`, `batch`, `direct`) runs on a thread or task
+    // of its own, already on the database's side.
+    let hop = ["on_db(", "on_runtime("];
+    let connections = [".read().await", ".write().await", ".begin().await"];
+    for file in rust_files(&root().join("crates/leapfrog-store/src")) {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = non_test(&text);
+        if ["run.rs", "group.rs", "batch.rs", "direct.rs"].contains(&name.as_str()) {
+            continue;
+        }
+        let hops = hop.iter().map(|h| code.matches(h).count()).sum::<usize>();
+        let allowed = if name == "lib.rs" { 4 } else { 0 };
+        assert!(hops <= allowed, "{} goes to the database's runtime {hops} times itself", file.display());
+        for c in connections {
+            assert!(
+                !code.contains(c),
+                "{} takes a connection itself ({c}): use the helpers of run.rs",
+                file.display()
+            );
+        }
+    }
+}
+
 /// A file's text before its first `#[cfg(test)]`.
 fn non_test(text: &str) -> &str {
     text.split("#[cfg(test)]").next().unwrap_or("")

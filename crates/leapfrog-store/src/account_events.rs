@@ -5,8 +5,6 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
-
 use super::rows::EventRow;
 use super::sql::{Args, Execute, Statement};
 use super::{Backend, CHANNEL, Store, StoreError};
@@ -112,13 +110,8 @@ impl Store {
         if events.is_empty() {
             return Ok(());
         }
-        self.on_db(move |s| async move {
-            use sqlx::Connection;
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            Self::append_account_events(s.backend, &mut tx, &events).await?;
-            tx.commit().await?;
-            Ok(())
+        self.transaction(move |s, tx| {
+            Box::pin(async move { Self::append_account_events(s.backend, tx, &events).await })
         })
         .await
     }
@@ -134,15 +127,8 @@ impl Store {
         from: i64,
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let account = account_id.to_string();
-        self.on_db(move |s| async move {
-            let rows = READ
-                .query(&[("account", (&account).into()), ("from", from.into()), ("limit", limit.into())])?
-                .fetch_all(&mut *s.read().await?)
-                .await?;
-            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
-        })
-        .await
+        self.rows(&READ, &[("account", account_id.into()), ("from", from.into()), ("limit", limit.into())])
+            .await
     }
 
     /// How many events account `account_id`'s log holds (the next number).
@@ -151,13 +137,8 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn account_event_count(&self, account_id: &str) -> Result<u64, StoreError> {
-        let account = account_id.to_string();
-        self.on_db(move |s| async move {
-            let row =
-                COUNT.query(&[("account", (&account).into())])?.fetch_optional(&mut *s.read().await?).await?;
-            Ok(row.map(|r| r.try_get::<i64, _>(0)).transpose()?.map_or(0, |n| u64::try_from(n).unwrap_or(0)))
-        })
-        .await
+        let count: Option<(i64,)> = self.row(&COUNT, &[("account", account_id.into())]).await?;
+        Ok(count.map_or(0, |(n,)| u64::try_from(n).unwrap_or(0)))
     }
 
     /// The events of a hub's key from `from` on: a game's log, or an

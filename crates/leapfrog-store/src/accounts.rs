@@ -4,12 +4,11 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{Connection, Row};
-
 use super::account_events::AccountEvent;
 use super::challenges::ChallengeRow;
 use super::games::{WAITING, select_games};
 use super::rows::GameRow;
+use super::run::Tx;
 use super::sql::{Arg, Statement};
 use super::{Store, StoreError, is_unique_violation};
 
@@ -92,29 +91,27 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn insert_account(&self, a: &AccountRow, look: &str) -> Result<bool, StoreError> {
-        let (a, look) = (a.clone(), look.to_string());
-        self.on_db(move |s| async move {
-            let written = INSERT_ACCOUNT
-                .query(&[
+        let written = self
+            .execute(
+                &INSERT_ACCOUNT,
+                &[
                     ("id", (&a.id).into()),
                     ("name", (&a.name).into()),
                     ("name_key", a.name.to_lowercase().as_str().into()),
                     ("password", (&a.password).into()),
                     ("created_at", a.created_at.into()),
-                    ("look", (&look).into()),
+                    ("look", look.into()),
                     ("bot", a.bot.into()),
                     ("rated_against_bots", a.rated_against_bots.into()),
                     ("accepts", (&a.accepts).into()),
-                ])?
-                .execute(&mut *s.write().await?)
-                .await;
-            match written {
-                Ok(_) => Ok(true),
-                Err(e) if is_unique_violation(&e) => Ok(false),
-                Err(e) => Err(e.into()),
-            }
-        })
-        .await
+                ],
+            )
+            .await;
+        match written {
+            Ok(_) => Ok(true),
+            Err(StoreError::Database(e)) if is_unique_violation(&e) => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     /// The name of an account whose name looks like `look` (see
@@ -124,15 +121,8 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn account_like(&self, look: &str) -> Result<Option<String>, StoreError> {
-        let look = look.to_string();
-        self.on_db(move |s| async move {
-            let row = ACCOUNT_BY_LOOK
-                .query(&[("look", (&look).into())])?
-                .fetch_optional(&mut *s.read().await?)
-                .await?;
-            Ok(row.map(|r| r.try_get("name")).transpose()?)
-        })
-        .await
+        let name: Option<(String,)> = self.row(&ACCOUNT_BY_LOOK, &[("look", look.into())]).await?;
+        Ok(name.map(|(name,)| name))
     }
 
     /// Writes what the names of accounts made before it was kept look
@@ -142,24 +132,18 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn fill_account_looks(&self, look: fn(&str) -> String) -> Result<u64, StoreError> {
-        self.on_db(move |s| async move {
-            let mut filled = 0;
-            loop {
-                let rows = WITHOUT_LOOK.query(&[])?.fetch_all(&mut *s.read().await?).await?;
-                if rows.is_empty() {
-                    return Ok(filled);
-                }
-                for row in rows {
-                    let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
-                    SET_LOOK
-                        .query(&[("look", look(&name).as_str().into()), ("id", id.as_str().into())])?
-                        .execute(&mut *s.write().await?)
-                        .await?;
-                    filled += 1;
-                }
+        let mut filled = 0;
+        loop {
+            let rows: Vec<(String, String)> = self.rows(&WITHOUT_LOOK, &[]).await?;
+            if rows.is_empty() {
+                return Ok(filled);
             }
-        })
-        .await
+            for (id, name) in rows {
+                self.execute(&SET_LOOK, &[("look", look(&name).as_str().into()), ("id", id.as_str().into())])
+                    .await?;
+                filled += 1;
+            }
+        }
     }
 
     /// Writes an account's settings: whether it is a bot, whether it takes
@@ -170,21 +154,18 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn update_settings(&self, a: &AccountRow) -> Result<bool, StoreError> {
-        let a = a.clone();
-        self.on_db(move |s| async move {
-            let done = UPDATE_SETTINGS
-                .query(&[
+        let done = self
+            .execute(
+                &UPDATE_SETTINGS,
+                &[
                     ("id", (&a.id).into()),
                     ("bot", a.bot.into()),
                     ("rated_against_bots", a.rated_against_bots.into()),
                     ("accepts", (&a.accepts).into()),
-                ])?
-                .execute(&mut *s.write().await?)
-                .await?
-                .rows_affected();
-            Ok(done == 1)
-        })
-        .await
+                ],
+            )
+            .await?;
+        Ok(done == 1)
     }
 
     /// The account of this id.
@@ -193,13 +174,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn account_by_id(&self, id: &str) -> Result<Option<AccountRow>, StoreError> {
-        let id = id.to_string();
-        self.on_db(move |s| async move {
-            let row =
-                ACCOUNT_BY_ID.query(&[("id", (&id).into())])?.fetch_optional(&mut *s.read().await?).await?;
-            Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
-        })
-        .await
+        self.row(&ACCOUNT_BY_ID, &[("id", id.into())]).await
     }
 
     /// The account of this name, whatever its case.
@@ -208,15 +183,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn account(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
-        let key = name.to_lowercase();
-        self.on_db(move |s| async move {
-            let row = ACCOUNT_BY_NAME
-                .query(&[("name_key", (&key).into())])?
-                .fetch_optional(&mut *s.read().await?)
-                .await?;
-            Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
-        })
-        .await
+        self.row(&ACCOUNT_BY_NAME, &[("name_key", name.to_lowercase().as_str().into())]).await
     }
 
     /// Deletes an account and its tokens, and lets go of its seats (they
@@ -233,17 +200,19 @@ impl Store {
         close: CloseChallenges,
     ) -> Result<Vec<AccountEvent>, StoreError> {
         let account_id = account_id.to_string();
-        self.on_db(move |s| async move { s.delete_account_here(&account_id, now, close).await }).await
+        self.transaction(move |s, tx| {
+            Box::pin(async move { s.delete_account_in(tx, &account_id, now, close).await })
+        })
+        .await
     }
 
-    async fn delete_account_here(
+    async fn delete_account_in(
         &self,
+        tx: &mut Tx<'_>,
         account_id: &str,
         now: i64,
         close: CloseChallenges,
     ) -> Result<Vec<AccountEvent>, StoreError> {
-        let mut conn = self.write().await?;
-        let mut tx = conn.begin().await?;
         let alone = format!("\"account\":\"{account_id}\"");
         let after_comma = format!(",{alone}");
         FORGET_IN_GAMES
@@ -252,30 +221,29 @@ impl Store {
                 ("alone", alone.as_str().into()),
                 ("account_id", account_id.into()),
             ])?
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?;
         // Its open challenges are canceled, told to the other side. The rows are taken as a
         // move takes them — games, then challenges, then the other accounts in the order of
         // their ids — so that no two transactions wait for each other in a circle.
         let open: Vec<ChallengeRow> = super::challenges::OPEN_OF_ACCOUNT
             .query(&[("account_id", account_id.into()), ("now", now.into())])?
-            .fetch_all(&mut *tx)
+            .fetch_all(&mut **tx)
             .await?
             .iter()
             .map(sqlx::FromRow::from_row)
             .collect::<Result<_, _>>()?;
         let (closed, events) = close(&open)?;
         for (row, old_version) in &closed {
-            if !Self::write_challenge(&mut tx, row, *old_version).await? {
+            if !Self::write_challenge(tx, row, *old_version).await? {
                 return Err(StoreError::Moved("a challenge of the account changed while it was deleted"));
             }
         }
-        Self::append_account_events(self.backend, &mut tx, &events).await?;
-        Self::delete_account_webhooks(&mut tx, account_id).await?;
+        Self::append_account_events(self.backend, tx, &events).await?;
+        Self::delete_account_webhooks(tx, account_id).await?;
         for statement in [&*FORGET_SEATS, &*DELETE_TOKENS, &*DELETE_EVENTS, &*DELETE_ACCOUNT] {
-            statement.query(&[("account_id", account_id.into())])?.execute(&mut *tx).await?;
+            statement.query(&[("account_id", account_id.into())])?.execute(&mut **tx).await?;
         }
-        tx.commit().await?;
         Ok(events)
     }
 }
@@ -308,28 +276,6 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn account_games(
-        &self,
-        account_id: &str,
-        filters: &AccountGames<'_>,
-        limit: i64,
-    ) -> Result<Vec<GameRow>, StoreError> {
-        let account_id = account_id.to_string();
-        let status = filters.status.map(str::to_string);
-        let pool = filters.pool.map(str::to_string);
-        let (rated, after) = (filters.rated, filters.after.map(|(at, id)| (at, id.to_string())));
-        self.on_db(move |s| async move {
-            let filters = AccountGames {
-                status: status.as_deref(),
-                pool: pool.as_deref(),
-                rated,
-                after: after.as_ref().map(|(at, id)| (*at, id.as_str())),
-            };
-            s.account_games_here(&account_id, &filters, limit).await
-        })
-        .await
-    }
-
-    async fn account_games_here(
         &self,
         account_id: &str,
         filters: &AccountGames<'_>,
@@ -369,7 +315,6 @@ impl Store {
             "WHERE {} ORDER BY created_at DESC, id DESC LIMIT :limit",
             conditions.join(" AND ")
         )));
-        let rows = statement.query(&args)?.fetch_all(&mut *self.read().await?).await?;
-        Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
+        self.rows(statement, &args).await
     }
 }

@@ -6,8 +6,6 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{Connection, Row};
-
 use super::account_events::AccountEvent;
 use super::rows::{GameRow, SeatRow};
 use super::sql::Statement;
@@ -118,32 +116,30 @@ impl Store {
         accounts: &[AccountEvent],
     ) -> Result<(), StoreError> {
         let (c, accounts) = (c.clone(), accounts.to_vec());
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            INSERT
-                .query(&[
-                    ("id", (&c.id).into()),
-                    ("challenger_id", (&c.challenger_id).into()),
-                    ("challenged_id", (&c.challenged_id).into()),
-                    ("challenged_name", (&c.challenged_name).into()),
-                    ("rules", (&c.rules).into()),
-                    ("seats", c.seats.into()),
-                    ("seat", c.seat.into()),
-                    ("move_limit", c.move_limit.into()),
-                    ("rated", c.rated.into()),
-                    ("status", (&c.status).into()),
-                    ("reason", (&c.reason).into()),
-                    ("accepted", (&c.accepted).into()),
-                    ("version", c.version.into()),
-                    ("created_at", c.created_at.into()),
-                    ("expires_at", c.expires_at.into()),
-                ])?
-                .execute(&mut *tx)
-                .await?;
-            Self::append_account_events(s.backend, &mut tx, &accounts).await?;
-            tx.commit().await?;
-            Ok(())
+        self.transaction(move |s, tx| {
+            Box::pin(async move {
+                INSERT
+                    .query(&[
+                        ("id", (&c.id).into()),
+                        ("challenger_id", (&c.challenger_id).into()),
+                        ("challenged_id", (&c.challenged_id).into()),
+                        ("challenged_name", (&c.challenged_name).into()),
+                        ("rules", (&c.rules).into()),
+                        ("seats", c.seats.into()),
+                        ("seat", c.seat.into()),
+                        ("move_limit", c.move_limit.into()),
+                        ("rated", c.rated.into()),
+                        ("status", (&c.status).into()),
+                        ("reason", (&c.reason).into()),
+                        ("accepted", (&c.accepted).into()),
+                        ("version", c.version.into()),
+                        ("created_at", c.created_at.into()),
+                        ("expires_at", c.expires_at.into()),
+                    ])?
+                    .execute(&mut **tx)
+                    .await?;
+                Self::append_account_events(s.backend, tx, &accounts).await
+            })
         })
         .await
     }
@@ -154,12 +150,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, StoreError> {
-        let id = id.to_string();
-        self.on_db(move |s| async move {
-            let row = BY_ID.query(&[("id", (&id).into())])?.fetch_optional(&mut *s.read().await?).await?;
-            Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
-        })
-        .await
+        self.row(&BY_ID, &[("id", id.into())]).await
     }
 
     /// The challenges an account sent or was sent, newest first: at most
@@ -174,25 +165,16 @@ impl Store {
         before: Option<(i64, &str)>,
         limit: i64,
     ) -> Result<Vec<ChallengeRow>, StoreError> {
-        let account = account_id.to_string();
-        let (before_at, before_id) =
-            before.map_or((i64::MAX, String::new()), |(at, id)| (at, id.to_string()));
         // With no cursor, every id is "before" the empty one only if it
         // sorts first: compare with a string above any UUID instead.
-        let before_id = if before.is_none() { "~".to_string() } else { before_id };
-        self.on_db(move |s| async move {
-            let rows = OF_ACCOUNT
-                .query(&[
-                    ("account", (&account).into()),
-                    ("before_at", before_at.into()),
-                    ("before_id", (&before_id).into()),
-                    ("limit", limit.into()),
-                ])?
-                .fetch_all(&mut *s.read().await?)
-                .await?;
-            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
-        })
-        .await
+        let (before_at, before_id) = before.unwrap_or((i64::MAX, "~"));
+        let args = [
+            ("account", account_id.into()),
+            ("before_at", before_at.into()),
+            ("before_id", before_id.into()),
+            ("limit", limit.into()),
+        ];
+        self.rows(&OF_ACCOUNT, &args).await
     }
 
     /// Writes `c`'s status, reason and acceptances if it is still at
@@ -211,29 +193,29 @@ impl Store {
     ) -> Result<ChallengeWrite, StoreError> {
         let (c, accounts) = (c.clone(), accounts.to_vec());
         let game = game.map(|(g, seats)| (g.clone(), seats.to_vec()));
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            if !Self::write_challenge(&mut tx, &c, old_version).await? {
-                return Ok(ChallengeWrite::Moved);
-            }
-            if let Some((g, seats)) = &game {
-                match Store::insert_rows(&mut tx, g, seats).await {
-                    Ok(()) => {}
-                    Err(StoreError::Database(e)) if is_unique_violation(&e) => {
-                        return Ok(ChallengeWrite::GameExists);
-                    }
-                    Err(e) => return Err(e),
+        let keep = |w: &ChallengeWrite| *w == ChallengeWrite::Done;
+        self.transaction_kept_if(keep, move |s, tx| {
+            Box::pin(async move {
+                if !Self::write_challenge(tx, &c, old_version).await? {
+                    return Ok(ChallengeWrite::Moved);
                 }
-            }
-            Self::append_account_events(s.backend, &mut tx, &accounts).await?;
-            if let Some((g, _)) = &game
-                && s.backend == super::Backend::Postgres
-            {
-                super::games::NOTIFY.query(&[("game", (&g.id).into())])?.execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-            Ok(ChallengeWrite::Done)
+                if let Some((g, seats)) = &game {
+                    match Store::insert_rows(tx, g, seats).await {
+                        Ok(()) => {}
+                        Err(StoreError::Database(e)) if is_unique_violation(&e) => {
+                            return Ok(ChallengeWrite::GameExists);
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                Self::append_account_events(s.backend, tx, &accounts).await?;
+                if let Some((g, _)) = &game
+                    && s.backend == super::Backend::Postgres
+                {
+                    super::games::NOTIFY.query(&[("game", (&g.id).into())])?.execute(&mut **tx).await?;
+                }
+                Ok(ChallengeWrite::Done)
+            })
         })
         .await
     }
@@ -271,15 +253,10 @@ impl Store {
         account_id: &str,
         limit: i64,
     ) -> Result<Vec<String>, StoreError> {
-        let account = account_id.to_string();
-        self.on_db(move |s| async move {
-            let rows = UNFINISHED_IDS_OF_ACCOUNT
-                .query(&[("account", (&account).into()), ("limit", limit.into())])?
-                .fetch_all(&mut *s.read().await?)
-                .await?;
-            Ok(rows.iter().map(|r| r.try_get::<String, _>(0)).collect::<Result<_, _>>()?)
-        })
-        .await
+        let ids: Vec<(String,)> = self
+            .rows(&UNFINISHED_IDS_OF_ACCOUNT, &[("account", account_id.into()), ("limit", limit.into())])
+            .await?;
+        Ok(ids.into_iter().map(|(id,)| id).collect())
     }
 
     /// How many unfinished games (neither over nor abandoned) an account
@@ -289,15 +266,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn unfinished_games_of_account(&self, account_id: &str) -> Result<u64, StoreError> {
-        let account = account_id.to_string();
-        self.on_db(move |s| async move {
-            let n: i64 = UNFINISHED_OF_ACCOUNT
-                .query(&[("account", (&account).into())])?
-                .fetch_one(&mut *s.read().await?)
-                .await?
-                .try_get(0)?;
-            Ok(u64::try_from(n).unwrap_or(0))
-        })
-        .await
+        let (n,): (i64,) = self.one(&UNFINISHED_OF_ACCOUNT, &[("account", account_id.into())]).await?;
+        Ok(u64::try_from(n).unwrap_or(0))
     }
 }

@@ -4,8 +4,6 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
-
 use super::rows::WebhookRow;
 use super::sql::Statement;
 use super::{Store, StoreError};
@@ -85,36 +83,35 @@ impl Store {
         limit: i64,
         share: Share,
     ) -> Result<Vec<Due>, StoreError> {
-        let claim = claim.to_string();
-        self.on_db(move |s| async move {
-            let claimed = CLAIM
-                .query(&[
-                    ("now", now.into()),
-                    ("until", until.into()),
-                    ("claim", (&claim).into()),
-                    ("limit", limit.into()),
-                    ("per_endpoint", share.per_endpoint.into()),
-                    ("per_account", share.per_account.into()),
-                ])?
-                .execute(&mut *s.write().await?)
-                .await?
-                .rows_affected();
-            if claimed == 0 {
-                return Ok(vec![]);
-            }
-            let rows = CLAIMED.query(&[("claim", (&claim).into())])?.fetch_all(&mut *s.read().await?).await?;
-            rows.iter()
-                .map(|row| {
-                    Ok(Due {
-                        id: row.try_get("delivery")?,
-                        body: row.try_get("body")?,
-                        tries: row.try_get("tries")?,
-                        claim: claim.clone(),
-                        webhook: sqlx::FromRow::from_row(row)?,
-                    })
-                })
-                .collect()
-        })
-        .await
+        let args = [
+            ("now", now.into()),
+            ("until", until.into()),
+            ("claim", claim.into()),
+            ("limit", limit.into()),
+            ("per_endpoint", share.per_endpoint.into()),
+            ("per_account", share.per_account.into()),
+        ];
+        if self.execute(&CLAIM, &args).await? == 0 {
+            return Ok(vec![]);
+        }
+        let rows: Vec<Claimed> = self.rows(&CLAIMED, &[("claim", claim.into())]).await?;
+        let due = |r: Claimed| Due {
+            id: r.delivery,
+            body: r.body,
+            tries: r.tries,
+            claim: claim.to_string(),
+            webhook: r.webhook,
+        };
+        Ok(rows.into_iter().map(due).collect())
     }
+}
+
+/// A claimed delivery as read, with its endpoint's columns.
+#[derive(sqlx::FromRow)]
+struct Claimed {
+    delivery: String,
+    body: String,
+    tries: i64,
+    #[sqlx(flatten)]
+    webhook: WebhookRow,
 }

@@ -3,8 +3,6 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
-
 use super::sql::Statement;
 use super::{Store, StoreError};
 
@@ -38,32 +36,20 @@ impl Store {
         at: i64,
     ) -> Result<(), StoreError> {
         let lines = (!lines.is_empty()).then(|| serde_json::to_string(lines)).transpose()?;
-        let game = game_id.to_string();
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            match &lines {
-                Some(lines) => {
-                    UPSERT
-                        .query(&[
-                            ("game", (&game).into()),
-                            ("player", player.into()),
-                            ("ply", ply.into()),
-                            ("lines", lines.into()),
-                            ("at", at.into()),
-                        ])?
-                        .execute(&mut *conn)
-                        .await?
-                }
-                None => {
-                    DELETE
-                        .query(&[("game", (&game).into()), ("player", player.into())])?
-                        .execute(&mut *conn)
-                        .await?
-                }
-            };
-            Ok(())
-        })
-        .await
+        match &lines {
+            Some(lines) => {
+                let args = [
+                    ("game", game_id.into()),
+                    ("player", player.into()),
+                    ("ply", ply.into()),
+                    ("lines", lines.into()),
+                    ("at", at.into()),
+                ];
+                self.execute(&UPSERT, &args).await?
+            }
+            None => self.execute(&DELETE, &[("game", game_id.into()), ("player", player.into())]).await?,
+        };
+        Ok(())
     }
 
     /// Seat `player`'s lines in game `game_id`: the ply they stand for and
@@ -77,16 +63,8 @@ impl Store {
         game_id: &str,
         player: i64,
     ) -> Result<Option<(i64, Vec<Vec<String>>)>, StoreError> {
-        let game = game_id.to_string();
-        let row: Option<(i64, String)> = self
-            .on_db(move |s| async move {
-                let row = READ
-                    .query(&[("game", (&game).into()), ("player", player.into())])?
-                    .fetch_optional(&mut *s.read().await?)
-                    .await?;
-                Ok(row.map(|r| Ok::<_, sqlx::Error>((r.try_get(0)?, r.try_get(1)?))).transpose()?)
-            })
-            .await?;
+        let row: Option<(i64, String)> =
+            self.row(&READ, &[("game", game_id.into()), ("player", player.into())]).await?;
         let damaged =
             |e: serde_json::Error| StoreError::Damaged { what: "conditional moves", detail: e.to_string() };
         row.map(|(ply, json)| Ok((ply, serde_json::from_str(&json).map_err(damaged)?))).transpose()

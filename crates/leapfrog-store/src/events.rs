@@ -4,8 +4,6 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Connection;
-
 use super::rows::{Commit, EventRow};
 use super::sql::Statement;
 use super::{Store, StoreError, is_unique_violation};
@@ -32,15 +30,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn events(&self, id: &str, from: i64, limit: i64) -> Result<Vec<EventRow>, StoreError> {
-        let id = id.to_string();
-        self.on_db(move |s| async move {
-            let rows = EVENTS
-                .query(&[("game", (&id).into()), ("from", from.into()), ("limit", limit.into())])?
-                .fetch_all(&mut *s.read().await?)
-                .await?;
-            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
-        })
-        .await
+        self.rows(&EVENTS, &[("game", id.into()), ("from", from.into()), ("limit", limit.into())]).await
     }
 
     /// Stores `events` as the log of game `id`, stored before there were
@@ -52,21 +42,20 @@ impl Store {
     /// On a database failure; nothing is stored then.
     pub async fn start_log(&self, id: &str, events: Vec<EventRow>) -> Result<bool, StoreError> {
         let id = id.to_string();
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            let n = events.len() as i64;
-            let claimed = START_LOG
-                .query(&[("game", (&id).into()), ("events", n.into())])?
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if claimed != 1 || Self::write_events(&mut tx, &id, &events).await? == Commit::Conflict {
-                return Ok(false);
-            }
-            tx.commit().await?;
-            Ok(true)
-        })
+        self.transaction_kept_if(
+            |stored| *stored,
+            move |_, tx| {
+                Box::pin(async move {
+                    let n = events.len() as i64;
+                    let claimed = START_LOG
+                        .query(&[("game", (&id).into()), ("events", n.into())])?
+                        .execute(&mut **tx)
+                        .await?
+                        .rows_affected();
+                    Ok(claimed == 1 && Self::write_events(tx, &id, &events).await? == Commit::Done)
+                })
+            },
+        )
         .await
     }
 

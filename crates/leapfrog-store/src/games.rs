@@ -3,10 +3,9 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{Connection, Row};
-
 use super::account_events::AccountEvent;
 use super::rows::{Commit, EventRow, GameRow, SeatRow};
+use super::run::Tx;
 use super::sql::{Arg, Args, Execute, Statement};
 use super::{Backend, CHANNEL, Store, StoreError, is_unique_violation};
 
@@ -177,14 +176,7 @@ impl Store {
             // SQLite: with the moves, on the committer's own connection.
             return self.group.insert(g, seats).await;
         }
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            Self::insert_rows(&mut tx, &g, &seats).await?;
-            tx.commit().await?;
-            Ok(())
-        })
-        .await
+        self.transaction(move |_, tx| Box::pin(async move { Self::insert_rows(tx, &g, &seats).await })).await
     }
 
     /// A game's row and its seats' rows, within `tx`.
@@ -226,42 +218,43 @@ impl Store {
         seats: &[SeatRow],
     ) -> Result<Commit, StoreError> {
         let (old, event, next, seats) = (old.to_string(), event.clone(), next.clone(), seats.to_vec());
-        self.on_db(move |s| async move { s.insert_rematch_here(&old, version, &event, &next, &seats).await })
-            .await
+        let done = |c: &Commit| *c == Commit::Done;
+        self.transaction_kept_if(done, move |s, tx| {
+            Box::pin(async move { s.insert_rematch_in(tx, &old, version, &event, &next, &seats).await })
+        })
+        .await
     }
 
-    async fn insert_rematch_here(
+    async fn insert_rematch_in(
         &self,
+        tx: &mut Tx<'_>,
         old: &str,
         version: i64,
         event: &EventRow,
         next: &GameRow,
         seats: &[SeatRow],
     ) -> Result<Commit, StoreError> {
-        let mut conn = self.write().await?;
-        let mut tx = conn.begin().await?;
-        let marked = MARK_REMATCH
-            .query(&[
-                ("id", old.into()),
-                ("rematch", (&next.id).into()),
-                ("at", next.created_at.into()),
-                ("version", (version + 1).into()),
-                ("old_version", version.into()),
-                ("events", (event.seq + 1).into()),
-            ])?
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if marked != 1
-            || Self::write_events(&mut tx, old, std::slice::from_ref(event)).await? == Commit::Conflict
+        let marked = tx
+            .execute(
+                &MARK_REMATCH,
+                &[
+                    ("id", old.into()),
+                    ("rematch", (&next.id).into()),
+                    ("at", next.created_at.into()),
+                    ("version", (version + 1).into()),
+                    ("old_version", version.into()),
+                    ("events", (event.seq + 1).into()),
+                ],
+            )
+            .await?;
+        if marked != 1 || Self::write_events(tx, old, std::slice::from_ref(event)).await? == Commit::Conflict
         {
             return Ok(Commit::Conflict);
         }
-        Self::insert_rows(&mut tx, next, seats).await?;
+        Self::insert_rows(tx, next, seats).await?;
         if self.backend == Backend::Postgres {
-            NOTIFY.query(&[("game", old.into())])?.execute(&mut *tx).await?;
+            tx.execute(&NOTIFY, &[("game", old.into())]).await?;
         }
-        tx.commit().await?;
         Ok(Commit::Done)
     }
 
@@ -271,15 +264,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
-        let id = id.to_string();
-        self.on_db(move |s| async move {
-            let q = GAME.query(&[("id", (&id).into())])?;
-            Ok(q.fetch_optional(&mut *s.read().await?)
-                .await?
-                .map(|r| sqlx::FromRow::from_row(&r))
-                .transpose()?)
-        })
-        .await
+        self.row(&GAME, &[("id", id.into())]).await
     }
 
     /// Games newest first, optionally of one status (or [`WAITING`]:
@@ -294,15 +279,8 @@ impl Store {
         limit: i64,
         after: Option<(i64, String)>,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let status = status.map(str::to_string);
-        self.on_db(move |s| async move {
-            let status = status.as_deref();
-            let args = listing_args(status, limit, after.as_ref().map(|(at, id)| (*at, id.as_str())));
-            let rows =
-                listing(status, after.is_some()).query(&args)?.fetch_all(&mut *s.read().await?).await?;
-            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
-        })
-        .await
+        let args = listing_args(status, limit, after.as_ref().map(|(at, id)| (*at, id.as_str())));
+        self.rows(listing(status, after.is_some()), &args).await
     }
 
     /// How the database would run the listing with these filters: SQLite's
@@ -313,21 +291,23 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn listing_plan(&self, status: Option<&str>, after: bool) -> Result<String, StoreError> {
-        let status = status.map(str::to_string);
-        self.on_db(move |s| async move {
-            let status = status.as_deref();
-            let explain = match s.backend {
-                Backend::Sqlite => "EXPLAIN QUERY PLAN ",
-                Backend::Postgres => "EXPLAIN ",
-            };
-            let plan = listing(status, after).prefixed(explain);
-            let args = listing_args(status, 50, after.then_some((i64::MAX, "~")));
-            let rows = plan.query(&args)?.fetch_all(&mut *s.read().await?).await?;
-            let column = if s.backend == Backend::Sqlite { 3 } else { 0 };
-            let lines = rows.iter().map(|r| r.try_get::<String, _>(column)).collect::<Result<Vec<_>, _>>()?;
-            Ok(lines.join("\n"))
-        })
-        .await
+        let explain = match self.backend {
+            Backend::Sqlite => "EXPLAIN QUERY PLAN ",
+            Backend::Postgres => "EXPLAIN ",
+        };
+        let plan = listing(status, after).prefixed(explain);
+        let args = listing_args(status, 50, after.then_some((i64::MAX, "~")));
+        let lines: Vec<String> = match self.backend {
+            // SQLite's plan: (id, parent, unused, detail).
+            Backend::Sqlite => {
+                let rows: Vec<(i64, i64, i64, String)> = self.rows(plan, &args).await?;
+                rows.into_iter().map(|r| r.3).collect()
+            }
+            Backend::Postgres => {
+                self.rows::<(String,)>(plan, &args).await?.into_iter().map(|(l,)| l).collect()
+            }
+        };
+        Ok(lines.join("\n"))
     }
 
     /// The games `client` created that are neither over nor abandoned.
@@ -336,13 +316,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn unfinished_games_of(&self, client: &str) -> Result<i64, StoreError> {
-        let client = client.to_string();
-        self.on_db(move |s| async move {
-            let row =
-                UNFINISHED.query(&[("client", (&client).into())])?.fetch_one(&mut *s.read().await?).await?;
-            Ok(row.try_get(0)?)
-        })
-        .await
+        Ok(self.one::<(i64,)>(&UNFINISHED, &[("client", client.into())]).await?.0)
     }
 
     /// The games `client` created that are neither over nor abandoned and
@@ -353,19 +327,10 @@ impl Store {
     /// On a database failure or a damaged row.
     pub async fn unfinished_computer_games_of(&self, client: &str) -> Result<i64, StoreError> {
         // At most the client's cap of unfinished games: read and counted here.
-        let client = client.to_string();
-        let rows = self
-            .on_db(move |s| async move {
-                Ok(UNFINISHED_COMPUTER
-                    .query(&[("client", (&client).into())])?
-                    .fetch_all(&mut *s.read().await?)
-                    .await?)
-            })
-            .await?;
+        let rows: Vec<(String,)> = self.rows(&UNFINISHED_COMPUTER, &[("client", client.into())]).await?;
         let mut n = 0;
-        for row in &rows {
-            let levels: String = row.try_get(0)?;
-            let levels: Vec<Option<String>> = serde_json::from_str(&levels)
+        for (levels,) in &rows {
+            let levels: Vec<Option<String>> = serde_json::from_str(levels)
                 .map_err(|e| StoreError::Damaged { what: "computers", detail: e.to_string() })?;
             n += i64::from(!levels.is_empty() && levels.iter().all(Option::is_some));
         }
@@ -389,16 +354,11 @@ impl Store {
         accounts: &[AccountEvent],
     ) -> Result<Commit, StoreError> {
         let (g, seat, events, accounts) = (g.clone(), seat.cloned(), events.to_vec(), accounts.to_vec());
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            let commit =
-                Self::write_update(s.backend, &mut tx, &g, version, seat.as_ref(), (&events, &accounts))
-                    .await?;
-            if commit == Commit::Done {
-                tx.commit().await?;
-            }
-            Ok(commit)
+        let done = |c: &Commit| *c == Commit::Done;
+        self.transaction_kept_if(done, move |s, tx| {
+            Box::pin(async move {
+                Self::write_update(s.backend, tx, &g, version, seat.as_ref(), (&events, &accounts)).await
+            })
         })
         .await
     }

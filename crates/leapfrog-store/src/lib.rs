@@ -10,7 +10,8 @@
 //! `conditional` (kept conditional moves), `webhooks` (endpoints and
 //! deliveries) and `claims` (the deliveries' fair claim), `group` and
 //! `batch` (the group commit of moves), `direct` (SQLite's writer on its
-//! own thread), `liveness` (the process's heartbeat), `backup`; `rows`
+//! own thread), `liveness` (the process's heartbeat), `backup`; `run` is
+//! where every statement runs (the database's runtime), `rows`
 //! are the rows, `stored` the forms of their text columns, `sql` the
 //! named arguments every statement uses.
 //!
@@ -43,6 +44,7 @@ mod liveness;
 mod moves;
 mod ratings;
 mod rows;
+mod run;
 mod scans;
 mod seats;
 mod sql;
@@ -52,14 +54,13 @@ pub use stored::{GameRows, MoveRows};
 mod vacation;
 mod webhooks;
 
-use std::future::Future;
 use std::str::FromStr;
-use std::sync::LazyLock;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyPool, Executor};
+use sqlx::{AnyPool, Executor};
+
+use run::on_runtime;
 
 pub use account_events::{ACCOUNT_KEY, AccountEvent};
 pub use accounts::{AccountGames, AccountRow, CloseChallenges, ClosedChallenges};
@@ -117,24 +118,6 @@ pub enum StoreError {
 /// Connections a store keeps open (readers, on SQLite: writes take one
 /// more) unless told otherwise.
 pub const DEFAULT_POOL_SIZE: u32 = 10;
-
-/// The runtime every statement runs on, apart from the request workers'.
-///
-/// actix-web gives each worker thread a runtime of its own, and a
-/// connection opened on one can only be used while that runtime lives:
-/// when a stopping server's first worker finishes, connections it opened
-/// fail in the others ("A Tokio 1.x context was found, but it is being
-/// shutdown"), and a connection dropped outside any runtime panics in
-/// sqlx's pool. On this runtime, which lives as long as the process, the
-/// pool opens, uses and returns every connection; a request that goes away
-/// half-way leaves its statement to finish here.
-static RUNTIME: LazyLock<std::io::Result<tokio::runtime::Runtime>> = LazyLock::new(|| {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("leapfrog-db")
-        .enable_all()
-        .build()
-});
 
 /// Which database is behind the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,29 +266,6 @@ impl Store {
         self.writer.as_ref().unwrap_or(&self.pool)
     }
 
-    /// A connection to read with; the wait for it is measured.
-    async fn read(&self) -> Result<PoolConnection<Any>, StoreError> {
-        timed_acquire(&self.pool).await
-    }
-
-    /// A connection to write with, and on SQLite the write lock; the wait
-    /// for them is measured.
-    async fn write(&self) -> Result<Writing, StoreError> {
-        let asked = std::time::Instant::now();
-        let lock = match &self.write_lock {
-            // As long as the pool waits for a connection: then the same refusal.
-            Some(lock) => Some(
-                tokio::time::timeout(ACQUIRE_TIMEOUT, lock.clone().lock_owned())
-                    .await
-                    .map_err(|_| sqlx::Error::PoolTimedOut)?,
-            ),
-            None => None,
-        };
-        let conn = self.writes().acquire().await?;
-        metrics::histogram!(leapfrog_process::meter::DB_WAIT).record(asked.elapsed().as_secs_f64());
-        Ok(Writing { conn, _lock: lock })
-    }
-
     /// The connections open, idle, and the most there may be (with
     /// SQLite's writer).
     pub fn connections(&self) -> (u32, usize, u32) {
@@ -341,17 +301,6 @@ impl Store {
             .await;
     }
 
-    /// Runs `work` with this store on the database's runtime ([`RUNTIME`])
-    /// and waits for it. Every statement goes through here.
-    async fn on_db<T, F, Fut>(&self, work: F) -> Result<T, StoreError>
-    where
-        T: Send + 'static,
-        F: FnOnce(Store) -> Fut,
-        Fut: Future<Output = Result<T, StoreError>> + Send + 'static,
-    {
-        on_runtime(work(self.clone())).await
-    }
-
     /// How many group commits failed whole since the store opened (their
     /// moves then committed one by one): 0 in good health.
     pub fn group_failures(&self) -> u64 {
@@ -379,44 +328,8 @@ impl Store {
     }
 }
 
-/// A connection of `pool`, the wait for it recorded.
-async fn timed_acquire(pool: &AnyPool) -> Result<PoolConnection<Any>, StoreError> {
-    let asked = std::time::Instant::now();
-    let conn = pool.acquire().await?;
-    metrics::histogram!(leapfrog_process::meter::DB_WAIT).record(asked.elapsed().as_secs_f64());
-    Ok(conn)
-}
-
 /// The longest a statement waits for a connection, or for the write lock.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The lock SQLite's writers of one process take in turn.
 type WriteLock = std::sync::Arc<tokio::sync::Mutex<()>>;
-
-/// A connection to write with, held with the write lock (on SQLite).
-struct Writing {
-    conn: PoolConnection<Any>,
-    _lock: Option<tokio::sync::OwnedMutexGuard<()>>,
-}
-
-impl std::ops::Deref for Writing {
-    type Target = sqlx::AnyConnection;
-
-    fn deref(&self) -> &sqlx::AnyConnection {
-        &self.conn
-    }
-}
-
-impl std::ops::DerefMut for Writing {
-    fn deref_mut(&mut self) -> &mut sqlx::AnyConnection {
-        &mut self.conn
-    }
-}
-
-/// Runs `work` on [`RUNTIME`] and waits for its result.
-async fn on_runtime<T: Send + 'static>(
-    work: impl Future<Output = Result<T, StoreError>> + Send + 'static,
-) -> Result<T, StoreError> {
-    let runtime = RUNTIME.as_ref().map_err(|e| StoreError::Runtime(e.to_string()))?;
-    runtime.spawn(work).await.map_err(|e| StoreError::Runtime(e.to_string()))?
-}

@@ -4,9 +4,7 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{Connection, Row};
-
-use super::sql::Statement;
+use super::sql::{Execute, Statement};
 use super::{Store, StoreError};
 
 static READ: LazyLock<Statement> = LazyLock::new(|| Statement::new("SELECT at FROM liveness WHERE id = 1"));
@@ -29,11 +27,8 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn beat(&self, now: i64) -> Result<(), StoreError> {
-        self.on_db(move |s| async move {
-            BEAT.query(&[("now", now.into())])?.execute(&mut *s.write().await?).await?;
-            Ok(())
-        })
-        .await
+        self.execute(&BEAT, &[("now", now.into())]).await?;
+        Ok(())
     }
 
     /// At start, at `now`: if no process has said it was alive for longer
@@ -45,27 +40,21 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn move_clocks_past_outage(&self, now: i64, grace: i64) -> Result<Option<i64>, StoreError> {
-        self.on_db(move |s| async move {
-            let seen: i64 = READ.query(&[])?.fetch_one(&mut *s.read().await?).await?.try_get(0)?;
-            let outage = now - seen;
-            if seen == 0 || outage <= grace {
-                BEAT.query(&[("now", now.into())])?.execute(&mut *s.write().await?).await?;
-                return Ok(None);
-            }
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            let claimed = CLAIM
-                .query(&[("now", now.into()), ("seen", seen.into())])?
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if claimed != 1 {
-                // Another process started first and moved them.
-                return Ok(None);
-            }
-            SHIFT.query(&[("outage", outage.into()), ("seen", now.into())])?.execute(&mut *tx).await?;
-            tx.commit().await?;
-            Ok(Some(outage))
+        let (seen,): (i64,) = self.one(&READ, &[]).await?;
+        let outage = now - seen;
+        if seen == 0 || outage <= grace {
+            self.execute(&BEAT, &[("now", now.into())]).await?;
+            return Ok(None);
+        }
+        self.transaction(move |_, tx| {
+            Box::pin(async move {
+                if tx.execute(&CLAIM, &[("now", now.into()), ("seen", seen.into())]).await? != 1 {
+                    // Another process started first and moved them.
+                    return Ok(None);
+                }
+                tx.execute(&SHIFT, &[("outage", outage.into()), ("seen", now.into())]).await?;
+                Ok(Some(outage))
+            })
         })
         .await
     }

@@ -9,8 +9,6 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
-
 use super::account_events::AccountEvent;
 use super::batch::MoveWrite;
 use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow};
@@ -77,36 +75,24 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn moves(&self, id: &str, from: i64) -> Result<Vec<MoveRow>, StoreError> {
-        let id = id.to_string();
-        self.on_db(move |s| async move {
-            let mut conn = s.read().await?;
-            let game: &[_] = &[("game", (&id).into())];
-            let logged = LOGGED.query(game)?.fetch_all(&mut *conn).await?;
-            if logged.is_empty() {
-                // No move in the log: none at all, or a game without a log yet.
-                let log = HAS_LOG.query(game)?.fetch_optional(&mut *conn).await?;
-                if log.map(|r| r.try_get::<Option<i64>, _>(0)).transpose()?.flatten().is_none() {
-                    let rows = MOVES
-                        .query(&[("game", (&id).into()), ("from", from.into())])?
-                        .fetch_all(&mut *conn)
-                        .await?;
-                    return Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?);
-                }
+        let game: &[_] = &[("game", id.into())];
+        let logged: Vec<(String, i64)> = self.rows(&LOGGED, game).await?;
+        if logged.is_empty() {
+            // No move in the log: none at all, or a game without a log yet.
+            let log: Option<(Option<i64>,)> = self.row(&HAS_LOG, game).await?;
+            if log.and_then(|(events,)| events).is_none() {
+                return self.rows(&MOVES, &[("game", id.into()), ("from", from.into())]).await;
             }
-            let mut moves = Vec::with_capacity(logged.len());
-            for row in &logged {
-                let data: String = row.try_get(0)?;
-                let event: Logged = serde_json::from_str(&data).map_err(|e| StoreError::Damaged {
-                    what: "move event",
-                    detail: format!("game {id}: {e}"),
-                })?;
-                if event.ply >= from {
-                    moves.push(event.into_row(row.try_get(1)?)?);
-                }
+        }
+        let mut moves = Vec::with_capacity(logged.len());
+        for (data, at) in logged {
+            let event: Logged = serde_json::from_str(&data)
+                .map_err(|e| StoreError::Damaged { what: "move event", detail: format!("game {id}: {e}") })?;
+            if event.ply >= from {
+                moves.push(event.into_row(at)?);
             }
-            Ok(moves)
-        })
-        .await
+        }
+        Ok(moves)
     }
 
     /// What an earlier request of `player` with this idempotency key made.
@@ -120,30 +106,15 @@ impl Store {
         player: i64,
         key: &str,
     ) -> Result<Option<KeyRecord>, StoreError> {
-        let (game, owned_key) = (id.to_string(), key.to_string());
-        let row = self
-            .on_db(move |s| async move {
-                Ok(KEY_RECORD
-                    .query(&[
-                        ("game", (&game).into()),
-                        ("player", player.into()),
-                        ("key", (&owned_key).into()),
-                    ])?
-                    .fetch_optional(&mut *s.read().await?)
-                    .await?)
-            })
-            .await?;
-        Ok(row
-            .map(|r| {
-                Ok::<_, sqlx::Error>(KeyRecord {
-                    key: key.to_string(),
-                    ply: r.try_get(0)?,
-                    version: r.try_get(1)?,
-                    request: r.try_get(2)?,
-                    created_at: r.try_get(3)?,
-                })
-            })
-            .transpose()?)
+        let args = [("game", id.into()), ("player", player.into()), ("key", key.into())];
+        let row: Option<(i64, i64, String, i64)> = self.row(&KEY_RECORD, &args).await?;
+        Ok(row.map(|(ply, version, request, created_at)| KeyRecord {
+            key: key.to_string(),
+            ply,
+            version,
+            request,
+            created_at,
+        }))
     }
 
     /// Commits a move computed from the game at `version`: the game's new

@@ -3,11 +3,10 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{Connection, Row};
-
 use super::account_events::AccountEvent;
 use super::batch::{MoveWrite, write_moves};
 use super::rows::{Commit, EventRow, GameRow, KeyRecord, MoveRow, SeatRow};
+use super::run::Tx;
 use super::sql::Statement;
 use super::{Store, StoreError, is_unique_violation};
 
@@ -133,15 +132,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn rating(&self, account_id: &str, pool: &str) -> Result<Option<RatingRow>, StoreError> {
-        let (account_id, pool) = (account_id.to_string(), pool.to_string());
-        self.on_db(move |s| async move {
-            let row = RATING
-                .query(&[("account_id", (&account_id).into()), ("pool", (&pool).into())])?
-                .fetch_optional(&mut *s.read().await?)
-                .await?;
-            Ok(row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?)
-        })
-        .await
+        self.row(&RATING, &[("account_id", account_id.into()), ("pool", pool.into())]).await
     }
 
     /// An account's ratings, by pool.
@@ -150,15 +141,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn ratings_of(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
-        let account_id = account_id.to_string();
-        self.on_db(move |s| async move {
-            let rows = RATINGS_OF
-                .query(&[("account_id", (&account_id).into())])?
-                .fetch_all(&mut *s.read().await?)
-                .await?;
-            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
-        })
-        .await
+        self.rows(&RATINGS_OF, &[("account_id", account_id.into())]).await
     }
 
     /// A page of a pool's leaderboard: deviation at most `provisional`,
@@ -174,22 +157,6 @@ impl Store {
         limit: i64,
         after: Option<(f64, &str)>,
     ) -> Result<Vec<Ranked>, StoreError> {
-        let pool = pool.to_string();
-        let after = after.map(|(rating, id)| (rating, id.to_string()));
-        self.on_db(move |s| async move {
-            s.leaderboard_here(&pool, provisional, limit, after.as_ref().map(|(r, id)| (*r, id.as_str())))
-                .await
-        })
-        .await
-    }
-
-    async fn leaderboard_here(
-        &self,
-        pool: &str,
-        provisional: f64,
-        limit: i64,
-        after: Option<(f64, &str)>,
-    ) -> Result<Vec<Ranked>, StoreError> {
         let mut args = vec![
             ("pool", pool.into()),
             ("provisional", super::sql::Arg::Float(provisional)),
@@ -199,23 +166,18 @@ impl Store {
             args.push(("rating", super::sql::Arg::Float(rating)));
             args.push(("account_id", id.into()));
         }
-        let rows = LEADERBOARD[usize::from(after.is_some())]
-            .query(&args)?
-            .fetch_all(&mut *self.read().await?)
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(Ranked {
-                    account_id: r.try_get(0)?,
-                    name: r.try_get(1)?,
-                    rating: r.try_get(2)?,
-                    deviation: r.try_get(3)?,
-                    games: r.try_get(5)?,
-                    bot: r.try_get::<i64, _>(6)? != 0,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+        // (account_id, name, rating, deviation, volatility, games, bot)
+        type Line = (String, String, f64, f64, f64, i64, i64);
+        let lines: Vec<Line> = self.rows(&LEADERBOARD[usize::from(after.is_some())], &args).await?;
+        let ranked = |(account_id, name, rating, deviation, _, games, bot): Line| Ranked {
+            account_id,
+            name,
+            rating,
+            deviation,
+            games,
+            bot: bot != 0,
+        };
+        Ok(lines.into_iter().map(ranked).collect())
     }
 
     /// Commits a rated game's end: its row (if still at `version`), its
@@ -237,33 +199,33 @@ impl Store {
     ) -> Result<Commit, StoreError> {
         let (game, ratings, end, events, accounts) =
             (game.clone(), ratings.to_vec(), OwnedEnd::of(end), events.to_vec(), accounts.to_vec());
-        self.on_db(move |s| async move {
-            s.commit_rated_end_here(&game, version, end.borrow(), (&events, &accounts), &ratings, at).await
+        let done = |c: &Commit| *c == Commit::Done;
+        self.transaction_kept_if(done, move |s, tx| {
+            Box::pin(async move {
+                s.commit_rated_end_in(tx, (&game, version), end.borrow(), (&events, &accounts), &ratings, at)
+                    .await
+            })
         })
         .await
     }
 
-    async fn commit_rated_end_here(
+    async fn commit_rated_end_in(
         &self,
-        game: &GameRow,
-        version: i64,
+        tx: &mut Tx<'_>,
+        (game, version): (&GameRow, i64),
         end: EndWrite<'_>,
         logs: (&[EventRow], &[AccountEvent]),
         ratings: &[RatingWrite],
         at: i64,
     ) -> Result<Commit, StoreError> {
-        let mut conn = self.write().await?;
-        let mut tx = conn.begin().await?;
         let done = match end {
             EndWrite::Move(mv, key) => {
                 let (events, accounts) = (logs.0.to_vec(), logs.1.to_vec());
                 let (game, mv, key) = (game.clone(), mv.clone(), key.cloned());
                 let write = MoveWrite { game, version, mv, key, events, accounts };
-                write_moves(&mut tx, self.backend, &[&write]).await?.pop().unwrap_or(Commit::Conflict)
+                write_moves(tx, self.backend, &[&write]).await?.pop().unwrap_or(Commit::Conflict)
             }
-            EndWrite::Seats(seat) => {
-                Self::write_update(self.backend, &mut tx, game, version, seat, logs).await?
-            }
+            EndWrite::Seats(seat) => Self::write_update(self.backend, tx, game, version, seat, logs).await?,
         };
         if done == Commit::Conflict {
             return Ok(Commit::Conflict);
@@ -283,11 +245,11 @@ impl Store {
                 ("at", at.into()),
             ];
             let written = if w.games_before == 0 {
-                INSERT_RATING.query(&args)?.execute(&mut *tx).await
+                INSERT_RATING.query(&args)?.execute(&mut **tx).await
             } else {
                 let mut args = args.to_vec();
                 args.push(("games_before", w.games_before.into()));
-                UPDATE_RATING.query(&args)?.execute(&mut *tx).await
+                UPDATE_RATING.query(&args)?.execute(&mut **tx).await
             };
             match written {
                 Ok(r) if r.rows_affected() == 1 => {}
@@ -296,7 +258,6 @@ impl Store {
                 Err(e) => return Err(e.into()),
             }
         }
-        tx.commit().await?;
         Ok(Commit::Done)
     }
 }

@@ -4,8 +4,6 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
-
 use super::sql::Statement;
 use super::{Store, StoreError};
 
@@ -58,11 +56,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn games_by_state(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        self.on_db(|s| async move {
-            let rows = BY_STATUS.query(&[])?.fetch_all(&mut *s.read().await?).await?;
-            Ok(rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect::<Result<_, sqlx::Error>>()?)
-        })
-        .await
+        self.rows(&BY_STATUS, &[]).await
     }
 
     /// The games with a move time limit, not over and not waiting, whose
@@ -74,11 +68,12 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn games_out_of_time(&self, now: i64) -> Result<Vec<String>, StoreError> {
-        self.on_db(move |s| async move {
-            let rows = OUT_OF_TIME.query(&[("now", now.into())])?.fetch_all(&mut *s.read().await?).await?;
-            Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
-        })
-        .await
+        Ok(self
+            .rows::<(String,)>(&OUT_OF_TIME, &[("now", now.into())])
+            .await?
+            .into_iter()
+            .map(|(id,)| id)
+            .collect())
     }
 
     /// Claims for this process, until `until`, the games where the
@@ -95,14 +90,13 @@ impl Store {
         due_before: i64,
         until: i64,
     ) -> Result<Vec<String>, StoreError> {
-        self.on_db(move |s| async move {
-            let rows = CLAIM_COMPUTER_TURNS
-                .query(&[("until", until.into()), ("before", due_before.into()), ("now", now.into())])?
-                .fetch_all(&mut *s.write().await?)
-                .await?;
-            Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
-        })
-        .await
+        let args = [("until", until.into()), ("before", due_before.into()), ("now", now.into())];
+        Ok(self
+            .written::<(String,)>(&CLAIM_COMPUTER_TURNS, &args)
+            .await?
+            .into_iter()
+            .map(|(id,)| id)
+            .collect())
     }
 
     /// Clears game `id`'s mark of a computer's turn if it is still at
@@ -113,15 +107,8 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn not_computer_turn(&self, id: &str, version: i64) -> Result<(), StoreError> {
-        let id = id.to_string();
-        self.on_db(move |s| async move {
-            NOT_COMPUTER_TURN
-                .query(&[("id", (&id).into()), ("version", version.into())])?
-                .execute(&mut *s.write().await?)
-                .await?;
-            Ok(())
-        })
-        .await
+        self.execute(&NOT_COMPUTER_TURN, &[("id", id.into()), ("version", version.into())]).await?;
+        Ok(())
     }
 
     /// Removes idempotency records older than `before` (Unix
@@ -131,14 +118,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn forget_keys(&self, before: i64) -> Result<u64, StoreError> {
-        self.on_db(move |s| async move {
-            Ok(FORGET_KEYS
-                .query(&[("before", before.into())])?
-                .execute(&mut *s.write().await?)
-                .await?
-                .rows_affected())
-        })
-        .await
+        self.execute(&FORGET_KEYS, &[("before", before.into())]).await
     }
 
     /// Up to `limit` games, not over and not abandoned, unchanged since
@@ -148,13 +128,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn idle_games(&self, before: i64, limit: i64) -> Result<Vec<String>, StoreError> {
-        self.on_db(move |s| async move {
-            let rows = IDLE
-                .query(&[("before", before.into()), ("limit", limit.into())])?
-                .fetch_all(&mut *s.read().await?)
-                .await?;
-            Ok(rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?)
-        })
-        .await
+        let args = [("before", before.into()), ("limit", limit.into())];
+        Ok(self.rows::<(String,)>(&IDLE, &args).await?.into_iter().map(|(id,)| id).collect())
     }
 }

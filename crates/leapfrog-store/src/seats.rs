@@ -3,11 +3,11 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{Connection, Row};
+use sqlx::Row;
 
 use super::games::GAME_COLUMNS;
 use super::rows::GameRow;
-use super::sql::Statement;
+use super::sql::{Execute, Statement};
 use super::{Store, StoreError};
 
 static TOKEN_HASHES: LazyLock<Statement> = LazyLock::new(|| {
@@ -38,11 +38,6 @@ struct GameAndSeat {
     seat: Option<i64>,
 }
 
-/// Rows of `(player, text)`.
-fn pairs(rows: &[sqlx::any::AnyRow]) -> Result<Vec<(i64, String)>, StoreError> {
-    Ok(rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect::<Result<_, sqlx::Error>>()?)
-}
-
 impl Store {
     /// Each seat's token hash of game `id`, by player.
     ///
@@ -50,11 +45,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn token_hashes(&self, id: &str) -> Result<Vec<(i64, String)>, StoreError> {
-        let id = id.to_string();
-        self.on_db(move |s| async move {
-            pairs(&TOKEN_HASHES.query(&[("game", (&id).into())])?.fetch_all(&mut *s.read().await?).await?)
-        })
-        .await
+        self.rows(&TOKEN_HASHES, &[("game", id.into())]).await
     }
 
     /// The invitation hashes of game `id`'s private seats, by player.
@@ -63,11 +54,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn invitations(&self, id: &str) -> Result<Vec<(i64, String)>, StoreError> {
-        let id = id.to_string();
-        self.on_db(move |s| async move {
-            pairs(&INVITATIONS.query(&[("game", (&id).into())])?.fetch_all(&mut *s.read().await?).await?)
-        })
-        .await
+        self.rows(&INVITATIONS, &[("game", id.into())]).await
     }
 
     /// Gives the seat of game `id` that `claim_hash` claims the token hash
@@ -84,29 +71,21 @@ impl Store {
         token_hash: &str,
     ) -> Result<Option<i64>, StoreError> {
         let (id, claim_hash, token_hash) = (id.to_string(), claim_hash.to_string(), token_hash.to_string());
-        self.on_db(move |s| async move { s.claim_seat_here(&id, &claim_hash, &token_hash).await }).await
-    }
-
-    async fn claim_seat_here(
-        &self,
-        id: &str,
-        claim_hash: &str,
-        token_hash: &str,
-    ) -> Result<Option<i64>, StoreError> {
-        let mut conn = self.write().await?;
-        let mut tx = conn.begin().await?;
-        let seat = CLAIMED
-            .query(&[("game", id.into()), ("claim", claim_hash.into())])?
-            .fetch_optional(&mut *tx)
-            .await?;
-        let Some(seat) = seat else { return Ok(None) };
-        let player: i64 = seat.try_get(0)?;
-        CLAIM
-            .query(&[("game", id.into()), ("player", player.into()), ("token_hash", token_hash.into())])?
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(Some(player))
+        self.transaction(move |_, tx| {
+            Box::pin(async move {
+                let seat = CLAIMED
+                    .query(&[("game", (&id).into()), ("claim", (&claim_hash).into())])?
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                let Some(seat) = seat else { return Ok(None) };
+                let player: i64 = seat.try_get(0)?;
+                let args =
+                    [("game", (&id).into()), ("player", player.into()), ("token_hash", (&token_hash).into())];
+                tx.execute(&CLAIM, &args).await?;
+                Ok(Some(player))
+            })
+        })
+        .await
     }
 
     /// Gives seat `player` of game `id` the token hash `token_hash` (the
@@ -116,19 +95,12 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn set_seat_token(&self, id: &str, player: i64, token_hash: &str) -> Result<(), StoreError> {
-        let (id, token_hash) = (id.to_string(), token_hash.to_string());
-        self.on_db(move |s| async move {
-            CLAIM
-                .query(&[
-                    ("game", (&id).into()),
-                    ("player", player.into()),
-                    ("token_hash", (&token_hash).into()),
-                ])?
-                .execute(&mut *s.write().await?)
-                .await?;
-            Ok(())
-        })
-        .await
+        self.execute(
+            &CLAIM,
+            &[("game", id.into()), ("player", player.into()), ("token_hash", token_hash.into())],
+        )
+        .await?;
+        Ok(())
     }
 
     /// One game, with the player whose seat has this token hash (if any),
@@ -142,16 +114,8 @@ impl Store {
         id: &str,
         token_hash: &str,
     ) -> Result<Option<(GameRow, Option<i64>)>, StoreError> {
-        let (id, token_hash) = (id.to_string(), token_hash.to_string());
-        let row = self
-            .on_db(move |s| async move {
-                Ok(GAME_AND_SEAT
-                    .query(&[("game", (&id).into()), ("token_hash", (&token_hash).into())])?
-                    .fetch_optional(&mut *s.read().await?)
-                    .await?)
-            })
-            .await?;
-        let row: Option<GameAndSeat> = row.map(|r| sqlx::FromRow::from_row(&r)).transpose()?;
+        let row: Option<GameAndSeat> =
+            self.row(&GAME_AND_SEAT, &[("game", id.into()), ("token_hash", token_hash.into())]).await?;
         Ok(row.map(|r| (r.game, r.seat)))
     }
 }

@@ -3,9 +3,7 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{Connection, Row};
-
-use super::sql::Statement;
+use super::sql::{Execute, Statement};
 use super::{Store, StoreError};
 
 /// A personal access token as stored: never its secret.
@@ -21,6 +19,15 @@ pub struct TokenRow {
     pub scopes: String,
     /// Unix milliseconds.
     pub created_at: i64,
+}
+
+/// A token with its account's name and whether it is a bot.
+#[derive(sqlx::FromRow)]
+struct TokenOfAccount {
+    #[sqlx(flatten)]
+    token: TokenRow,
+    name: String,
+    bot: i64,
 }
 
 /// Locks the account row, so that two tokens made at once count each other.
@@ -60,12 +67,10 @@ impl Store {
     /// On a database failure.
     pub async fn insert_token(&self, t: &TokenRow, token_hash: &str, most: i64) -> Result<bool, StoreError> {
         let (t, token_hash) = (t.clone(), token_hash.to_string());
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            LOCK_ACCOUNT.query(&[("account_id", (&t.account_id).into())])?.execute(&mut *tx).await?;
-            let stored = INSERT_TOKEN
-                .query(&[
+        self.transaction(move |_, tx| {
+            Box::pin(async move {
+                tx.execute(&LOCK_ACCOUNT, &[("account_id", (&t.account_id).into())]).await?;
+                let args = [
                     ("id", (&t.id).into()),
                     ("account_id", (&t.account_id).into()),
                     ("label", (&t.label).into()),
@@ -73,12 +78,9 @@ impl Store {
                     ("token_hash", (&token_hash).into()),
                     ("created_at", t.created_at.into()),
                     ("most", most.into()),
-                ])?
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            tx.commit().await?;
-            Ok(stored == 1)
+                ];
+                Ok(tx.execute(&INSERT_TOKEN, &args).await? == 1)
+            })
         })
         .await
     }
@@ -91,17 +93,9 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn token(&self, token_hash: &str) -> Result<Option<(TokenRow, String, bool)>, StoreError> {
-        let token_hash = token_hash.to_string();
-        self.on_db(move |s| async move {
-            let row = TOKEN_BY_HASH
-                .query(&[("token_hash", (&token_hash).into())])?
-                .fetch_optional(&mut *s.read().await?)
-                .await?;
-            let Some(row) = row else { return Ok(None) };
-            let token: TokenRow = sqlx::FromRow::from_row(&row)?;
-            Ok(Some((token, row.try_get("name")?, row.try_get::<i64, _>("bot")? != 0)))
-        })
-        .await
+        let row: Option<TokenOfAccount> =
+            self.row(&TOKEN_BY_HASH, &[("token_hash", token_hash.into())]).await?;
+        Ok(row.map(|r| (r.token, r.name, r.bot != 0)))
     }
 
     /// The tokens of an account, oldest first: at most `limit`, after the
@@ -116,21 +110,14 @@ impl Store {
         after: Option<(i64, &str)>,
         limit: i64,
     ) -> Result<Vec<TokenRow>, StoreError> {
-        let account_id = account_id.to_string();
-        let (after_at, after_id) = after.map_or((i64::MIN, String::new()), |(at, id)| (at, id.to_string()));
-        self.on_db(move |s| async move {
-            let rows = TOKENS_OF
-                .query(&[
-                    ("account_id", (&account_id).into()),
-                    ("after_at", after_at.into()),
-                    ("after_id", (&after_id).into()),
-                    ("limit", limit.into()),
-                ])?
-                .fetch_all(&mut *s.read().await?)
-                .await?;
-            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
-        })
-        .await
+        let (after_at, after_id) = after.unwrap_or((i64::MIN, ""));
+        let args = [
+            ("account_id", account_id.into()),
+            ("after_at", after_at.into()),
+            ("after_id", after_id.into()),
+            ("limit", limit.into()),
+        ];
+        self.rows(&TOKENS_OF, &args).await
     }
 
     /// Revokes token `id` of the account; whether it had one of that id.
@@ -139,15 +126,6 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn revoke_token(&self, account_id: &str, id: &str) -> Result<bool, StoreError> {
-        let (account_id, id) = (account_id.to_string(), id.to_string());
-        self.on_db(move |s| async move {
-            let done = REVOKE
-                .query(&[("id", (&id).into()), ("account_id", (&account_id).into())])?
-                .execute(&mut *s.write().await?)
-                .await?
-                .rows_affected();
-            Ok(done == 1)
-        })
-        .await
+        Ok(self.execute(&REVOKE, &[("id", id.into()), ("account_id", account_id.into())]).await? == 1)
     }
 }

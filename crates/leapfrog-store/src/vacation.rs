@@ -5,8 +5,6 @@
 
 use std::sync::LazyLock;
 
-use sqlx::Row;
-
 use super::sql::Statement;
 use super::{Store, StoreError};
 
@@ -61,24 +59,11 @@ impl Store {
         year: i64,
         allowance: i64,
     ) -> Result<Option<Vacation>, StoreError> {
-        let account = account_id.to_string();
-        self.on_db(move |s| async move {
-            REFILL
-                .query(&[
-                    ("account", (&account).into()),
-                    ("year", year.into()),
-                    ("allowance", allowance.into()),
-                ])?
-                .execute(&mut *s.write().await?)
-                .await?;
-            let row =
-                READ.query(&[("account", (&account).into())])?.fetch_optional(&mut *s.read().await?).await?;
-            let Some(row) = row else { return Ok(None) };
-            let from: Option<i64> = row.try_get(1)?;
-            let until: Option<i64> = row.try_get(2)?;
-            Ok(Some(Vacation { days_left: row.try_get(0)?, taken: from.zip(until) }))
-        })
-        .await
+        let args = [("account", account_id.into()), ("year", year.into()), ("allowance", allowance.into())];
+        self.execute(&REFILL, &args).await?;
+        let row: Option<(i64, Option<i64>, Option<i64>)> =
+            self.row(&READ, &[("account", account_id.into())]).await?;
+        Ok(row.map(|(days_left, from, until)| Vacation { days_left, taken: from.zip(until) }))
     }
 
     /// Takes `days` of the account's days for a vacation from `from` to
@@ -94,21 +79,13 @@ impl Store {
         from: i64,
         until: i64,
     ) -> Result<bool, StoreError> {
-        let account = account_id.to_string();
-        self.on_db(move |s| async move {
-            let done = TAKE
-                .query(&[
-                    ("account", (&account).into()),
-                    ("days", days.into()),
-                    ("from", from.into()),
-                    ("until", until.into()),
-                ])?
-                .execute(&mut *s.write().await?)
-                .await?
-                .rows_affected();
-            Ok(done == 1)
-        })
-        .await
+        let args = [
+            ("account", account_id.into()),
+            ("days", days.into()),
+            ("from", from.into()),
+            ("until", until.into()),
+        ];
+        Ok(self.execute(&TAKE, &args).await? == 1)
     }
 
     /// Ends at `now` the vacation that was to end at `until`, giving
@@ -124,20 +101,12 @@ impl Store {
         now: i64,
         back: i64,
     ) -> Result<bool, StoreError> {
-        let account = account_id.to_string();
-        self.on_db(move |s| async move {
-            let done = END
-                .query(&[
-                    ("account", (&account).into()),
-                    ("until", until.into()),
-                    ("now", now.into()),
-                    ("back", back.into()),
-                ])?
-                .execute(&mut *s.write().await?)
-                .await?
-                .rows_affected();
-            Ok(done == 1)
-        })
-        .await
+        let args = [
+            ("account", account_id.into()),
+            ("until", until.into()),
+            ("now", now.into()),
+            ("back", back.into()),
+        ];
+        Ok(self.execute(&END, &args).await? == 1)
     }
 }

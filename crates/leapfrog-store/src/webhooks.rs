@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use sqlx::{Connection, Row};
+use sqlx::Row;
 
 use super::account_events::AccountEvent;
 use super::batch::sqlite_rows;
@@ -146,12 +146,10 @@ impl Store {
     /// On a database failure.
     pub async fn insert_webhook(&self, w: &WebhookRow, most: i64) -> Result<bool, StoreError> {
         let w = w.clone();
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            LOCK_ACCOUNT.query(&[("account", (&w.account_id).into())])?.execute(&mut *tx).await?;
-            let stored = INSERT
-                .query(&[
+        self.transaction(move |_, tx| {
+            Box::pin(async move {
+                tx.execute(&LOCK_ACCOUNT, &[("account", (&w.account_id).into())]).await?;
+                let args = [
                     ("id", (&w.id).into()),
                     ("account", (&w.account_id).into()),
                     ("url", (&w.url).into()),
@@ -159,12 +157,9 @@ impl Store {
                     ("secret", (&w.secret).into()),
                     ("at", w.created_at.into()),
                     ("most", most.into()),
-                ])?
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            tx.commit().await?;
-            Ok(stored == 1)
+                ];
+                Ok(tx.execute(&INSERT, &args).await? == 1)
+            })
         })
         .await
     }
@@ -175,13 +170,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn webhooks(&self, account_id: &str) -> Result<Vec<WebhookRow>, StoreError> {
-        let account = account_id.to_string();
-        self.on_db(move |s| async move {
-            let rows =
-                LIST.query(&[("account", (&account).into())])?.fetch_all(&mut *s.read().await?).await?;
-            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
-        })
-        .await
+        self.rows(&LIST, &[("account", account_id.into())]).await
     }
 
     /// Endpoint `id` of an account, if it has it.
@@ -190,15 +179,7 @@ impl Store {
     ///
     /// On a database failure.
     pub async fn webhook(&self, account_id: &str, id: &str) -> Result<Option<WebhookRow>, StoreError> {
-        let (account, id) = (account_id.to_string(), id.to_string());
-        self.on_db(move |s| async move {
-            let row = ONE
-                .query(&[("account", (&account).into()), ("id", (&id).into())])?
-                .fetch_optional(&mut *s.read().await?)
-                .await?;
-            Ok(row.as_ref().map(sqlx::FromRow::from_row).transpose()?)
-        })
-        .await
+        self.row(&ONE, &[("account", account_id.into()), ("id", id.into())]).await
     }
 
     /// Deletes an account's endpoint and its deliveries; whether it had it.
@@ -208,14 +189,12 @@ impl Store {
     /// On a database failure.
     pub async fn delete_webhook(&self, account_id: &str, id: &str) -> Result<bool, StoreError> {
         let (account, id) = (account_id.to_string(), id.to_string());
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            let owner = [("account", (&account).into()), ("id", (&id).into())];
-            DELETE_DELIVERIES.query(&owner)?.execute(&mut *tx).await?;
-            let gone = DELETE.query(&owner)?.execute(&mut *tx).await?.rows_affected();
-            tx.commit().await?;
-            Ok(gone == 1)
+        self.transaction(move |_, tx| {
+            Box::pin(async move {
+                let owner = [("account", (&account).into()), ("id", (&id).into())];
+                tx.execute(&DELETE_DELIVERIES, &owner).await?;
+                Ok(tx.execute(&DELETE, &owner).await? == 1)
+            })
         })
         .await
     }
@@ -245,21 +224,13 @@ impl Store {
         secret: &str,
         old_until: i64,
     ) -> Result<bool, StoreError> {
-        let (account, id, secret) = (account_id.to_string(), id.to_string(), secret.to_string());
-        self.on_db(move |s| async move {
-            let done = ROTATE
-                .query(&[
-                    ("account", (&account).into()),
-                    ("id", (&id).into()),
-                    ("secret", (&secret).into()),
-                    ("old_until", old_until.into()),
-                ])?
-                .execute(&mut *s.write().await?)
-                .await?
-                .rows_affected();
-            Ok(done == 1)
-        })
-        .await
+        let args = [
+            ("account", account_id.into()),
+            ("id", id.into()),
+            ("secret", secret.into()),
+            ("old_until", old_until.into()),
+        ];
+        Ok(self.execute(&ROTATE, &args).await? == 1)
     }
 
     /// Queues a delivery (a test event) to endpoint `webhook_id` of
@@ -276,29 +247,15 @@ impl Store {
         (kind, body): (&str, &str),
         at: i64,
     ) -> Result<bool, StoreError> {
-        let (account, webhook, id, kind, body) = (
-            account_id.to_string(),
-            webhook_id.to_string(),
-            id.to_string(),
-            kind.to_string(),
-            body.to_string(),
-        );
-        self.on_db(move |s| async move {
-            let queued = ENQUEUE
-                .query(&[
-                    ("id", (&id).into()),
-                    ("webhook", (&webhook).into()),
-                    ("account", (&account).into()),
-                    ("kind", (&kind).into()),
-                    ("body", (&body).into()),
-                    ("at", at.into()),
-                ])?
-                .execute(&mut *s.write().await?)
-                .await?
-                .rows_affected();
-            Ok(queued == 1)
-        })
-        .await
+        let args = [
+            ("id", id.into()),
+            ("webhook", webhook_id.into()),
+            ("account", account_id.into()),
+            ("kind", kind.into()),
+            ("body", body.into()),
+            ("at", at.into()),
+        ];
+        Ok(self.execute(&ENQUEUE, &args).await? == 1)
     }
 
     /// The deliveries of endpoint `webhook_id` of `account_id`, newest
@@ -314,22 +271,15 @@ impl Store {
         before: Option<(i64, String)>,
         limit: i64,
     ) -> Result<Vec<DeliveryRow>, StoreError> {
-        let (account, webhook) = (account_id.to_string(), webhook_id.to_string());
         let (before, before_id) = before.unwrap_or((i64::MAX, String::new()));
-        self.on_db(move |s| async move {
-            let rows = DELIVERIES
-                .query(&[
-                    ("webhook", (&webhook).into()),
-                    ("account", (&account).into()),
-                    ("before", before.into()),
-                    ("before_id", (&before_id).into()),
-                    ("limit", limit.into()),
-                ])?
-                .fetch_all(&mut *s.read().await?)
-                .await?;
-            Ok(rows.iter().map(sqlx::FromRow::from_row).collect::<Result<_, _>>()?)
-        })
-        .await
+        let args = [
+            ("webhook", webhook_id.into()),
+            ("account", account_id.into()),
+            ("before", before.into()),
+            ("before_id", (&before_id).into()),
+            ("limit", limit.into()),
+        ];
+        self.rows(&DELIVERIES, &args).await
     }
 
     /// Records, in one transaction, what became of tries, each of a
@@ -340,42 +290,41 @@ impl Store {
     ///
     /// On a database failure (nothing is recorded: the tries are made again).
     pub async fn record_deliveries(&self, tries: Vec<(Due, i64, Sent)>) -> Result<Vec<bool>, StoreError> {
-        self.on_db(move |s| async move {
-            let mut conn = s.write().await?;
-            let mut tx = conn.begin().await?;
-            let plain = |d: &Due, sent: &Sent| {
-                matches!(sent, Sent::Delivered(_)) && d.webhook.failing_since.is_none()
-            };
-            let rows: Vec<_> = tries
-                .iter()
-                .filter_map(|(d, _, sent)| match sent {
-                    Sent::Delivered(code) if plain(d, sent) => {
-                        Some(serde_json::json!({"id": d.id, "claim": d.claim, "code": code}))
+        self.transaction(move |s, tx| {
+            Box::pin(async move {
+                let plain = |d: &Due, sent: &Sent| {
+                    matches!(sent, Sent::Delivered(_)) && d.webhook.failing_since.is_none()
+                };
+                let rows: Vec<_> = tries
+                    .iter()
+                    .filter_map(|(d, _, sent)| match sent {
+                        Sent::Delivered(code) if plain(d, sent) => {
+                            Some(serde_json::json!({"id": d.id, "claim": d.claim, "code": code}))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let mut delivered = HashSet::new();
+                if !rows.is_empty() {
+                    let rows = serde_json::Value::Array(rows).to_string();
+                    for row in record_delivered(s.backend)
+                        .query(&[("rows", (&rows).into())])?
+                        .fetch_all(&mut **tx)
+                        .await?
+                    {
+                        delivered.insert(row.try_get::<String, _>(0)?);
                     }
-                    _ => None,
-                })
-                .collect();
-            let mut delivered = HashSet::new();
-            if !rows.is_empty() {
-                let rows = serde_json::Value::Array(rows).to_string();
-                for row in record_delivered(s.backend)
-                    .query(&[("rows", (&rows).into())])?
-                    .fetch_all(&mut *tx)
-                    .await?
-                {
-                    delivered.insert(row.try_get::<String, _>(0)?);
                 }
-            }
-            let mut recorded = Vec::with_capacity(tries.len());
-            for (d, now, sent) in tries {
-                recorded.push(if plain(&d, &sent) {
-                    delivered.contains(&d.id)
-                } else {
-                    Self::record(s.backend, &mut tx, &d, now, sent).await?
-                });
-            }
-            tx.commit().await?;
-            Ok(recorded)
+                let mut recorded = Vec::with_capacity(tries.len());
+                for (d, now, sent) in tries {
+                    recorded.push(if plain(&d, &sent) {
+                        delivered.contains(&d.id)
+                    } else {
+                        Self::record(s.backend, tx, &d, now, sent).await?
+                    });
+                }
+                Ok(recorded)
+            })
         })
         .await
     }
