@@ -11,8 +11,20 @@ use crate::common::{Response, ServerProcess, TestApp, pg, spawn_app, spawn_with}
 
 pub(crate) const PASSWORD: &str = "frog-spawn-42";
 
+/// A sign-up; as a client does, it tries again when the server answers
+/// that its password checks are busy (503, `Retry-After`), a few times:
+/// the whole suite hashes passwords at once on two cores.
 pub(crate) fn sign_up(app: &TestApp, name: &str) -> Response {
-    app.post_json("/v1/accounts", &json!({"name": name, "password": PASSWORD}))
+    let mut tries = 0;
+    loop {
+        let r = app.post_json("/v1/accounts", &json!({"name": name, "password": PASSWORD}));
+        tries += 1;
+        if r.status != 503 || tries == 5 {
+            return r;
+        }
+        let wait: u64 = r.header("retry-after").and_then(|s| s.parse().ok()).unwrap_or(1);
+        std::thread::sleep(std::time::Duration::from_secs(wait.min(5)));
+    }
 }
 
 pub(crate) fn token(app: &TestApp, name: &str, password: &str, scopes: &[&str]) -> Response {
@@ -391,7 +403,8 @@ pub(crate) fn players(app: &TestApp, names: &[&str]) -> Vec<String> {
     names
         .iter()
         .map(|n| {
-            assert_eq!(sign_up(app, n).status, 201);
+            let r = sign_up(app, n);
+            assert_eq!(r.status, 201, "signing up {n}: {}", r.body);
             secret(&token(app, n, PASSWORD, &["play", "account"]))
         })
         .collect()
