@@ -9,7 +9,9 @@
 //! seed gives the same board on every platform and in every release.
 
 use rand::rngs::ChaCha8Rng;
-use rand::{Rng, SeedableRng, TryRng};
+#[cfg(feature = "os-random")]
+use rand::TryRng;
+use rand::{Rng, SeedableRng};
 
 use crate::grid::{Grid, Square};
 use crate::rules::{Fill, Rules};
@@ -74,13 +76,26 @@ pub(crate) fn shuffle<T>(items: &mut [T], seed: u64) {
     }
 }
 
-/// A fresh seed from the operating system (or, failing that, the clock).
+/// A fresh seed: from the operating system's random source with the
+/// `os-random` feature (the default), else — or should the source fail —
+/// the next of a fixed sequence of this process's.
 pub fn random_seed() -> u64 {
-    rand::rngs::SysRng.try_next_u64().unwrap_or_else(|_| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0x5eed, |d| d.as_nanos() as u64)
-    })
+    #[cfg(feature = "os-random")]
+    if let Ok(seed) = rand::rngs::SysRng.try_next_u64() {
+        return seed;
+    }
+    sequence_seed()
+}
+
+/// The next seed of this process's fixed sequence (SplitMix64 over a
+/// counter): distinct seeds without a clock or an OS source.
+fn sequence_seed() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0x5eed);
+    let mut z = NEXT.fetch_add(0x9e37_79b9_7f4a_7c15, Ordering::Relaxed).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// The starting board of `rules` for `seed`.
@@ -120,6 +135,14 @@ pub(crate) fn starting_grid(rules: &Rules, seed: u64) -> Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seeds_without_an_os_source_differ_from_one_deal_to_the_next() {
+        let seeds: std::collections::HashSet<u64> = (0..1000).map(|_| sequence_seed()).collect();
+        assert_eq!(seeds.len(), 1000);
+        // With the source (the default), seeds are the OS's: two in a row differ.
+        assert_ne!(random_seed(), random_seed());
+    }
 
     #[test]
     fn the_generator_and_shuffle_are_pinned() {

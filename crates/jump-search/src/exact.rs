@@ -7,7 +7,7 @@
 //! by its full position string, so two positions never share an entry.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use web_time::Instant;
 
 use jump_capture::{Move, Position};
 

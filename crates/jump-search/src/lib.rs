@@ -51,7 +51,7 @@ mod mcts;
 mod reward;
 pub mod solitaire;
 
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use std::ops::ControlFlow;
 

@@ -12,7 +12,7 @@
 //! [`Habits`]) has, at its nodes, only its moves of the largest gain,
 //! tried in turn.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use jump_capture::{EndRule, Move, Position};
 use rand::SeedableRng;

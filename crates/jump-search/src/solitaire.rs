@@ -11,7 +11,7 @@
 //! hexagon 12, a triangle 6).
 
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use jump_capture::{Capture, Cell, Move, Position};
 
