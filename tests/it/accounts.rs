@@ -15,16 +15,15 @@ pub(crate) const PASSWORD: &str = "frog-spawn-42";
 /// that its password checks are busy (503, `Retry-After`), a few times:
 /// the whole suite hashes passwords at once on two cores.
 pub(crate) fn sign_up(app: &TestApp, name: &str) -> Response {
-    let mut tries = 0;
-    loop {
+    for tries in 1.. {
         let r = app.post_json("/v1/accounts", &json!({"name": name, "password": PASSWORD}));
-        tries += 1;
         if r.status != 503 || tries == 5 {
             return r;
         }
         let wait: u64 = r.header("retry-after").and_then(|s| s.parse().ok()).unwrap_or(1);
         std::thread::sleep(std::time::Duration::from_secs(wait.min(5)));
     }
+    unreachable!("the loop returns")
 }
 
 pub(crate) fn token(app: &TestApp, name: &str, password: &str, scopes: &[&str]) -> Response {

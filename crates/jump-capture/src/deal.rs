@@ -8,9 +8,9 @@
 //! (rejection, so unbiased). Both are fixed here and pinned by tests, so a
 //! seed gives the same board on every platform and in every release.
 
-use rand::rngs::ChaCha8Rng;
 #[cfg(feature = "os-random")]
 use rand::TryRng;
+use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
 
 use crate::grid::{Grid, Square};

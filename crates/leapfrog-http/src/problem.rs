@@ -7,51 +7,15 @@
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use leapfrog_core::game::{InputError, RuleError};
 use leapfrog_service::accounts::AccountError;
 use leapfrog_service::play::GameError;
 use leapfrog_service::play::consent::Refused;
+pub use leapfrog_wire::problem::Problem;
 use leapfrog_wire::{Invalid, Refusal};
 
-/// The media type of problem details.
-pub const PROBLEM_JSON: &str = "application/problem+json";
-
-/// A problem detail (RFC 9457), the body of every error response.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({
-    "type": "urn:leapfrog:problem:illegal-move",
-    "title": "Illegal move",
-    "status": 422,
-    "detail": "e3 is not empty",
-    "field": "move.path"
-}))]
-pub struct Problem {
-    /// A URI naming the kind of problem; stable, for programs to match on.
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// A short human summary of the kind of problem.
-    pub title: String,
-    /// The HTTP status code.
-    pub status: u16,
-    /// What went wrong in this request, in words a user can act on.
-    pub detail: String,
-    /// The request field at fault, as a dotted path (`rules.rows`,
-    /// `move.path[1]`), when one is.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// On a 429 or a 503: the limit met, by the name the README's limits
-    /// table and the metrics give it (`rate_move`, `unfinished_games`,
-    /// `password_share`, …). The answer's `Retry-After` says when to retry.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub limit: Option<String>,
-    /// On a challenge refused at once (`declined`): the key of the reason
-    /// the account would decline it for (`rules`, `busy`, `too_fast`, …).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
+pub use leapfrog_wire::problem::PROBLEM_JSON;
 
 /// Everything the HTTP layer can answer with other than success.
 #[derive(Debug, thiserror::Error)]
@@ -259,11 +223,6 @@ impl ApiError {
             ApiError::Internal(_) => ("internal", "Internal error", None),
         };
         Problem {
-            kind: format!("urn:leapfrog:problem:{slug}"),
-            title: title.to_string(),
-            status: self.status_code().as_u16(),
-            detail: self.to_string(),
-            field,
             limit: match self {
                 ApiError::TooManyRequests { limit, .. } | ApiError::Unavailable { limit, .. } => {
                     Some((*limit).to_string())
@@ -274,6 +233,7 @@ impl ApiError {
                 ApiError::Declined { reason, .. } => Some((*reason).to_string()),
                 _ => None,
             },
+            ..Problem::new(slug, title, self.status_code().as_u16(), self.to_string(), field)
         }
     }
 }

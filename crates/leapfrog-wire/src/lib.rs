@@ -13,16 +13,23 @@
 //! - Operations: `stateless` (presets, a deal, apply, a request's position
 //!   read), `move_page` (a page of legal moves, written fast), `analysis`,
 //!   `solutions` (peg solitaire), `record` (game records, and reading one
-//!   back), within the request budgets of `budget`.
+//!   back), within the request budgets of `budget`; `local`, all of them
+//!   in-process by name, JSON in and out, as the bindings call them.
+//! - Answers to bad input, as every front end gives them: `body` (a
+//!   request body read, the field at fault named) and `problem` (RFC 9457
+//!   problem details).
 
 pub mod account_events;
 pub mod analysis;
+pub mod body;
 pub mod budget;
 pub mod challenge;
 pub mod events;
 pub mod game;
+pub mod local;
 pub mod move_page;
 pub mod position;
+pub mod problem;
 pub mod profile;
 pub mod record;
 pub mod resolve;
