@@ -6,7 +6,7 @@
 //!   seats; `abuse`: races, retries, floods and
 //!   stream limits; `games`: persisted games on SQLite and
 //!   PostgreSQL; `lobby`: open seats, joins, resignations and time limits;
-//!   `domain`: the game domain without HTTP; `store`: the
+//!   `domain`: the game domain without HTTP; `local`: the stateless API in-process, as the bindings call it; `store`: the
 //!   store's transactions on both databases;
 //!   `bad_input`: mutated requests to every endpoint that takes a body;
 //!   `process`: `leapfrog serve` as a process, and how it stops; `metrics`: `/metrics` and a real Prometheus; `fleet`: three processes behind nginx (`deploy/`); `records`: game records; `engine`: the rules crate
@@ -41,6 +41,7 @@ mod games;
 mod generated_client;
 mod hot;
 mod lobby;
+mod local;
 mod metrics;
 mod new_games;
 mod other_boards;

@@ -86,7 +86,10 @@ digits for runs of empty cells.",
         leapfrog_wire::account_events::AccountGameOverEvent,
         leapfrog_wire::account_events::EventRatingChange,
         leapfrog_wire::account_events::VacationEvent,
-        leapfrog_wire::account_events::WebhookDisabledEvent
+        leapfrog_wire::account_events::WebhookDisabledEvent,
+        // The in-process bindings' own operation (no HTTP path): typed for their clients.
+        leapfrog_wire::local::PerftRequest,
+        leapfrog_wire::local::PerftResponse
     )),
     modifiers(&SeatTokens),
     tags(

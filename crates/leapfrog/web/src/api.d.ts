@@ -2116,6 +2116,38 @@ export interface components {
              */
             solitaire?: components["schemas"]["SolitaireView"];
         };
+        /** @description A request to count a position's move sequences. */
+        PerftRequest: {
+            /** @description The rule set. */
+            rules: components["schemas"]["Rules"];
+            /** @description The position. */
+            position: components["schemas"]["PositionInput"];
+            /**
+             * Format: int32
+             * @description The plies, 0 to 32.
+             */
+            depth: number;
+            /**
+             * Format: int64
+             * @description The most move paths to go through before refusing (`over-budget`);
+             *     1 to 2^53 (the default).
+             */
+            budget?: number | null;
+        };
+        /** @description The number of move sequences of a position. */
+        PerftResponse: {
+            /**
+             * Format: int32
+             * @description The plies counted.
+             */
+            depth: number;
+            /**
+             * Format: int64
+             * @description The number of move sequences of exactly `depth` plies (a sequence
+             *     ends early only where the game does, `docs/rules.md` §9).
+             */
+            nodes: number;
+        };
         /**
          * @description A seat of a new game: a person (`name`), the computer (`computer`, and
          *     a name if wanted), or open for someone to join (`open`).
