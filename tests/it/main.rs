@@ -6,7 +6,9 @@
 //!   seats; `abuse`: races, retries, floods and
 //!   stream limits; `games`: persisted games on SQLite and
 //!   PostgreSQL; `lobby`: open seats, joins, resignations and time limits;
-//!   `domain`: the game domain without HTTP; `local`: the stateless API in-process, as the bindings call it; `store`: the
+//!   `domain`: the game domain without HTTP; `local`: the stateless API
+//!   in-process, as the bindings call it; `packages`: the npm package built
+//!   and tested in Node; `store`: the
 //!   store's transactions on both databases;
 //!   `bad_input`: mutated requests to every endpoint that takes a body;
 //!   `process`: `leapfrog serve` as a process, and how it stops; `metrics`: `/metrics` and a real Prometheus; `fleet`: three processes behind nginx (`deploy/`); `records`: game records; `engine`: the rules crate
@@ -47,6 +49,7 @@ mod new_games;
 mod other_boards;
 mod outages;
 mod ownership;
+mod packages;
 mod process;
 mod ratings;
 mod records;

@@ -75,7 +75,7 @@ fn largest_gains(pos: &Position) -> usize {
 fn estimate(pos: &Position) -> Vec<f64> {
     let scores = pos.scores();
     let top = scores.iter().copied().max().unwrap_or(0);
-    let weights: Vec<f64> = scores.iter().map(|&s| (-(f64::from(top - s)) / SCORE_SCALE).exp()).collect();
+    let weights: Vec<f64> = scores.iter().map(|&s| libm::exp(-(f64::from(top - s)) / SCORE_SCALE)).collect();
     let sum: f64 = weights.iter().sum();
     let total: u64 = scores.iter().map(|&s| u64::from(s)).sum();
     let n = scores.len() as f64;
@@ -286,7 +286,7 @@ impl Tree {
     /// there.
     fn select(&self, node: usize) -> Option<u32> {
         let parent = &self.nodes[node];
-        let log_n = (parent.visits.max(1) as f64).ln();
+        let log_n = libm::log(parent.visits.max(1) as f64);
         let mut best = None;
         let mut best_value = f64::NEG_INFINITY;
         for &c in &parent.children {

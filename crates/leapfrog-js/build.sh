@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the npm package in js/: the rules engine's stateless API compiled
+# to WebAssembly (release), its wasm-bindgen glue in js/wasm/, and the
+# TypeScript types of its requests and answers from openapi/openapi.json
+# (js/api.d.ts). Installs what it needs and lacks: the wasm32 target and
+# wasm-bindgen-cli of the version the crate uses.
+# Usage: crates/leapfrog-js/build.sh; then `npm install crates/leapfrog-js/js`.
+set -euo pipefail
+cd "$(dirname "$0")"
+version=0.2.130 # = the wasm-bindgen crate's version in Cargo.toml
+rustup target add wasm32-unknown-unknown >/dev/null
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $version" ]; then
+  cargo install wasm-bindgen-cli --version "$version"
+fi
+cargo build --release -p leapfrog-js --target wasm32-unknown-unknown
+target=${CARGO_TARGET_DIR:-../../target}
+wasm-bindgen --target web --out-dir js/wasm "$target/wasm32-unknown-unknown/release/leapfrog_js.wasm"
+cd js
+npm ci --silent --no-audit --no-fund
+npx openapi-typescript ../../../openapi/openapi.json -o api.d.ts
