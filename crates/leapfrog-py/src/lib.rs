@@ -1,0 +1,40 @@
+//! The stateless API for Python: `leapfrog_wire::local::call` behind PyO3,
+//! the interpreter's lock released while the engine works. The package's
+//! Python side (`python/leapfrog_engine`) gives each operation its own
+//! function, raises `ProblemError` with the problem object, and carries
+//! the types (`.pyi`).
+
+use pyo3::prelude::*;
+
+/// Runs `operation` on the JSON request `body`: `(200, answer)` or
+/// `(status, problem)`, both JSON text.
+#[pyfunction]
+fn call(py: Python<'_>, operation: &str, body: &str) -> (u16, String) {
+    py.detach(|| match leapfrog_wire::local::call(operation, body.as_bytes()) {
+        Ok(answer) => (200, String::from_utf8_lossy(&answer).into_owned()),
+        Err(problem) => (problem.status, problem_json(&problem)),
+    })
+}
+
+fn problem_json(problem: &leapfrog_wire::problem::Problem) -> String {
+    // A problem is strings and a number: it always encodes.
+    serde_json_string(problem)
+}
+
+fn serde_json_string<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// The operations' names.
+#[pyfunction]
+fn operations() -> Vec<&'static str> {
+    leapfrog_wire::local::Operation::ALL.iter().map(|op| op.name()).collect()
+}
+
+/// The module `leapfrog_engine._native`.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(call, m)?)?;
+    m.add_function(wrap_pyfunction!(operations, m)?)?;
+    Ok(())
+}
