@@ -1,0 +1,277 @@
+//! One game, a jump a step.
+
+use jump_capture::{Capture, Cell, Chain, Move, PathBudget, Position, Square};
+
+use crate::encoding::{Action, Encoding};
+
+/// Why a step was refused (nothing changed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnvError {
+    /// Not an action of this board.
+    #[error("action {0} is not one of this board's")]
+    Unknown(u32),
+    /// An action the rules do not allow now.
+    #[error("action {0} ({1}) is not legal now")]
+    Illegal(u32, String),
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+}
+
+/// The state before a step, for [`Env::undo`].
+#[derive(Debug, Clone)]
+struct Snapshot {
+    pos: Position,
+    chain: Vec<Cell>,
+    squares: Vec<Option<usize>>,
+}
+
+/// A game as an environment: one jump (or removal, or stop) a step.
+#[derive(Debug, Clone)]
+pub struct Env {
+    start: Position,
+    pos: Position,
+    encoding: Encoding,
+    /// The path of the move being made this turn (empty between moves).
+    chain: Vec<Cell>,
+    /// Each cell's piece (its kind's index) as the board stands mid-chain.
+    squares: Vec<Option<usize>>,
+    /// Points on the board at the start, to scale the score planes.
+    total: f32,
+    history: Vec<Snapshot>,
+}
+
+impl Env {
+    /// A game from `start`.
+    pub fn new(start: Position) -> Env {
+        let encoding = Encoding::new(start.rules(), start.players());
+        let squares = squares_of(&start, &encoding);
+        let kinds = start.rules().kinds();
+        let on_board: u32 = squares.iter().flatten().map(|&k| kinds[k].value).sum();
+        let scored: u32 = start.scores().iter().sum();
+        let total = (on_board + scored).max(1) as f32;
+        Env { pos: start.clone(), start, encoding, chain: Vec::new(), squares, total, history: Vec::new() }
+    }
+
+    /// Back to the start.
+    pub fn reset(&mut self) {
+        *self = Env::new(self.start.clone());
+    }
+
+    /// The layout of actions and observations.
+    pub fn encoding(&self) -> &Encoding {
+        &self.encoding
+    }
+
+    /// The position at the start of the current turn.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The player to move (mid-chain, the one making the chain).
+    pub fn to_move(&self) -> usize {
+        self.pos.to_move()
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.chain.is_empty() && self.pos.is_over()
+    }
+
+    /// The jumps the piece on `from` can make next on the board as it
+    /// stands, as (over, to) cells with their direction's index.
+    fn jumps_from(&self, from: Cell) -> Vec<(usize, Cell)> {
+        let rules = self.pos.rules();
+        let Some(mover) = self.squares[self.encoding.cell_index(from)] else { return Vec::new() };
+        let player = self.pos.to_move();
+        let owned = rules.spec().capture == Capture::Owned;
+        if owned && rules.kinds()[mover].owner != Some(player) {
+            return Vec::new();
+        }
+        let straight = rules.spec().chain == Chain::Straight && self.chain.len() >= 2;
+        let first = straight.then(|| direction_of(&self.encoding, self.chain[0], self.chain[1])).flatten();
+        let mut out = Vec::new();
+        for (d, &dir) in self.encoding.directions().iter().enumerate() {
+            if first.is_some_and(|f| f != d) {
+                continue;
+            }
+            let Some(over) = from.step(dir).filter(|&c| rules.has_cell(c)) else { continue };
+            let Some(to) = over.step(dir).filter(|&c| rules.has_cell(c)) else { continue };
+            let Some(victim) = self.squares[self.encoding.cell_index(over)] else { continue };
+            let takes = !owned || rules.kinds()[victim].owner.is_some_and(|o| o != player);
+            if takes && self.squares[self.encoding.cell_index(to)].is_none() {
+                out.push((d, to));
+            }
+        }
+        out
+    }
+
+    /// The legal actions, ascending.
+    pub fn legal_actions(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.each_legal(|a| out.push(a));
+        out.sort_unstable();
+        out
+    }
+
+    /// Writes the legal actions' mask (1 legal, 0 not) into `mask`, of
+    /// [`Encoding::actions`] bytes.
+    pub fn legal_mask(&self, mask: &mut [u8]) {
+        mask.fill(0);
+        self.each_legal(|a| {
+            if let Some(m) = mask.get_mut(a as usize) {
+                *m = 1;
+            }
+        });
+    }
+
+    fn each_legal(&self, mut visit: impl FnMut(u32)) {
+        if self.is_over() {
+            return;
+        }
+        let e = &self.encoding;
+        if let Some(&cur) = self.chain.last() {
+            for (d, _) in self.jumps_from(cur) {
+                visit((e.cell_index(cur) * e.directions().len() + d) as u32);
+            }
+            visit((e.cells() * (e.directions().len() + 1)) as u32);
+        } else if self.pos.is_opening() {
+            // Removals are at most a cell each: listing them is bounded.
+            let moves = self.pos.legal_moves(PathBudget::new(e.cells() as u64 + 1)).unwrap_or_default();
+            for m in moves {
+                visit((e.cells() * e.directions().len() + e.cell_index(m.from())) as u32);
+            }
+        } else {
+            for cell in self.pos.rules().cells() {
+                for (d, _) in self.jumps_from(cell) {
+                    visit((e.cell_index(cell) * e.directions().len() + d) as u32);
+                }
+            }
+        }
+    }
+
+    /// Plays `action`: each player's points scored by it (all zero until
+    /// the move ends).
+    ///
+    /// # Errors
+    ///
+    /// An action not of this board, not legal now, or a game over; the
+    /// game is unchanged then.
+    pub fn step(&mut self, action: u32) -> Result<Vec<f64>, EnvError> {
+        if self.is_over() {
+            return Err(EnvError::Over);
+        }
+        let decoded = self.encoding.decode(action).ok_or(EnvError::Unknown(action))?;
+        let illegal = || EnvError::Illegal(action, format!("{decoded:?}"));
+        let mut legal = false;
+        self.each_legal(|a| legal |= a == action);
+        if !legal {
+            return Err(illegal());
+        }
+        let before =
+            Snapshot { pos: self.pos.clone(), chain: self.chain.clone(), squares: self.squares.clone() };
+        let players = self.pos.players();
+        let rewards = match decoded {
+            Action::Remove(cell) => self.finish(Move::removal(cell))?,
+            Action::Stop => {
+                let path = std::mem::take(&mut self.chain);
+                self.finish(Move::new(path).map_err(|_| illegal())?)?
+            }
+            Action::Jump { from, direction } => {
+                let over = from.step(direction).ok_or_else(illegal)?;
+                let to = over.step(direction).ok_or_else(illegal)?;
+                let (f, o, t) = (
+                    self.encoding.cell_index(from),
+                    self.encoding.cell_index(over),
+                    self.encoding.cell_index(to),
+                );
+                if self.chain.is_empty() {
+                    self.chain.push(from);
+                }
+                self.chain.push(to);
+                self.squares[t] = self.squares[f].take();
+                self.squares[o] = None;
+                if self.jumps_from(to).is_empty() {
+                    let path = std::mem::take(&mut self.chain);
+                    self.finish(Move::new(path).map_err(|_| illegal())?)?
+                } else {
+                    vec![0.0; players]
+                }
+            }
+        };
+        self.history.push(before);
+        Ok(rewards)
+    }
+
+    /// Plays the whole move on the position; the points it scored.
+    fn finish(&mut self, mv: Move) -> Result<Vec<f64>, EnvError> {
+        let before: Vec<u32> = self.pos.scores().to_vec();
+        self.pos.play(&mv).map_err(|e| EnvError::Illegal(u32::MAX, format!("{mv}: {e}")))?;
+        self.chain.clear();
+        self.squares = squares_of(&self.pos, &self.encoding);
+        Ok(self.pos.scores().iter().zip(before).map(|(&a, b)| f64::from(a - b)).collect())
+    }
+
+    /// Takes back the last step; `false` at the start.
+    pub fn undo(&mut self) -> bool {
+        let Some(s) = self.history.pop() else { return false };
+        (self.pos, self.chain, self.squares) = (s.pos, s.chain, s.squares);
+        true
+    }
+
+    /// A finished game's returns: +1 to the winners and −1 to the others,
+    /// or 0 to all when all share the win; `None` while it goes on.
+    pub fn returns(&self) -> Option<Vec<f64>> {
+        if !self.is_over() {
+            return None;
+        }
+        let outcome = self.pos.outcome()?;
+        let players = self.pos.players();
+        if outcome.winners.len() == players && players > 1 {
+            return Some(vec![0.0; players]);
+        }
+        Some((0..players).map(|p| if outcome.winners.contains(&p) { 1.0 } else { -1.0 }).collect())
+    }
+
+    /// Writes the observation planes into `out`, of
+    /// `channels × rows × cols` floats (see [`Encoding`]).
+    pub fn observe(&self, out: &mut [f32]) {
+        out.fill(0.0);
+        let e = &self.encoding;
+        let plane = e.cells();
+        let rules = self.pos.rules();
+        for cell in rules.cells() {
+            let i = e.cell_index(cell);
+            out[e.board_plane() * plane + i] = 1.0;
+            match self.squares[i] {
+                Some(k) => out[e.kind_plane(k) * plane + i] = 1.0,
+                None => out[e.empty_plane() * plane + i] = 1.0,
+            }
+        }
+        if let Some(&cur) = self.chain.last() {
+            out[e.chain_plane() * plane + e.cell_index(cur)] = 1.0;
+        }
+        let to_move = e.to_move_plane(self.pos.to_move()) * plane;
+        out[to_move..to_move + plane].fill(1.0);
+        for (p, &s) in self.pos.scores().iter().enumerate() {
+            let at = e.score_plane(p) * plane;
+            out[at..at + plane].fill(s as f32 / self.total);
+        }
+    }
+}
+
+/// Each cell's piece (kind index) of `pos`, by cell index.
+fn squares_of(pos: &Position, e: &Encoding) -> Vec<Option<usize>> {
+    let mut squares = vec![None; e.cells()];
+    for (cell, square) in pos.grid().squares() {
+        if let Square::Piece(letter) = square {
+            squares[e.cell_index(cell)] = pos.rules().kind_index(letter);
+        }
+    }
+    squares
+}
+
+/// The index of the direction from `a` to `b` two cells away.
+fn direction_of(e: &Encoding, a: Cell, b: Cell) -> Option<usize> {
+    e.directions().iter().position(|&d| a.step(d).and_then(|o| o.step(d)) == Some(b))
+}
