@@ -13,18 +13,29 @@ use crate::env::{Env, EnvError};
 pub struct Batch {
     envs: Vec<Env>,
     rng: ChaCha8Rng,
+    moves: u64,
 }
 
 impl Batch {
     /// `starts.len()` games, each from its start; `seed` for
     /// [`Batch::sample`].
     pub fn new(starts: Vec<Position>, seed: u64) -> Batch {
-        Batch { envs: starts.into_iter().map(Env::new).collect(), rng: ChaCha8Rng::seed_from_u64(seed) }
+        Batch {
+            envs: starts.into_iter().map(Env::new).collect(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            moves: 0,
+        }
     }
 
     /// The games.
     pub fn envs(&self) -> &[Env] {
         &self.envs
+    }
+
+    /// The moves completed by every step so far (a move is one step or a
+    /// chain of them).
+    pub fn moves(&self) -> u64 {
+        self.moves
     }
 
     /// The number of games.
@@ -49,7 +60,9 @@ impl Batch {
     pub fn step(&mut self, actions: &[u32], out: Outputs<'_>) -> Result<(), (usize, EnvError)> {
         let (obs_len, mask_len, players) = self.sizes();
         for (i, (env, &a)) in self.envs.iter_mut().zip(actions).enumerate() {
+            let ply = env.position().ply();
             let rewards = env.step(a).map_err(|e| (i, e))?;
+            self.moves += u64::from(env.position().ply() != ply);
             out.rewards[i * players..(i + 1) * players]
                 .iter_mut()
                 .zip(&rewards)

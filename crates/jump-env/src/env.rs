@@ -73,6 +73,29 @@ impl Env {
         self.pos.to_move()
     }
 
+    /// Whether a chain is under way (the player to move keeps the turn).
+    pub fn in_chain(&self) -> bool {
+        !self.chain.is_empty()
+    }
+
+    /// The actions that make the move of `path` (its cells, start first):
+    /// a removal, or a jump a step; add [`Action::Stop`] when the chain
+    /// can go on after them. `None` when two cells are not a jump apart.
+    pub fn actions_of(&self, path: &[Cell]) -> Option<Vec<u32>> {
+        let e = &self.encoding;
+        match path {
+            [] => None,
+            [cell] => e.encode(Action::Remove(*cell)).map(|a| vec![a]),
+            _ => path
+                .windows(2)
+                .map(|w| {
+                    let d = direction_of(e, w[0], w[1])?;
+                    e.encode(Action::Jump { from: w[0], direction: e.directions()[d] })
+                })
+                .collect(),
+        }
+    }
+
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         self.chain.is_empty() && self.pos.is_over()
@@ -163,9 +186,7 @@ impl Env {
         }
         let decoded = self.encoding.decode(action).ok_or(EnvError::Unknown(action))?;
         let illegal = || EnvError::Illegal(action, format!("{decoded:?}"));
-        let mut legal = false;
-        self.each_legal(|a| legal |= a == action);
-        if !legal {
+        if !self.allows(decoded) {
             return Err(illegal());
         }
         let before =
@@ -203,12 +224,35 @@ impl Env {
         Ok(rewards)
     }
 
-    /// Plays the whole move on the position; the points it scored.
+    /// Whether `action` is legal now: the one action checked, not all
+    /// listed.
+    fn allows(&self, action: Action) -> bool {
+        let e = &self.encoding;
+        match action {
+            Action::Stop => !self.chain.is_empty(),
+            Action::Remove(cell) => {
+                self.chain.is_empty() && self.pos.is_opening() && self.pos.check(&Move::removal(cell)).is_ok()
+            }
+            Action::Jump { from, direction } => {
+                let d = e.directions().iter().position(|&x| x == direction);
+                let here = self.chain.last().is_none_or(|&cur| cur == from);
+                here && !(self.chain.is_empty() && self.pos.is_opening())
+                    && self.jumps_from(from).iter().any(|&(k, _)| Some(k) == d)
+            }
+        }
+    }
+
+    /// Plays the whole move on the position; the points it scored. The
+    /// board mid-chain is already the board after it (a removal's cell is
+    /// emptied here).
     fn finish(&mut self, mv: Move) -> Result<Vec<f64>, EnvError> {
         let before: Vec<u32> = self.pos.scores().to_vec();
         self.pos.play(&mv).map_err(|e| EnvError::Illegal(u32::MAX, format!("{mv}: {e}")))?;
         self.chain.clear();
-        self.squares = squares_of(&self.pos, &self.encoding);
+        if mv.is_removal() {
+            self.squares[self.encoding.cell_index(mv.from())] = None;
+        }
+        debug_assert_eq!(self.squares, squares_of(&self.pos, &self.encoding));
         Ok(self.pos.scores().iter().zip(before).map(|(&a, b)| f64::from(a - b)).collect())
     }
 

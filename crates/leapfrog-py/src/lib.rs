@@ -1,10 +1,13 @@
 //! The stateless API for Python: `leapfrog_wire::local::call` behind PyO3,
-//! the interpreter's lock released while the engine works. The package's
-//! Python side (`python/leapfrog_engine`) gives each operation its own
-//! function, raises `ProblemError` with the problem object, and carries
-//! the types (`.pyi`).
+//! the interpreter's lock released while the engine works, and `env`:
+//! `jump-env`'s environments (`Env`, `Batch`). The package's Python side
+//! (`python/leapfrog_engine`) gives each operation its own function,
+//! raises `ProblemError` with the problem object, wraps the environments
+//! with numpy arrays, and carries the types (`.pyi`).
 
 use pyo3::prelude::*;
+
+mod env;
 
 /// Runs `operation` on the JSON request `body`: `(200, answer)` or
 /// `(status, problem)`, both JSON text.
@@ -36,5 +39,7 @@ fn operations() -> Vec<&'static str> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(operations, m)?)?;
+    m.add_class::<env::Env>()?;
+    m.add_class::<env::Batch>()?;
     Ok(())
 }

@@ -101,13 +101,22 @@ pub struct SetupResponse {
 ///
 /// The rule set, or a number of players it does not take.
 pub fn setup(req: SetupRequest) -> Result<SetupResponse, Invalid> {
+    let (pos, seed) = deal(&req)?;
+    let full = RuleSet::from_rules(pos.rules());
+    Ok(SetupResponse { rules: full, seed: seed_string(seed), position: PositionView::of(&pos) })
+}
+
+/// The engine's starting position a setup request deals, with its seed
+/// (what [`setup`] answers, before its JSON form).
+///
+/// # Errors
+///
+/// As [`setup`].
+pub fn deal(req: &SetupRequest) -> Result<(jc::Position, u64), Invalid> {
     let rules = req.rules.resolve(None)?;
-    let full = RuleSet::from_rules(&rules);
     let players = req.players.unwrap_or_else(|| default_players(&rules));
-    let (pos, seed) = jc::Position::start(rules, players, req.seed.map(|s| s.0))
-        .map_err(|e| Invalid::new(Refusal::InvalidValue, e, "players"))?;
-    let seed = seed_string(seed);
-    Ok(SetupResponse { rules: full, seed, position: PositionView::of(&pos) })
+    jc::Position::start(rules, players, req.seed.map(|s| s.0))
+        .map_err(|e| Invalid::new(Refusal::InvalidValue, e, "players"))
 }
 
 /// A request for the legal moves of a position.
