@@ -1,6 +1,7 @@
 // The page `leapfrog serve` serves at /: the router between the home page
 // (create a game, the lobby), a game's page, the account page, the
-// replay of a game record and the peg-solitaire puzzles. Each module in src/ is
+// replay of a game record, the peg-solitaire puzzles and the analysis board.
+// The rules engine loads first (local.ts): the stateless operations run here. Each module in src/ is
 // compiled by `tsc --strict` to dist/ and served by the binary as it is.
 import { leave, reason, say } from "./dom.js";
 import { showHome } from "./home.js";
@@ -9,7 +10,9 @@ import { showAccount, showAccountLink } from "./account.js";
 import { showProfile } from "./challenges.js";
 import { showReplay } from "./replay.js";
 import { showPuzzle } from "./puzzle.js";
+import { showAnalysis } from "./analysis.js";
 import { loadPresets, puzzles } from "./pieces.js";
+import { loadEngine } from "./local.js";
 function route() {
     leave();
     say("");
@@ -25,13 +28,16 @@ function route() {
         void showProfile(path?.slice("/profile/".length) ?? "");
     else if (path === "/replay")
         showReplay();
+    else if (path === "/analysis")
+        showAnalysis();
     else if (puzzles().some((p) => path === `/puzzle/${p}`))
         void showPuzzle(path?.slice("/puzzle/".length));
     else
         showHome();
 }
-// The presets first: every page names games by them.
-loadPresets().then(() => {
+// The engine, then the presets (from it, once loaded): every page names
+// games by them.
+loadEngine().then(loadPresets).then(() => {
     window.addEventListener("hashchange", route);
     route();
 }, (err) => say(`The page did not load: ${reason(err)}`, true));

@@ -1,6 +1,7 @@
 // The API client: one call helper, every request the page makes (no other
 // module fetches), and the server's refusals as errors with their problem
 // documents.
+import { localEngine, problemOf } from "./local.js";
 /** A refusal of the server: its problem document. */
 export class ApiError extends Error {
     status;
@@ -28,18 +29,41 @@ export async function call(method, path, body, token, extra = {}) {
         throw new ApiError(r.status, (data ?? {}));
     return data;
 }
+/** A stateless operation: the one place that chooses where it runs — the
+ * engine in this page once loaded (its refusals the server's problems),
+ * else the server at `path`. */
+function stateless(operation, method, path, body) {
+    const engine = localEngine();
+    if (engine === null)
+        return call(method, path, method === "GET" ? undefined : body);
+    try {
+        const run = engine[operation];
+        return Promise.resolve(run(body));
+    }
+    catch (err) {
+        const problem = problemOf(err);
+        return Promise.reject(problem ? new ApiError(problem.status ?? 422, problem) : err);
+    }
+}
+/** A game's position as the stateless operations take it. */
+export function positionOf(g) {
+    return { board: g.position.board, ply: g.position.ply, scores: g.position.scores };
+}
 export const api = {
-    presets: () => call("GET", "/v1/presets"),
-    setup: (req) => call("POST", "/v1/setups", req),
-    apply: (req) => call("POST", "/v1/apply", req),
-    legalMoves: (req) => call("POST", "/v1/legal-moves", req),
-    solve: (req) => call("POST", "/v1/solutions", req),
+    presets: () => stateless("presets", "GET", "/v1/presets", undefined),
+    setup: (req) => stateless("setup", "POST", "/v1/setups", req),
+    apply: (req) => stateless("apply", "POST", "/v1/apply", req),
+    legalMoves: (req) => stateless("legalMoves", "POST", "/v1/legal-moves", req),
+    solve: (req) => stateless("solutions", "POST", "/v1/solutions", req),
     create: (req, token) => call("POST", "/v1/games", req, token),
     game: (id) => call("GET", `/v1/games/${id}`),
     lobby: () => call("GET", "/v1/games?status=waiting&limit=50"),
     history: (id) => call("GET", `/v1/games/${id}/moves`),
     positionAt: (id, ply) => call("GET", `/v1/games/${id}/positions/${ply}`),
-    jumps: (id, cell) => call("GET", `/v1/games/${id}/legal-moves?from=${cell}&limit=1`),
+    /** The jumps from `cell` in a game: computed here from its rules and position. */
+    jumps: (g, cell) => localEngine() !== null
+        ? stateless("legalMoves", "POST", "", { rules: g.rules, position: positionOf(g), from: cell, limit: 1 })
+        : call("GET", `/v1/games/${g.id}/legal-moves?from=${cell}&limit=1`),
     /** A move, played only at the version the page shows (`If-Match`). */
     play: (id, token, version, path) => call("POST", `/v1/games/${id}/moves`, { path }, token, { "If-Match": `"${version}"` }),
     join: (id, req, token) => call("POST", `/v1/games/${id}/join`, req, token),
@@ -49,18 +73,20 @@ export const api = {
     account: (name) => call("GET", `/v1/accounts/${encodeURIComponent(name)}`),
     accountGames: (name) => call("GET", `/v1/accounts/${encodeURIComponent(name)}/games?limit=50`),
     leaderboard: (pool) => call("GET", `/v1/ratings/${pool}`),
-    readRecord: (record) => call("POST", "/v1/records", { record }),
+    readRecord: (record) => stateless("readRecord", "POST", "/v1/records", { record }),
     leave: (id, token) => call("POST", `/v1/games/${id}/leave`, undefined, token),
     resign: (id, token) => call("POST", `/v1/games/${id}/resign`, undefined, token),
     rematch: (id, token) => call("POST", `/v1/games/${id}/rematch`, undefined, token),
-    analyse: (req) => call("POST", "/v1/analysis", req),
+    analyse: (req) => stateless("analysis", "POST", "/v1/analysis", req),
     updateAccount: (name, req, token) => call("PATCH", `/v1/accounts/${encodeURIComponent(name)}`, req, token),
     challenge: (req, token) => call("POST", "/v1/challenges", req, token),
     challenges: (token) => call("GET", "/v1/challenges?limit=50", undefined, token),
     acceptChallenge: (id, token) => call("POST", `/v1/challenges/${encodeURIComponent(id)}/accept`, undefined, token),
     declineChallenge: (id, why, token) => call("POST", `/v1/challenges/${encodeURIComponent(id)}/decline`, { reason: why }, token),
     cancelChallenge: (id, token) => call("POST", `/v1/challenges/${encodeURIComponent(id)}/cancel`, undefined, token),
-    gameMoves: (id) => call("GET", `/v1/games/${id}/legal-moves?limit=200`),
+    gameMoves: (g) => localEngine() !== null
+        ? stateless("legalMoves", "POST", "", { rules: g.rules, position: positionOf(g), limit: 200 })
+        : call("GET", `/v1/games/${g.id}/legal-moves?limit=200`),
     conditional: (id, token) => call("GET", `/v1/games/${id}/conditional-moves`, undefined, token),
     keepConditional: (id, lines, token) => call("PUT", `/v1/games/${id}/conditional-moves`, { lines }, token),
     vacation: (name, token) => call("GET", `/v1/accounts/${encodeURIComponent(name)}/vacation`, undefined, token),

@@ -3,6 +3,7 @@
 // documents.
 
 import type { Game, Joined, PositionView, Problem, S } from "./types.js";
+import { type Engine, localEngine, problemOf } from "./local.js";
 
 /** A refusal of the server: its problem document. */
 export class ApiError extends Error {
@@ -26,19 +27,42 @@ export async function call<T>(method: string, path: string, body?: unknown, toke
   return data as T;
 }
 
+/** A stateless operation: the one place that chooses where it runs — the
+ * engine in this page once loaded (its refusals the server's problems),
+ * else the server at `path`. */
+function stateless<K extends Exclude<keyof Engine, "init">>(operation: K, method: string, path: string,
+  body: Parameters<Engine[K]>[0]): Promise<ReturnType<Engine[K]>> {
+  const engine = localEngine();
+  if (engine === null) return call<ReturnType<Engine[K]>>(method, path, method === "GET" ? undefined : body);
+  try {
+    const run = engine[operation] as (b: typeof body) => ReturnType<Engine[K]>;
+    return Promise.resolve(run(body));
+  } catch (err: unknown) {
+    const problem = problemOf(err);
+    return Promise.reject(problem ? new ApiError(problem.status ?? 422, problem) : err);
+  }
+}
+
+/** A game's position as the stateless operations take it. */
+export function positionOf(g: Game): S["PositionInput"] {
+  return { board: g.position.board, ply: g.position.ply, scores: g.position.scores };
+}
+
 export const api = {
-  presets: () => call<S["PresetInfo"][]>("GET", "/v1/presets"),
-  setup: (req: S["SetupRequest"]) => call<S["SetupResponse"]>("POST", "/v1/setups", req),
-  apply: (req: S["ApplyRequest"]) => call<S["ApplyResponse"]>("POST", "/v1/apply", req),
-  legalMoves: (req: S["LegalMovesRequest"]) => call<S["LegalMovesResponse"]>("POST", "/v1/legal-moves", req),
-  solve: (req: S["SolutionRequest"]) => call<S["SolutionResponse"]>("POST", "/v1/solutions", req),
+  presets: () => stateless("presets", "GET", "/v1/presets", undefined),
+  setup: (req: S["SetupRequest"]) => stateless("setup", "POST", "/v1/setups", req),
+  apply: (req: S["ApplyRequest"]) => stateless("apply", "POST", "/v1/apply", req),
+  legalMoves: (req: S["LegalMovesRequest"]) => stateless("legalMoves", "POST", "/v1/legal-moves", req),
+  solve: (req: S["SolutionRequest"]) => stateless("solutions", "POST", "/v1/solutions", req),
   create: (req: S["CreateGameRequest"], token?: string) => call<Game>("POST", "/v1/games", req, token),
   game: (id: string) => call<Game>("GET", `/v1/games/${id}`),
   lobby: () => call<S["GameList"]>("GET", "/v1/games?status=waiting&limit=50"),
   history: (id: string) => call<S["History"]>("GET", `/v1/games/${id}/moves`),
   positionAt: (id: string, ply: number) => call<PositionView>("GET", `/v1/games/${id}/positions/${ply}`),
-  jumps: (id: string, cell: string) =>
-    call<S["LegalMovesResponse"]>("GET", `/v1/games/${id}/legal-moves?from=${cell}&limit=1`),
+  /** The jumps from `cell` in a game: computed here from its rules and position. */
+  jumps: (g: Game, cell: string) => localEngine() !== null
+    ? stateless("legalMoves", "POST", "", { rules: g.rules, position: positionOf(g), from: cell, limit: 1 })
+    : call<S["LegalMovesResponse"]>("GET", `/v1/games/${g.id}/legal-moves?from=${cell}&limit=1`),
   /** A move, played only at the version the page shows (`If-Match`). */
   play: (id: string, token: string, version: number, path: string[]) =>
     call<Game>("POST", `/v1/games/${id}/moves`, { path } satisfies S["MoveInput"], token, { "If-Match": `"${version}"` }),
@@ -49,11 +73,11 @@ export const api = {
   account: (name: string) => call<S["AccountView"]>("GET", `/v1/accounts/${encodeURIComponent(name)}`),
   accountGames: (name: string) => call<S["GameList"]>("GET", `/v1/accounts/${encodeURIComponent(name)}/games?limit=50`),
   leaderboard: (pool: string) => call<S["Leaderboard"]>("GET", `/v1/ratings/${pool}`),
-  readRecord: (record: string) => call<S["ReadRecord"]>("POST", "/v1/records", { record }),
+  readRecord: (record: string) => stateless("readRecord", "POST", "/v1/records", { record }),
   leave: (id: string, token: string) => call<Game>("POST", `/v1/games/${id}/leave`, undefined, token),
   resign: (id: string, token: string) => call<Game>("POST", `/v1/games/${id}/resign`, undefined, token),
   rematch: (id: string, token: string) => call<Joined>("POST", `/v1/games/${id}/rematch`, undefined, token),
-  analyse: (req: S["AnalysisRequest"]) => call<S["AnalysisResponse"]>("POST", "/v1/analysis", req),
+  analyse: (req: S["AnalysisRequest"]) => stateless("analysis", "POST", "/v1/analysis", req),
   updateAccount: (name: string, req: S["AccountUpdate"], token: string) =>
     call<S["AccountView"]>("PATCH", `/v1/accounts/${encodeURIComponent(name)}`, req, token),
   challenge: (req: S["ChallengeRequest"], token: string) => call<S["ChallengeView"]>("POST", "/v1/challenges", req, token),
@@ -64,7 +88,9 @@ export const api = {
     call<S["ChallengeView"]>("POST", `/v1/challenges/${encodeURIComponent(id)}/decline`, { reason: why }, token),
   cancelChallenge: (id: string, token: string) =>
     call<S["ChallengeView"]>("POST", `/v1/challenges/${encodeURIComponent(id)}/cancel`, undefined, token),
-  gameMoves: (id: string) => call<S["LegalMovesResponse"]>("GET", `/v1/games/${id}/legal-moves?limit=200`),
+  gameMoves: (g: Game) => localEngine() !== null
+    ? stateless("legalMoves", "POST", "", { rules: g.rules, position: positionOf(g), limit: 200 })
+    : call<S["LegalMovesResponse"]>("GET", `/v1/games/${g.id}/legal-moves?limit=200`),
   conditional: (id: string, token: string) =>
     call<S["ConditionalMoves"]>("GET", `/v1/games/${id}/conditional-moves`, undefined, token),
   keepConditional: (id: string, lines: string[][], token: string) =>

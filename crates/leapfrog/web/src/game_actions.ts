@@ -20,6 +20,9 @@ export function player(view: View, render: () => void): (path: string[]) => Prom
       view.chosen = null;
       view.hint = [];
       say(`Played ${path.join("x")}.`);
+      // The move's event may have told the end before this answer came:
+      // told again, after "Played", so the mover reads it too.
+      if (view.game.status === "over") view.toldOver = false;
     } catch (err) {
       say(`Not played: ${reason(err)}`, true);
       view.chosen = null;
@@ -50,7 +53,7 @@ export function cellClicks(view: View, render: () => void, play: (path: string[]
       piece: "piece",
       goOn: "play it as it is",
       play,
-      jumps: async (from) => (await api.jumps(g.id, from)).tree,
+      jumps: async (from) => (await api.jumps(g, from)).tree,
       render,
     }, cell, letter);
   };
@@ -122,7 +125,8 @@ function playingActions(view: View, render: () => void, play: (path: string[]) =
     out.push(button("hint", "Hint", async () => {
       say("Thinking…");
       const position = { board: g.position.board, ply: g.position.ply, scores: g.position.scores };
-      const a = await api.analyse({ rules: g.rules, position, millis: 1000 })
+      // Thought here, in this page: a small budget, the same for any machine.
+      const a = await api.analyse({ rules: g.rules, position, iterations: 3000 })
         .catch((err: unknown) => { throw new Error(`No hint: ${reason(err)}`); });
       view.hint = a.candidates[0]?.path ?? [];
       say(`Hint: ${a.best}${a.exact ? " (solved exactly)" : ""}.`);

@@ -149,7 +149,7 @@ export function conditionalPanel(view: View): HTMLElement | null {
   const details = h("details", { id: "conditional", open: open.has(g.id) },
     h("summary", {}, "Conditional moves: if they play…, you reply…"), body);
   const load = async (): Promise<void> => {
-    const [kept, theirs] = await Promise.all([api.conditional(g.id, seat.token), api.gameMoves(g.id)]);
+    const [kept, theirs] = await Promise.all([api.conditional(g.id, seat.token), api.gameMoves(g)]);
     const lines = kept.lines;
     const them = h("select", { id: "if-they-play", "aria-label": "if they play" },
       ...theirs.moves.map((m) => h("option", { value: JSON.stringify(m.path) }, m.notation)));

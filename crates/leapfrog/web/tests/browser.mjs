@@ -12,7 +12,11 @@
 // - Accounts: sign up, a rated game, the profile with its ratings, the
 //   account's games, the leaderboards, a record downloaded and replayed,
 //   signing out and in.
-// - No page makes a request outside the server.
+// - No page makes a request outside the server, and none asks the server
+//   for legal moves, a move applied or a hint while games are played: the
+//   page's own engine (WebAssembly) computes them.
+// - The analysis board: any rule set dealt, both sides played by clicks,
+//   the computer's view asked, with the server stopped after the page loaded.
 
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
@@ -31,11 +35,15 @@ const browser = await chromium.launch({
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 const outside = [];
+/** Requests for what the page's engine computes (none expected). */
+const stateless = [];
+const computedHere = /\/v1\/(legal-moves|apply|analysis|setups|solutions|records)$|\/legal-moves\?/;
 
 async function newPage(viewport = { width: 1200, height: 900 }, server = base) {
   const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
   context.on("request", (r) => {
     if (!r.url().startsWith(server) && !r.url().startsWith("data:")) outside.push(r.url());
+    if (computedHere.test(r.url())) stateless.push(`${r.method()} ${r.url()}`);
   });
   const page = await context.newPage();
   page.on("pageerror", (e) => { throw new Error(`page error: ${e.message}`); });
@@ -201,6 +209,8 @@ async function twoPeople() {
   }
   for (const p of [ann, bob]) await p.locator("#result").waitFor();
   assert.deepEqual(reads, [], "no page read the game after a move event");
+  // Both are told the result, the last mover too (not "Played …").
+  for (const p of [ann, bob]) await p.locator("#status", { hasText: "The game is over." }).waitFor();
   // The end is a banner above the board, in view on the laptop.
   const [banner, boardBox] = await ann.evaluate(() =>
     ["#result", "svg.board"].map((s) => document.querySelector(s).getBoundingClientRect().y));
@@ -221,6 +231,7 @@ async function twoPeople() {
   for (const p of [ann, bob]) await p.locator("#result", { hasText: "by resignation" }).waitFor();
   // The message line tells the end, not the last move played.
   for (const p of [ann, bob]) await p.locator("#status", { hasText: "The game is over. Bob wins by resignation." }).waitFor();
+  assert.deepEqual(stateless, [], "the pages computed legal moves themselves");
   console.log(`two browsers played a game of ${plies} plies to the end, and a rematch resigned`);
 }
 
@@ -324,6 +335,7 @@ async function againstTheComputer() {
   assert.ok(stoppedEarly, "a multi-jump was chosen jump by jump and stopped early");
   const history = await api(`/v1/games/${(await gameOf(me)).id}/moves`);
   assert.ok(history.moves.some((m) => m.computer), "the computer played");
+  assert.deepEqual(stateless, [], "legal moves and the hint were computed in the page");
   console.log(`a person beat or lost to the computer in ${history.moves.length} plies`);
 }
 
@@ -343,6 +355,59 @@ async function typingSurvivesLiveUpdates() {
   await eve.locator("#join").click();
   await eve.locator(".badge", { hasText: "you" }).waitFor();
   assert.ok((await gameOf(eve)).players.some((p) => p.name === "Eve"), "joined under the typed name");
+}
+
+async function analysisBoardWithTheServerGone() {
+  // 5. The analysis board: loaded, then the server stopped; a deal, both
+  // sides played by clicks, the computer's view, a move taken back.
+  const bin = process.env.LEAPFROG_BIN;
+  assert.ok(bin, "LEAPFROG_BIN names the leapfrog binary");
+  const port = await freePort();
+  const own = `http://127.0.0.1:${port}`;
+  const db = path.join(os.tmpdir(), `leapfrog-analysis-${process.pid}.db`);
+  const child = spawn(bin, ["serve", "--bind", `127.0.0.1:${port}`, "--database-url", `sqlite://${db}`], { stdio: "ignore" });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${own}/healthz`)).ok) break;
+    } catch { /* not listening yet */ }
+    assert.ok(Date.now() < deadline, "the server listens");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const page = await newPage(undefined, own);
+  const failed = [];
+  page.on("requestfailed", (r) => failed.push(r.url()));
+  await page.goto(`${own}/#/`);
+  await page.locator("#analysis-link").click();
+  await page.locator("#analysis-deal").waitFor();
+  await new Promise((resolve) => { child.once("exit", resolve); child.kill("SIGKILL"); });
+  // Konane 6×6: both players remove a piece, then jump.
+  await page.locator("#analysis-preset").selectOption("konane");
+  await page.locator("#analysis-size").fill("6");
+  await page.locator("#analysis-deal").click();
+  await page.locator("#analysis-scores", { hasText: "Ply 0" }).waitFor();
+  for (let ply = 0; ply < 4; ply++) {
+    // The computer's view, then its best move played by clicks.
+    await page.locator("#analysis-scores", { hasText: `Ply ${ply};` }).waitFor();
+    await page.locator("#analysis-think").click();
+    await page.locator("#analysis-view").waitFor();
+    const best = (await page.locator("#analysis-view p").textContent()).match(/Best: (\S+);/)[1];
+    const cells = best.split("x");
+    await click(page, cells[0]);
+    for (const cell of cells.slice(1)) {
+      await page.locator(`[data-cell="${cell}"].target`).waitFor();
+      await click(page, cell);
+    }
+    if (cells.length > 1 && (await page.locator("#stop").count()) > 0) await page.locator("#stop").click();
+    await page.locator("#analysis-moves li", { hasText: best }).waitFor();
+  }
+  await page.locator("#analysis-back").click();
+  await page.locator("#analysis-scores", { hasText: "Ply 3" }).waitFor();
+  assert.deepEqual(failed, [], "nothing was asked of the stopped server");
+  await page.screenshot({ path: path.join(shots, "analysis-board.png") });
+  await page.context().close();
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
+  console.log("the analysis board: dealt, played and analysed with the server stopped");
 }
 
 async function freePort() {
@@ -650,6 +715,7 @@ try {
   await twoPeople();
   await typingSurvivesLiveUpdates();
   await resumesAfterALostConnection();
+  await analysisBoardWithTheServerGone();
   await againstTheComputer();
   await accountsAndRecords();
   assert.deepEqual(outside, [], "no request outside the server");
