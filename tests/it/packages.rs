@@ -26,6 +26,19 @@ fn the_javascript_package_builds_and_answers_as_the_server_in_node() {
     }
     let js = root().join("crates/leapfrog-js");
     run("crates/leapfrog-js/build.sh", &mut Command::new(js.join("build.sh")));
+    // The page's committed copy is this build, byte for byte.
+    let page = root().join("crates/leapfrog/web/engine");
+    for (built, kept) in [
+        ("js/index.js", "index.js"),
+        ("js/wasm/leapfrog_js.js", "wasm/leapfrog_js.js"),
+        ("js/wasm/leapfrog_js_bg.wasm", "wasm/leapfrog_js_bg.wasm"),
+    ] {
+        let same = std::fs::read(js.join(built)).ok() == std::fs::read(page.join(kept)).ok();
+        assert!(
+            same,
+            "crates/leapfrog/web/engine/{kept} is not this build's: run crates/leapfrog-js/build.sh --page"
+        );
+    }
     let out =
         run("npm test (the package's tests)", Command::new("npm").arg("test").current_dir(js.join("js")));
     let report = String::from_utf8_lossy(&out.stdout);
