@@ -8,6 +8,7 @@ import { drawBoard } from "./board.js";
 import { held, myTurn } from "./game_state.js";
 import { actions, cellClicks, player, shareLinks } from "./game_actions.js";
 import { conditionalPanel } from "./long.js";
+import { localEngine } from "./local.js";
 /** What is happening, in words. */
 function headline(view) {
     const g = view.game;
@@ -57,6 +58,28 @@ function resultPanel(view) {
         return h("li", {}, `${names[st.player] ?? "?"}: ${st.score} pts, rank ${st.rank}${st.resigned ? " (resigned)" : ""}${rating}`);
     })));
 }
+/** The position after `n` moves: replayed in this page from the deal (its
+ * rules and seed) when the engine is here and the replay reaches the
+ * game's own position; else asked of the server (a game set up from a
+ * position of its own). */
+async function positionAfter(view, n) {
+    const g = view.game;
+    if (localEngine() !== null && g.seed) {
+        try {
+            let p = (await api.setup({ rules: g.rules, players: g.players.length, seed: g.seed })).position;
+            let at = n === 0 ? p : null;
+            for (const [i, m] of view.history.entries()) {
+                p = (await api.apply({ rules: g.rules, position: { board: p.board, ply: p.ply, scores: p.scores }, move: { path: m.path } })).position;
+                if (i + 1 === n)
+                    at = p;
+            }
+            if (at && p.board === g.position.board && p.ply === g.position.ply)
+                return at;
+        }
+        catch { /* the server knows */ }
+    }
+    return api.positionAt(g.id, n);
+}
 /** The moves, the replay slider and the record's download. */
 function movesPanel(view, render) {
     const g = view.game;
@@ -72,7 +95,7 @@ function movesPanel(view, render) {
         }
         else {
             try {
-                view.replayPosition = await api.positionAt(g.id, n);
+                view.replayPosition = await positionAfter(view, n);
                 view.replay = n;
             }
             catch (err) {

@@ -9,6 +9,8 @@ import { drawBoard } from "./board.js";
 import { type View, held, myTurn } from "./game_state.js";
 import { actions, cellClicks, player, shareLinks } from "./game_actions.js";
 import { conditionalPanel } from "./long.js";
+import { localEngine } from "./local.js";
+import type { PositionView } from "./types.js";
 
 /** What is happening, in words. */
 function headline(view: View): string {
@@ -69,6 +71,26 @@ function resultPanel(view: View): HTMLElement | null {
     })));
 }
 
+/** The position after `n` moves: replayed in this page from the deal (its
+ * rules and seed) when the engine is here and the replay reaches the
+ * game's own position; else asked of the server (a game set up from a
+ * position of its own). */
+async function positionAfter(view: View, n: number): Promise<PositionView> {
+  const g = view.game;
+  if (localEngine() !== null && g.seed) {
+    try {
+      let p = (await api.setup({ rules: g.rules, players: g.players.length, seed: g.seed })).position;
+      let at: PositionView | null = n === 0 ? p : null;
+      for (const [i, m] of view.history.entries()) {
+        p = (await api.apply({ rules: g.rules, position: { board: p.board, ply: p.ply, scores: p.scores }, move: { path: m.path } })).position;
+        if (i + 1 === n) at = p;
+      }
+      if (at && p.board === g.position.board && p.ply === g.position.ply) return at;
+    } catch { /* the server knows */ }
+  }
+  return api.positionAt(g.id, n);
+}
+
 /** The moves, the replay slider and the record's download. */
 function movesPanel(view: View, render: () => void): [HTMLElement, HTMLElement] {
   const g = view.game;
@@ -84,7 +106,7 @@ function movesPanel(view: View, render: () => void): [HTMLElement, HTMLElement] 
       view.replayPosition = null;
     } else {
       try {
-        view.replayPosition = await api.positionAt(g.id, n);
+        view.replayPosition = await positionAfter(view, n);
         view.replay = n;
       } catch (err) {
         say(`That position did not load: ${reason(err)}`, true);

@@ -13,8 +13,8 @@
 //   account's games, the leaderboards, a record downloaded and replayed,
 //   signing out and in.
 // - No page makes a request outside the server, and none asks the server
-//   for legal moves, a move applied or a hint while games are played: the
-//   page's own engine (WebAssembly) computes them.
+//   for legal moves, a move applied, a hint or a replayed position while
+//   games are played: the page's own engine (WebAssembly) computes them.
 // - The analysis board: any rule set dealt, both sides played by clicks,
 //   the computer's view asked, with the server stopped after the page loaded.
 
@@ -37,7 +37,7 @@ const browser = await chromium.launch({
 const outside = [];
 /** Requests for what the page's engine computes (none expected). */
 const stateless = [];
-const computedHere = /\/v1\/(legal-moves|apply|analysis|setups|solutions|records)$|\/legal-moves\?/;
+const computedHere = /\/v1\/(legal-moves|apply|analysis|setups|solutions|records)$|\/legal-moves\?|\/positions\/\d+$/;
 
 async function newPage(viewport = { width: 1200, height: 900 }, server = base) {
   const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
@@ -378,6 +378,9 @@ async function analysisBoardWithTheServerGone() {
   const failed = [];
   page.on("requestfailed", (r) => failed.push(r.url()));
   await page.goto(`${own}/#/`);
+  // The home page links it; its lobby is read before the server goes.
+  await page.locator("#analysis-link").waitFor();
+  await page.waitForLoadState("networkidle");
   await page.locator("#analysis-link").click();
   await page.locator("#analysis-deal").waitFor();
   await new Promise((resolve) => { child.once("exit", resolve); child.kill("SIGKILL"); });
