@@ -61,5 +61,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         batch.moves() as f64 / t,
         steps as f64 / t
     );
+    // Rollouts: the same without observations or masks.
+    let (moves, began) = (batch.moves(), Instant::now());
+    while began.elapsed() < Duration::from_secs_f64(secs) {
+        batch.sample(&mut actions);
+        let out = Outputs {
+            observations: &mut [],
+            masks: &mut [],
+            rewards: &mut rewards,
+            done: &mut done,
+            returns: &mut returns,
+        };
+        batch.step(&actions, out).map_err(|(i, e)| format!("game {i}: {e}"))?;
+    }
+    let t = began.elapsed().as_secs_f64();
+    println!(
+        "batched env:  {:>10.0} moves/s (rollouts: no observations)",
+        (batch.moves() - moves) as f64 / t
+    );
     Ok(())
 }

@@ -21,7 +21,7 @@ impl Batch {
     /// [`Batch::sample`].
     pub fn new(starts: Vec<Position>, seed: u64) -> Batch {
         Batch {
-            envs: starts.into_iter().map(Env::new).collect(),
+            envs: starts.into_iter().map(|p| Env::new(p).without_undo()).collect(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             moves: 0,
         }
@@ -77,8 +77,13 @@ impl Batch {
             if done {
                 env.reset();
             }
-            env.observe(&mut out.observations[i * obs_len..(i + 1) * obs_len]);
-            env.legal_mask(&mut out.masks[i * mask_len..(i + 1) * mask_len]);
+            // Rollouts need no observation: empty buffers are not written.
+            if let Some(obs) = out.observations.get_mut(i * obs_len..(i + 1) * obs_len) {
+                env.observe(obs);
+            }
+            if let Some(mask) = out.masks.get_mut(i * mask_len..(i + 1) * mask_len) {
+                env.legal_mask(mask);
+            }
         }
         Ok(())
     }
@@ -94,13 +99,9 @@ impl Batch {
 
     /// A uniformly random legal action of each game, into `actions`.
     pub fn sample(&mut self, actions: &mut [u32]) {
+        let rng = &mut self.rng;
         for (env, a) in self.envs.iter().zip(actions) {
-            let legal = env.legal_actions();
-            *a = if legal.is_empty() {
-                0
-            } else {
-                legal[rand::RngExt::random_range(&mut self.rng, 0..legal.len() as u64) as usize]
-            };
+            *a = env.random_action(|n| rand::RngExt::random_range(rng, 0..n)).unwrap_or(0);
         }
     }
 
@@ -116,9 +117,9 @@ impl Batch {
 /// Where [`Batch::step`] writes, each the games' in order.
 #[derive(Debug)]
 pub struct Outputs<'a> {
-    /// Observations, `n × channels × rows × cols`.
+    /// Observations, `n × channels × rows × cols` (or empty: not written).
     pub observations: &'a mut [f32],
-    /// Legal masks, `n × actions`.
+    /// Legal masks, `n × actions` (or empty: not written).
     pub masks: &'a mut [u8],
     /// Points scored by the step, `n × players`.
     pub rewards: &'a mut [f32],

@@ -100,7 +100,7 @@ impl Encoding {
         usize::from(cell.rank()) * self.cols + usize::from(cell.file())
     }
 
-    fn cell_at(&self, i: usize) -> Option<Cell> {
+    pub(crate) fn cell_at(&self, i: usize) -> Option<Cell> {
         Cell::new(u8::try_from(i % self.cols).ok()?, u8::try_from(i / self.cols).ok()?)
     }
 

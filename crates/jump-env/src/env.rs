@@ -39,6 +39,11 @@ pub struct Env {
     /// Points on the board at the start, to scale the score planes.
     total: f32,
     history: Vec<Snapshot>,
+    /// Whether steps are kept for [`Env::undo`] (a batch does not).
+    keep_history: bool,
+    /// The legal actions, ascending: found once a state (the mask, the
+    /// list and a random draw all read it).
+    legal: Vec<u32>,
 }
 
 impl Env {
@@ -50,12 +55,53 @@ impl Env {
         let on_board: u32 = squares.iter().flatten().map(|&k| kinds[k].value).sum();
         let scored: u32 = start.scores().iter().sum();
         let total = (on_board + scored).max(1) as f32;
-        Env { pos: start.clone(), start, encoding, chain: Vec::new(), squares, total, history: Vec::new() }
+        Env {
+            pos: start.clone(),
+            start,
+            encoding,
+            chain: Vec::new(),
+            squares,
+            total,
+            history: Vec::new(),
+            keep_history: true,
+            legal: Vec::new(),
+        }
+        .with_legal()
+    }
+
+    /// Finds the legal actions of the state as it now is.
+    fn with_legal(mut self) -> Env {
+        self.find_legal();
+        self
+    }
+
+    fn find_legal(&mut self) {
+        let mut legal = std::mem::take(&mut self.legal);
+        legal.clear();
+        self.each_legal(|a| legal.push(a));
+        legal.sort_unstable();
+        self.legal = legal;
+    }
+
+    /// The same game without [`Env::undo`]: no copy of the state a step.
+    pub fn without_undo(mut self) -> Env {
+        self.keep_history = false;
+        self.history.clear();
+        self
+    }
+
+    /// A uniformly random legal action, drawn by `pick(n)` answering an
+    /// index below `n` (no list is kept); `None` when the game is over.
+    pub fn random_action(&self, mut pick: impl FnMut(u64) -> u64) -> Option<u32> {
+        let n = self.legal.len() as u64;
+        (n > 0).then(|| self.legal[pick(n) as usize])
     }
 
     /// Back to the start.
     pub fn reset(&mut self) {
+        let keep = self.keep_history;
         *self = Env::new(self.start.clone());
+        self.keep_history = keep;
     }
 
     /// The layout of actions and observations.
@@ -102,18 +148,17 @@ impl Env {
     }
 
     /// The jumps the piece on `from` can make next on the board as it
-    /// stands, as (over, to) cells with their direction's index.
-    fn jumps_from(&self, from: Cell) -> Vec<(usize, Cell)> {
+    /// stands, as visits of (direction index, landing cell): no list.
+    fn each_jump_from(&self, from: Cell, mut visit: impl FnMut(usize, Cell)) {
         let rules = self.pos.rules();
-        let Some(mover) = self.squares[self.encoding.cell_index(from)] else { return Vec::new() };
+        let Some(mover) = self.squares[self.encoding.cell_index(from)] else { return };
         let player = self.pos.to_move();
         let owned = rules.spec().capture == Capture::Owned;
         if owned && rules.kinds()[mover].owner != Some(player) {
-            return Vec::new();
+            return;
         }
         let straight = rules.spec().chain == Chain::Straight && self.chain.len() >= 2;
         let first = straight.then(|| direction_of(&self.encoding, self.chain[0], self.chain[1])).flatten();
-        let mut out = Vec::new();
         for (d, &dir) in self.encoding.directions().iter().enumerate() {
             if first.is_some_and(|f| f != d) {
                 continue;
@@ -123,29 +168,25 @@ impl Env {
             let Some(victim) = self.squares[self.encoding.cell_index(over)] else { continue };
             let takes = !owned || rules.kinds()[victim].owner.is_some_and(|o| o != player);
             if takes && self.squares[self.encoding.cell_index(to)].is_none() {
-                out.push((d, to));
+                visit(d, to);
             }
         }
-        out
     }
 
     /// The legal actions, ascending.
     pub fn legal_actions(&self) -> Vec<u32> {
-        let mut out = Vec::new();
-        self.each_legal(|a| out.push(a));
-        out.sort_unstable();
-        out
+        self.legal.clone()
     }
 
     /// Writes the legal actions' mask (1 legal, 0 not) into `mask`, of
     /// [`Encoding::actions`] bytes.
     pub fn legal_mask(&self, mask: &mut [u8]) {
         mask.fill(0);
-        self.each_legal(|a| {
+        for &a in &self.legal {
             if let Some(m) = mask.get_mut(a as usize) {
                 *m = 1;
             }
-        });
+        }
     }
 
     fn each_legal(&self, mut visit: impl FnMut(u32)) {
@@ -153,10 +194,9 @@ impl Env {
             return;
         }
         let e = &self.encoding;
+        let dirs = e.directions().len();
         if let Some(&cur) = self.chain.last() {
-            for (d, _) in self.jumps_from(cur) {
-                visit((e.cell_index(cur) * e.directions().len() + d) as u32);
-            }
+            self.each_jump_from(cur, |d, _| visit((e.cell_index(cur) * dirs + d) as u32));
             visit((e.cells() * (e.directions().len() + 1)) as u32);
         } else if self.pos.is_opening() {
             // Removals are at most a cell each: listing them is bounded.
@@ -165,9 +205,12 @@ impl Env {
                 visit((e.cells() * e.directions().len() + e.cell_index(m.from())) as u32);
             }
         } else {
-            for cell in self.pos.rules().cells() {
-                for (d, _) in self.jumps_from(cell) {
-                    visit((e.cell_index(cell) * e.directions().len() + d) as u32);
+            // Only cells with a piece can start a jump.
+            for (i, square) in self.squares.iter().enumerate() {
+                if square.is_some()
+                    && let Some(cell) = e.cell_at(i)
+                {
+                    self.each_jump_from(cell, |d, _| visit((i * dirs + d) as u32));
                 }
             }
         }
@@ -186,11 +229,14 @@ impl Env {
         }
         let decoded = self.encoding.decode(action).ok_or(EnvError::Unknown(action))?;
         let illegal = || EnvError::Illegal(action, format!("{decoded:?}"));
-        if !self.allows(decoded) {
+        if self.legal.binary_search(&action).is_err() {
             return Err(illegal());
         }
-        let before =
-            Snapshot { pos: self.pos.clone(), chain: self.chain.clone(), squares: self.squares.clone() };
+        let before = self.keep_history.then(|| Snapshot {
+            pos: self.pos.clone(),
+            chain: self.chain.clone(),
+            squares: self.squares.clone(),
+        });
         let players = self.pos.players();
         let rewards = match decoded {
             Action::Remove(cell) => self.finish(Move::removal(cell))?,
@@ -212,7 +258,9 @@ impl Env {
                 self.chain.push(to);
                 self.squares[t] = self.squares[f].take();
                 self.squares[o] = None;
-                if self.jumps_from(to).is_empty() {
+                let mut more = false;
+                self.each_jump_from(to, |_, _| more = true);
+                if !more {
                     let path = std::mem::take(&mut self.chain);
                     self.finish(Move::new(path).map_err(|_| illegal())?)?
                 } else {
@@ -220,26 +268,9 @@ impl Env {
                 }
             }
         };
-        self.history.push(before);
+        self.history.extend(before);
+        self.find_legal();
         Ok(rewards)
-    }
-
-    /// Whether `action` is legal now: the one action checked, not all
-    /// listed.
-    fn allows(&self, action: Action) -> bool {
-        let e = &self.encoding;
-        match action {
-            Action::Stop => !self.chain.is_empty(),
-            Action::Remove(cell) => {
-                self.chain.is_empty() && self.pos.is_opening() && self.pos.check(&Move::removal(cell)).is_ok()
-            }
-            Action::Jump { from, direction } => {
-                let d = e.directions().iter().position(|&x| x == direction);
-                let here = self.chain.last().is_none_or(|&cur| cur == from);
-                here && !(self.chain.is_empty() && self.pos.is_opening())
-                    && self.jumps_from(from).iter().any(|&(k, _)| Some(k) == d)
-            }
-        }
     }
 
     /// Plays the whole move on the position; the points it scored. The
@@ -260,6 +291,7 @@ impl Env {
     pub fn undo(&mut self) -> bool {
         let Some(s) = self.history.pop() else { return false };
         (self.pos, self.chain, self.squares) = (s.pos, s.chain, s.squares);
+        self.find_legal();
         true
     }
 

@@ -19,13 +19,18 @@ def main() -> None:
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 256
     batch = BatchEnv({"preset": "murray", "rows": 9, "cols": 9}, games, players=2, seed=0)
     batch.reset()
-    steps, began = 0, time.perf_counter()
-    while time.perf_counter() - began < secs:
-        result = batch.step(batch.sample())
-        steps += games
-        _ = result.observations, result.action_masks
-    t = time.perf_counter() - began
-    print(f"python batched env: {batch.moves / t:>10.0f} moves/s, {steps / t:.0f} steps/s ({games} games)")
+    for observe in (True, False):
+        moves, steps, began = batch.moves, 0, time.perf_counter()
+        while time.perf_counter() - began < secs:
+            if observe:
+                result = batch.step(batch.sample())
+                _ = result.observations, result.action_masks
+            else:
+                batch.play(batch.sample())
+            steps += games
+        t = time.perf_counter() - began
+        how = "observations and masks read each step" if observe else "rollouts: no observations"
+        print(f"python batched env: {(batch.moves - moves) / t:>10.0f} moves/s, {steps / t:.0f} steps/s ({games} games, {how})")
 
 
 if __name__ == "__main__":

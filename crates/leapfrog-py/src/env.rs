@@ -195,8 +195,15 @@ impl Batch {
     }
 
     /// Steps every game by its action (`actions`: uint32 bytes, one a
-    /// game): (observations, masks, rewards, done, returns) as bytes.
-    fn step<'py>(&mut self, py: Python<'py>, actions: &[u8]) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    /// game): (observations, masks, rewards, done, returns) as bytes; with
+    /// `observe` false (rollouts), observations and masks are empty.
+    #[pyo3(signature = (actions, observe=true))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &[u8],
+        observe: bool,
+    ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
         if actions.len() != 4 * self.batch.len() {
             return Err(PyValueError::new_err(format!(
                 "{} action bytes for {} games",
@@ -208,9 +215,14 @@ impl Batch {
             actions.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
         let Batch { batch, buffers, .. } = self;
         py.detach(|| {
+            let (observations, masks) = if observe {
+                (&mut buffers.observations[..], &mut buffers.masks[..])
+            } else {
+                (&mut [][..], &mut [][..])
+            };
             let out = jump_env::Outputs {
-                observations: &mut buffers.observations,
-                masks: &mut buffers.masks,
+                observations,
+                masks,
                 rewards: &mut buffers.rewards,
                 done: &mut buffers.done,
                 returns: &mut buffers.returns,
@@ -219,9 +231,11 @@ impl Batch {
         })
         .map_err(|(i, e)| PyValueError::new_err(format!("game {i}: {e}")))?;
         let b = &self.buffers;
+        let (observations, masks): (&[f32], &[u8]) =
+            if observe { (&b.observations, &b.masks) } else { (&[], &[]) };
         Ok(vec![
-            PyBytes::new(py, bytemuck::cast_slice(&b.observations)),
-            PyBytes::new(py, &b.masks),
+            PyBytes::new(py, bytemuck::cast_slice(observations)),
+            PyBytes::new(py, masks),
             PyBytes::new(py, bytemuck::cast_slice(&b.rewards)),
             PyBytes::new(py, &b.done),
             PyBytes::new(py, bytemuck::cast_slice(&b.returns)),

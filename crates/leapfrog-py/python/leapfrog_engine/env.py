@@ -188,7 +188,7 @@ class BatchEnv:
             self._obs(obs),
             self._masks(masks),
             np.frombuffer(rewards, dtype="<f4").reshape(shape),
-            np.frombuffer(dones, dtype=np.uint8).astype(np.bool_),
+            np.frombuffer(dones, dtype=np.uint8).view(np.bool_),
             np.frombuffer(returns, dtype="<f4").reshape(shape),
         )
 
@@ -198,6 +198,18 @@ class BatchEnv:
         chain of them)."""
         return int(self._batch.moves())
 
+    def play(self, actions: npt.ArrayLike) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32]]:
+        """Plays ``actions[i]`` in game ``i`` without writing observations
+        (rollouts): (rewards, dones, returns)."""
+        a = np.ascontiguousarray(actions, dtype="<u4")
+        _, _, rewards, dones, returns = self._batch.step(a.tobytes(), False)
+        shape = (self.num_envs, self.num_players)
+        return (
+            np.frombuffer(rewards, dtype="<f4").reshape(shape),
+            np.frombuffer(dones, dtype=np.uint8).view(np.bool_),
+            np.frombuffer(returns, dtype="<f4").reshape(shape),
+        )
+
     def sample(self) -> npt.NDArray[np.uint32]:
         """A uniformly random legal action of every game (drawn in Rust)."""
         return np.frombuffer(self._batch.sample(), dtype="<u4").astype(np.uint32)
@@ -206,4 +218,5 @@ class BatchEnv:
         return np.frombuffer(raw, dtype="<f4").reshape((self.num_envs, *self.observation_shape))
 
     def _masks(self, raw: bytes) -> npt.NDArray[np.bool_]:
-        return np.frombuffer(raw, dtype=np.uint8).reshape((self.num_envs, self.num_actions)).astype(np.bool_)
+        # 0 and 1 bytes read as booleans where they lie: no copy.
+        return np.frombuffer(raw, dtype=np.uint8).reshape((self.num_envs, self.num_actions)).view(np.bool_)
