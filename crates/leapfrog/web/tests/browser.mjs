@@ -14,7 +14,8 @@
 //   signing out and in.
 // - No page makes a request outside the server, and none asks the server
 //   for legal moves, a move applied, a hint or a replayed position while
-//   games are played: the page's own engine (WebAssembly) computes them.
+//   games are played (those endpoints are blocked for the pages): the
+//   page's own engine (WebAssembly) computes them.
 // - The analysis board: any rule set dealt, both sides played by clicks,
 //   the computer's view asked, with the server stopped after the page loaded.
 
@@ -45,6 +46,8 @@ async function newPage(viewport = { width: 1200, height: 900 }, server = base) {
     if (!r.url().startsWith(server) && !r.url().startsWith("data:")) outside.push(r.url());
     if (computedHere.test(r.url())) stateless.push(`${r.method()} ${r.url()}`);
   });
+  // And the server's stateless endpoints are blocked for pages: the page works without them.
+  await context.route(computedHere, (route) => route.abort());
   const page = await context.newPage();
   page.on("pageerror", (e) => { throw new Error(`page error: ${e.message}`); });
   page.on("dialog", (d) => d.accept());
