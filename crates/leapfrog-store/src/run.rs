@@ -146,9 +146,17 @@ impl Store {
         sql: impl Into<Sql>,
         args: &Args<'_>,
     ) -> Result<Vec<T>, StoreError> {
-        let bound = Bound::new(sql, args);
+        self.fetch_all(Bound::new(sql, args), false).await
+    }
+
+    /// The rows `bound` answers, on a reading connection or the writer.
+    async fn fetch_all<T: Row>(&self, bound: Bound, writer: bool) -> Result<Vec<T>, StoreError> {
         self.on_db(move |s| async move {
-            let rows = bound.query()?.fetch_all(&mut *s.read().await?).await?;
+            let rows = if writer {
+                bound.query()?.fetch_all(&mut *s.write().await?).await?
+            } else {
+                bound.query()?.fetch_all(&mut *s.read().await?).await?
+            };
             Ok(rows.iter().map(T::from_row).collect::<Result<_, _>>()?)
         })
         .await
@@ -193,12 +201,7 @@ impl Store {
         sql: impl Into<Sql>,
         args: &Args<'_>,
     ) -> Result<Vec<T>, StoreError> {
-        let bound = Bound::new(sql, args);
-        self.on_db(move |s| async move {
-            let rows = bound.query()?.fetch_all(&mut *s.write().await?).await?;
-            Ok(rows.iter().map(T::from_row).collect::<Result<_, _>>()?)
-        })
-        .await
+        self.fetch_all(Bound::new(sql, args), true).await
     }
 
     /// Runs `work` in a transaction on the writer, committed when it
