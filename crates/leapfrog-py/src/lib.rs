@@ -15,17 +15,9 @@ mod env;
 fn call(py: Python<'_>, operation: &str, body: &str) -> (u16, String) {
     py.detach(|| match leapfrog_wire::local::call(operation, body.as_bytes()) {
         Ok(answer) => (200, String::from_utf8_lossy(&answer).into_owned()),
-        Err(problem) => (problem.status, problem_json(&problem)),
+        // A problem is strings and numbers: it always encodes.
+        Err(problem) => (problem.status, serde_json::to_string(&*problem).unwrap_or_default()),
     })
-}
-
-fn problem_json(problem: &leapfrog_wire::problem::Problem) -> String {
-    // A problem is strings and a number: it always encodes.
-    serde_json_string(problem)
-}
-
-fn serde_json_string<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// The operations' names.
