@@ -91,7 +91,7 @@ impl Env {
     }
 
     /// A uniformly random legal action, drawn by `pick(n)` answering an
-    /// index below `n` (no list is kept); `None` when the game is over.
+    /// index below `n`; `None` when the game is over.
     pub fn random_action(&self, mut pick: impl FnMut(u64) -> u64) -> Option<u32> {
         let n = self.legal.len() as u64;
         (n > 0).then(|| self.legal[pick(n) as usize])
