@@ -44,6 +44,30 @@ pub struct Env {
     /// The legal actions, ascending: found once a state (the mask, the
     /// list and a random draw all read it).
     legal: Vec<u32>,
+    /// For cell `i` and direction `d`, at `i × D + d`: the cells jumped
+    /// over and landed on, both on the board, or [`NO_JUMP`] (a table,
+    /// made once: the scan of every cell a step reads it, not the rules).
+    jumps: Vec<(u16, u16)>,
+}
+
+/// No jump that way: off the board, or over or onto a cell it has not.
+const NO_JUMP: (u16, u16) = (u16::MAX, u16::MAX);
+
+/// The table of [`Env`]'s `jumps` for `pos`'s board.
+fn jump_table(pos: &Position, e: &Encoding) -> Vec<(u16, u16)> {
+    let rules = pos.rules();
+    let mut table = vec![NO_JUMP; e.cells() * e.directions().len()];
+    for cell in rules.cells() {
+        for (d, &dir) in e.directions().iter().enumerate() {
+            let over = cell.step(dir).filter(|&c| rules.has_cell(c));
+            let to = over.and_then(|o| o.step(dir)).filter(|&c| rules.has_cell(c));
+            if let (Some(o), Some(t)) = (over, to) {
+                let index = |c: Cell| u16::try_from(e.cell_index(c)).unwrap_or(u16::MAX);
+                table[e.cell_index(cell) * e.directions().len() + d] = (index(o), index(t));
+            }
+        }
+    }
+    table
 }
 
 impl Env {
@@ -65,12 +89,14 @@ impl Env {
             history: Vec::new(),
             keep_history: true,
             legal: Vec::new(),
+            jumps: Vec::new(),
         }
         .with_legal()
     }
 
-    /// Finds the legal actions of the state as it now is.
+    /// Makes the jump table and finds the legal actions of the start.
     fn with_legal(mut self) -> Env {
+        self.jumps = jump_table(&self.pos, &self.encoding);
         self.find_legal();
         self
     }
@@ -99,9 +125,11 @@ impl Env {
 
     /// Back to the start.
     pub fn reset(&mut self) {
-        let keep = self.keep_history;
-        *self = Env::new(self.start.clone());
-        self.keep_history = keep;
+        self.pos = self.start.clone();
+        self.chain.clear();
+        self.squares = squares_of(&self.pos, &self.encoding);
+        self.history.clear();
+        self.find_legal();
     }
 
     /// The layout of actions and observations.
@@ -151,7 +179,8 @@ impl Env {
     /// stands, as visits of (direction index, landing cell): no list.
     fn each_jump_from(&self, from: Cell, mut visit: impl FnMut(usize, Cell)) {
         let rules = self.pos.rules();
-        let Some(mover) = self.squares[self.encoding.cell_index(from)] else { return };
+        let i = self.encoding.cell_index(from);
+        let Some(mover) = self.squares[i] else { return };
         let player = self.pos.to_move();
         let owned = rules.spec().capture == Capture::Owned;
         if owned && rules.kinds()[mover].owner != Some(player) {
@@ -159,16 +188,18 @@ impl Env {
         }
         let straight = rules.spec().chain == Chain::Straight && self.chain.len() >= 2;
         let first = straight.then(|| direction_of(&self.encoding, self.chain[0], self.chain[1])).flatten();
-        for (d, &dir) in self.encoding.directions().iter().enumerate() {
-            if first.is_some_and(|f| f != d) {
+        let dirs = self.encoding.directions().len();
+        for (d, &(over, to)) in self.jumps[i * dirs..(i + 1) * dirs].iter().enumerate() {
+            if (over, to) == NO_JUMP || first.is_some_and(|f| f != d) {
                 continue;
             }
-            let Some(over) = from.step(dir).filter(|&c| rules.has_cell(c)) else { continue };
-            let Some(to) = over.step(dir).filter(|&c| rules.has_cell(c)) else { continue };
-            let Some(victim) = self.squares[self.encoding.cell_index(over)] else { continue };
+            let Some(victim) = self.squares[usize::from(over)] else { continue };
             let takes = !owned || rules.kinds()[victim].owner.is_some_and(|o| o != player);
-            if takes && self.squares[self.encoding.cell_index(to)].is_none() {
-                visit(d, to);
+            if takes
+                && self.squares[usize::from(to)].is_none()
+                && let Some(cell) = self.encoding.cell_at(usize::from(to))
+            {
+                visit(d, cell);
             }
         }
     }
