@@ -172,7 +172,9 @@ impl Env {
 
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
-        self.chain.is_empty() && self.pos.is_over()
+        // The engine's end is "the player to move has no move": read off
+        // the legal actions found, not asked again (the tests check both agree).
+        self.chain.is_empty() && self.legal.is_empty()
     }
 
     /// The jumps the piece on `from` can make next on the board as it
@@ -221,9 +223,6 @@ impl Env {
     }
 
     fn each_legal(&self, mut visit: impl FnMut(u32)) {
-        if self.is_over() {
-            return;
-        }
         let e = &self.encoding;
         let dirs = e.directions().len();
         if let Some(&cur) = self.chain.last() {

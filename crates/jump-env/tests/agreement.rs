@@ -86,11 +86,14 @@ fn the_paths_walked_are_the_engines_legal_moves_in_random_games() {
             let (mut pos, _) = Position::start(rules.clone(), players, Some(seed)).unwrap();
             while !pos.is_over() {
                 let mut env = Env::new(pos.clone());
+                assert!(!env.is_over(), "{} at {}", rules.name(), pos.setup());
                 assert_eq!(env_paths(&mut env), engine_paths(&pos), "{} at {}", rules.name(), pos.setup());
                 positions += 1;
                 let mv = pos.random_move_unbounded(&mut rng).unwrap();
                 pos.play(&mv).unwrap();
             }
+            // Where the engine says the game is over, so does the environment.
+            assert!(Env::new(pos.clone()).is_over(), "{} at {}", rules.name(), pos.setup());
         }
     }
     assert!(positions > 300, "{positions} positions");
