@@ -50,6 +50,16 @@ pub struct Env {
     jumps: Vec<(u16, u16)>,
 }
 
+/// What decides whether a piece may jump, the same for every cell of a
+/// scan: whether pieces are owned, who moves, the one direction a
+/// straight chain keeps.
+#[derive(Debug, Clone, Copy)]
+struct JumpRule {
+    owned: bool,
+    player: usize,
+    only: Option<usize>,
+}
+
 /// No jump that way: off the board, or over or onto a cell it has not.
 const NO_JUMP: (u16, u16) = (u16::MAX, u16::MAX);
 
@@ -177,32 +187,36 @@ impl Env {
         self.chain.is_empty() && self.legal.is_empty()
     }
 
-    /// The jumps the piece on `from` can make next on the board as it
-    /// stands, as visits of (direction index, landing cell): no list.
-    fn each_jump_from(&self, from: Cell, mut visit: impl FnMut(usize, Cell)) {
-        let rules = self.pos.rules();
-        let i = self.encoding.cell_index(from);
+    /// The jumps the piece on cell index `i` can make next on the board as
+    /// it stands, as visits of their direction's index: no list, no cell
+    /// arithmetic (the jump table has it).
+    fn each_jump_at(&self, i: usize, rule: &JumpRule, mut visit: impl FnMut(usize)) {
         let Some(mover) = self.squares[i] else { return };
-        let player = self.pos.to_move();
-        let owned = rules.spec().capture == Capture::Owned;
-        if owned && rules.kinds()[mover].owner != Some(player) {
+        let kinds = self.pos.rules().kinds();
+        if rule.owned && kinds[mover].owner != Some(rule.player) {
             return;
         }
-        let straight = rules.spec().chain == Chain::Straight && self.chain.len() >= 2;
-        let first = straight.then(|| direction_of(&self.encoding, self.chain[0], self.chain[1])).flatten();
         let dirs = self.encoding.directions().len();
         for (d, &(over, to)) in self.jumps[i * dirs..(i + 1) * dirs].iter().enumerate() {
-            if (over, to) == NO_JUMP || first.is_some_and(|f| f != d) {
+            if (over, to) == NO_JUMP || rule.only.is_some_and(|f| f != d) {
                 continue;
             }
             let Some(victim) = self.squares[usize::from(over)] else { continue };
-            let takes = !owned || rules.kinds()[victim].owner.is_some_and(|o| o != player);
-            if takes
-                && self.squares[usize::from(to)].is_none()
-                && let Some(cell) = self.encoding.cell_at(usize::from(to))
-            {
-                visit(d, cell);
+            let takes = !rule.owned || kinds[victim].owner.is_some_and(|o| o != rule.player);
+            if takes && self.squares[usize::from(to)].is_none() {
+                visit(d);
             }
+        }
+    }
+
+    /// What decides a jump now, found once for a scan of many cells.
+    fn jump_rule(&self) -> JumpRule {
+        let spec = self.pos.rules().spec();
+        let straight = spec.chain == Chain::Straight && self.chain.len() >= 2;
+        JumpRule {
+            owned: spec.capture == Capture::Owned,
+            player: self.pos.to_move(),
+            only: straight.then(|| direction_of(&self.encoding, self.chain[0], self.chain[1])).flatten(),
         }
     }
 
@@ -226,7 +240,8 @@ impl Env {
         let e = &self.encoding;
         let dirs = e.directions().len();
         if let Some(&cur) = self.chain.last() {
-            self.each_jump_from(cur, |d, _| visit((e.cell_index(cur) * dirs + d) as u32));
+            let i = e.cell_index(cur);
+            self.each_jump_at(i, &self.jump_rule(), |d| visit((i * dirs + d) as u32));
             visit((e.cells() * (e.directions().len() + 1)) as u32);
         } else if self.pos.is_opening() {
             // Removals are at most a cell each: listing them is bounded.
@@ -236,11 +251,10 @@ impl Env {
             }
         } else {
             // Only cells with a piece can start a jump.
+            let rule = self.jump_rule();
             for (i, square) in self.squares.iter().enumerate() {
-                if square.is_some()
-                    && let Some(cell) = e.cell_at(i)
-                {
-                    self.each_jump_from(cell, |d, _| visit((i * dirs + d) as u32));
+                if square.is_some() {
+                    self.each_jump_at(i, &rule, |d| visit((i * dirs + d) as u32));
                 }
             }
         }
@@ -289,7 +303,7 @@ impl Env {
                 self.squares[t] = self.squares[f].take();
                 self.squares[o] = None;
                 let mut more = false;
-                self.each_jump_from(to, |_, _| more = true);
+                self.each_jump_at(t, &self.jump_rule(), |_| more = true);
                 if !more {
                     let path = std::mem::take(&mut self.chain);
                     self.finish(Move::new(path).map_err(|_| illegal())?)?
