@@ -60,10 +60,8 @@ export const api = {
     lobby: () => call("GET", "/v1/games?status=waiting&limit=50"),
     history: (id) => call("GET", `/v1/games/${id}/moves`),
     positionAt: (id, ply) => call("GET", `/v1/games/${id}/positions/${ply}`),
-    /** The jumps from `cell` in a game: computed here from its rules and position. */
-    jumps: (g, cell) => localEngine() !== null
-        ? stateless("legalMoves", "POST", "", { rules: g.rules, position: positionOf(g), from: cell, limit: 1 })
-        : call("GET", `/v1/games/${g.id}/legal-moves?from=${cell}&limit=1`),
+    /** The jumps from `cell` in a game: its rules and position's legal moves. */
+    jumps: (g, cell) => stateless("legalMoves", "POST", "/v1/legal-moves", { rules: g.rules, position: positionOf(g), from: cell, limit: 1 }),
     /** A move, played only at the version the page shows (`If-Match`). */
     play: (id, token, version, path) => call("POST", `/v1/games/${id}/moves`, { path }, token, { "If-Match": `"${version}"` }),
     join: (id, req, token) => call("POST", `/v1/games/${id}/join`, req, token),
@@ -84,9 +82,7 @@ export const api = {
     acceptChallenge: (id, token) => call("POST", `/v1/challenges/${encodeURIComponent(id)}/accept`, undefined, token),
     declineChallenge: (id, why, token) => call("POST", `/v1/challenges/${encodeURIComponent(id)}/decline`, { reason: why }, token),
     cancelChallenge: (id, token) => call("POST", `/v1/challenges/${encodeURIComponent(id)}/cancel`, undefined, token),
-    gameMoves: (g) => localEngine() !== null
-        ? stateless("legalMoves", "POST", "", { rules: g.rules, position: positionOf(g), limit: 200 })
-        : call("GET", `/v1/games/${g.id}/legal-moves?limit=200`),
+    gameMoves: (g) => stateless("legalMoves", "POST", "/v1/legal-moves", { rules: g.rules, position: positionOf(g), limit: 200 }),
     conditional: (id, token) => call("GET", `/v1/games/${id}/conditional-moves`, undefined, token),
     keepConditional: (id, lines, token) => call("PUT", `/v1/games/${id}/conditional-moves`, { lines }, token),
     vacation: (name, token) => call("GET", `/v1/accounts/${encodeURIComponent(name)}/vacation`, undefined, token),

@@ -59,10 +59,9 @@ export const api = {
   lobby: () => call<S["GameList"]>("GET", "/v1/games?status=waiting&limit=50"),
   history: (id: string) => call<S["History"]>("GET", `/v1/games/${id}/moves`),
   positionAt: (id: string, ply: number) => call<PositionView>("GET", `/v1/games/${id}/positions/${ply}`),
-  /** The jumps from `cell` in a game: computed here from its rules and position. */
-  jumps: (g: Game, cell: string) => localEngine() !== null
-    ? stateless("legalMoves", "POST", "", { rules: g.rules, position: positionOf(g), from: cell, limit: 1 })
-    : call<S["LegalMovesResponse"]>("GET", `/v1/games/${g.id}/legal-moves?from=${cell}&limit=1`),
+  /** The jumps from `cell` in a game: its rules and position's legal moves. */
+  jumps: (g: Game, cell: string) =>
+    stateless("legalMoves", "POST", "/v1/legal-moves", { rules: g.rules, position: positionOf(g), from: cell, limit: 1 }),
   /** A move, played only at the version the page shows (`If-Match`). */
   play: (id: string, token: string, version: number, path: string[]) =>
     call<Game>("POST", `/v1/games/${id}/moves`, { path } satisfies S["MoveInput"], token, { "If-Match": `"${version}"` }),
@@ -88,9 +87,8 @@ export const api = {
     call<S["ChallengeView"]>("POST", `/v1/challenges/${encodeURIComponent(id)}/decline`, { reason: why }, token),
   cancelChallenge: (id: string, token: string) =>
     call<S["ChallengeView"]>("POST", `/v1/challenges/${encodeURIComponent(id)}/cancel`, undefined, token),
-  gameMoves: (g: Game) => localEngine() !== null
-    ? stateless("legalMoves", "POST", "", { rules: g.rules, position: positionOf(g), limit: 200 })
-    : call<S["LegalMovesResponse"]>("GET", `/v1/games/${g.id}/legal-moves?limit=200`),
+  gameMoves: (g: Game) =>
+    stateless("legalMoves", "POST", "/v1/legal-moves", { rules: g.rules, position: positionOf(g), limit: 200 }),
   conditional: (id: string, token: string) =>
     call<S["ConditionalMoves"]>("GET", `/v1/games/${id}/conditional-moves`, undefined, token),
   keepConditional: (id: string, lines: string[][], token: string) =>

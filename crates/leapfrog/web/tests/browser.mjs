@@ -363,57 +363,85 @@ async function typingSurvivesLiveUpdates() {
 async function analysisBoardWithTheServerGone() {
   // 5. The analysis board: loaded, then the server stopped; a deal, both
   // sides played by clicks, the computer's view, a move taken back.
+  const own = await ownServer("analysis");
+  try {
+    const page = await newPage(undefined, own.url);
+    const failed = [];
+    page.on("requestfailed", (r) => failed.push(r.url()));
+    await page.goto(`${own.url}/#/`);
+    // The home page links it; its lobby is read before the server goes.
+    await page.locator("#analysis-link").waitFor();
+    await page.waitForLoadState("networkidle");
+    await page.locator("#analysis-link").click();
+    await page.locator("#analysis-deal").waitFor();
+    await own.stop();
+    // Konane 6×6: both players remove a piece, then jump.
+    await page.locator("#analysis-preset").selectOption("konane");
+    await page.locator("#analysis-size").fill("6");
+    await page.locator("#analysis-deal").click();
+    await page.locator("#analysis-scores", { hasText: "Ply 0" }).waitFor();
+    for (let ply = 0; ply < 4; ply++) {
+      // The computer's view, then its best move played by clicks.
+      await page.locator("#analysis-scores", { hasText: `Ply ${ply};` }).waitFor();
+      await page.locator("#analysis-think").click();
+      await page.locator("#analysis-view").waitFor();
+      const best = (await page.locator("#analysis-view p").textContent()).match(/Best: (\S+);/)[1];
+      const cells = best.split("x");
+      await click(page, cells[0]);
+      for (const cell of cells.slice(1)) {
+        await page.locator(`[data-cell="${cell}"].target`).waitFor();
+        await click(page, cell);
+      }
+      if (cells.length > 1 && (await page.locator("#stop").count()) > 0) await page.locator("#stop").click();
+      await page.locator("#analysis-moves li", { hasText: best }).waitFor();
+    }
+    await page.locator("#analysis-back").click();
+    await page.locator("#analysis-scores", { hasText: "Ply 3" }).waitFor();
+    assert.deepEqual(failed, [], "nothing was asked of the stopped server");
+    await page.screenshot({ path: path.join(shots, "analysis-board.png") });
+    await page.context().close();
+  } finally {
+    await own.stop();
+    own.remove();
+  }
+  console.log("the analysis board: dealt, played and analysed with the server stopped");
+}
+
+/** A `leapfrog serve` of this test's own (`LEAPFROG_BIN`) on a free port and
+ * a database in the temporary folder: `start` it (again), `stop` it
+ * (killed), `remove` its database. */
+async function ownServer(name, extra = []) {
   const bin = process.env.LEAPFROG_BIN;
   assert.ok(bin, "LEAPFROG_BIN names the leapfrog binary");
   const port = await freePort();
-  const own = `http://127.0.0.1:${port}`;
-  const db = path.join(os.tmpdir(), `leapfrog-analysis-${process.pid}.db`);
-  const child = spawn(bin, ["serve", "--bind", `127.0.0.1:${port}`, "--database-url", `sqlite://${db}`], { stdio: "ignore" });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${own}/healthz`)).ok) break;
-    } catch { /* not listening yet */ }
-    assert.ok(Date.now() < deadline, "the server listens");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const page = await newPage(undefined, own);
-  const failed = [];
-  page.on("requestfailed", (r) => failed.push(r.url()));
-  await page.goto(`${own}/#/`);
-  // The home page links it; its lobby is read before the server goes.
-  await page.locator("#analysis-link").waitFor();
-  await page.waitForLoadState("networkidle");
-  await page.locator("#analysis-link").click();
-  await page.locator("#analysis-deal").waitFor();
-  await new Promise((resolve) => { child.once("exit", resolve); child.kill("SIGKILL"); });
-  // Konane 6×6: both players remove a piece, then jump.
-  await page.locator("#analysis-preset").selectOption("konane");
-  await page.locator("#analysis-size").fill("6");
-  await page.locator("#analysis-deal").click();
-  await page.locator("#analysis-scores", { hasText: "Ply 0" }).waitFor();
-  for (let ply = 0; ply < 4; ply++) {
-    // The computer's view, then its best move played by clicks.
-    await page.locator("#analysis-scores", { hasText: `Ply ${ply};` }).waitFor();
-    await page.locator("#analysis-think").click();
-    await page.locator("#analysis-view").waitFor();
-    const best = (await page.locator("#analysis-view p").textContent()).match(/Best: (\S+);/)[1];
-    const cells = best.split("x");
-    await click(page, cells[0]);
-    for (const cell of cells.slice(1)) {
-      await page.locator(`[data-cell="${cell}"].target`).waitFor();
-      await click(page, cell);
-    }
-    if (cells.length > 1 && (await page.locator("#stop").count()) > 0) await page.locator("#stop").click();
-    await page.locator("#analysis-moves li", { hasText: best }).waitFor();
-  }
-  await page.locator("#analysis-back").click();
-  await page.locator("#analysis-scores", { hasText: "Ply 3" }).waitFor();
-  assert.deepEqual(failed, [], "nothing was asked of the stopped server");
-  await page.screenshot({ path: path.join(shots, "analysis-board.png") });
-  await page.context().close();
-  for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
-  console.log("the analysis board: dealt, played and analysed with the server stopped");
+  const url = `http://127.0.0.1:${port}`;
+  const db = path.join(os.tmpdir(), `leapfrog-${name}-${process.pid}.db`);
+  let child = null;
+  const server = {
+    url,
+    async start() {
+      child = spawn(bin, ["serve", "--bind", `127.0.0.1:${port}`, "--database-url", `sqlite://${db}`, ...extra],
+        { stdio: "ignore" });
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        try {
+          if ((await fetch(`${url}/healthz`)).ok) return;
+        } catch { /* not listening yet */ }
+        assert.ok(Date.now() < deadline, "the server listens");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    stop: () => new Promise((resolve) => {
+      if (child === null || child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", resolve);
+      child.kill("SIGKILL");
+    }),
+    remove() {
+      for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
+    },
+  };
+  await server.start();
+  return server;
 }
 
 async function freePort() {
@@ -429,38 +457,17 @@ async function resumesAfterALostConnection() {
   // 4. The server is killed under an open page and started again on the
   // same port and database: the page says so, reconnects by itself, and
   // shows the move made while it was away. Then a stream refused.
-  const bin = process.env.LEAPFROG_BIN;
-  assert.ok(bin, "LEAPFROG_BIN names the leapfrog binary");
-  const port = await freePort();
-  const own = `http://127.0.0.1:${port}`;
-  const db = path.join(os.tmpdir(), `leapfrog-browser-${process.pid}.db`);
-  const start = async () => {
-    const child = spawn(bin, ["serve", "--bind", `127.0.0.1:${port}`, "--database-url", `sqlite://${db}`,
-      "--max-streams-per-game", "1"], { stdio: "ignore" });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${own}/healthz`)).ok) return child;
-      } catch { /* not listening yet */ }
-      assert.ok(Date.now() < deadline, "the server listens");
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  const stop = (child) => new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", resolve);
-    child.kill("SIGKILL");
-  });
-  let server = await start();
+  const server = await ownServer("browser", ["--max-streams-per-game", "1"]);
+  const own = server.url;
   try {
     const g = await api("/v1/games", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ rules: { preset: "old", rows: 4, cols: 4 }, players: [{ name: "Gus" }, { name: "Hal" }] }) }, own);
     const page = await newPage(undefined, own);
     await page.goto(`${own}/#/game/${g.id}`);
     await page.locator("#headline", { hasText: "Gus" }).waitFor();
-    await stop(server);
+    await server.stop();
     await page.locator("#status", { hasText: "Connection lost" }).waitFor();
-    server = await start();
+    await server.start();
     // A move through the API, by the seat to move, returning its notation.
     const playFirstLegal = async (seat) => {
       const [move] = (await api(`/v1/games/${g.id}/legal-moves`, undefined, own)).moves;
@@ -484,8 +491,8 @@ async function resumesAfterALostConnection() {
     await second.locator("ol.moves li", { hasText: next }).waitFor();
     console.log("pages reconnected by themselves: after the server was killed, and after a refusal");
   } finally {
-    await stop(server);
-    for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
+    await server.stop();
+    server.remove();
   }
 }
 
