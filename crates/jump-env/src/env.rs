@@ -23,7 +23,7 @@ pub enum EnvError {
 struct Snapshot {
     pos: Position,
     chain: Vec<Cell>,
-    squares: Vec<Option<usize>>,
+    squares: Vec<u8>,
 }
 
 /// A game as an environment: one jump (or removal, or stop) a step.
@@ -34,8 +34,10 @@ pub struct Env {
     encoding: Encoding,
     /// The path of the move being made this turn (empty between moves).
     chain: Vec<Cell>,
-    /// Each cell's piece (its kind's index) as the board stands mid-chain.
-    squares: Vec<Option<usize>>,
+    /// Each cell's piece as the board stands mid-chain, by cell index: 0
+    /// empty, `k + 1` a piece of kind `k` (at most 26 kinds); one more
+    /// entry past the cells, always empty, which [`NO_JUMP`] points at.
+    squares: Vec<u8>,
     /// Points on the board at the start, to scale the score planes.
     total: f32,
     history: Vec<Snapshot>,
@@ -45,28 +47,31 @@ pub struct Env {
     /// list and a random draw all read it).
     legal: Vec<u32>,
     /// For cell `i` and direction `d`, at `i × D + d`: the cells jumped
-    /// over and landed on, both on the board, or [`NO_JUMP`] (a table,
-    /// made once: the scan of every cell a step reads it, not the rules).
+    /// over and landed on, both on the board, or the always empty entry
+    /// past the cells twice (a table, made once: the scan of every cell a
+    /// step reads it, not the rules).
     jumps: Vec<(u16, u16)>,
 }
 
 /// What decides whether a piece may jump, the same for every cell of a
-/// scan: whether pieces are owned, who moves, the one direction a
-/// straight chain keeps.
+/// scan: as bit masks over `squares`' codes, the pieces that may jump
+/// and those they may take (bit 0, an empty cell, in neither); the one
+/// direction a straight chain keeps.
 #[derive(Debug, Clone, Copy)]
 struct JumpRule {
-    owned: bool,
-    player: usize,
+    movers: u32,
+    victims: u32,
     only: Option<usize>,
 }
-
-/// No jump that way: off the board, or over or onto a cell it has not.
-const NO_JUMP: (u16, u16) = (u16::MAX, u16::MAX);
 
 /// The table of [`Env`]'s `jumps` for `pos`'s board.
 fn jump_table(pos: &Position, e: &Encoding) -> Vec<(u16, u16)> {
     let rules = pos.rules();
-    let mut table = vec![NO_JUMP; e.cells() * e.directions().len()];
+    // No jump that way (off the board, or over or onto a cell it has
+    // not): over and onto the always empty entry, so that no test is
+    // needed — an empty cell is never taken.
+    let none = u16::try_from(e.cells()).unwrap_or(u16::MAX);
+    let mut table = vec![(none, none); e.cells() * e.directions().len()];
     for cell in rules.cells() {
         for (d, &dir) in e.directions().iter().enumerate() {
             let over = cell.step(dir).filter(|&c| rules.has_cell(c));
@@ -86,7 +91,8 @@ impl Env {
         let encoding = Encoding::new(start.rules(), start.players());
         let squares = squares_of(&start, &encoding);
         let kinds = start.rules().kinds();
-        let on_board: u32 = squares.iter().flatten().map(|&k| kinds[k].value).sum();
+        let on_board: u32 =
+            squares.iter().filter(|&&k| k > 0).map(|&k| kinds[usize::from(k) - 1].value).sum();
         let scored: u32 = start.scores().iter().sum();
         let total = (on_board + scored).max(1) as f32;
         Env {
@@ -189,21 +195,17 @@ impl Env {
 
     /// The jumps the piece on cell index `i` can make next on the board as
     /// it stands, as visits of their direction's index: no list, no cell
-    /// arithmetic (the jump table has it).
+    /// arithmetic (the jump table has it), no branch but the visit's.
+    #[inline]
     fn each_jump_at(&self, i: usize, rule: &JumpRule, mut visit: impl FnMut(usize)) {
-        let Some(mover) = self.squares[i] else { return };
-        let kinds = self.pos.rules().kinds();
-        if rule.owned && kinds[mover].owner != Some(rule.player) {
+        let sq = &self.squares;
+        if rule.movers >> sq[i] & 1 == 0 {
             return;
         }
         let dirs = self.encoding.directions().len();
         for (d, &(over, to)) in self.jumps[i * dirs..(i + 1) * dirs].iter().enumerate() {
-            if (over, to) == NO_JUMP || rule.only.is_some_and(|f| f != d) {
-                continue;
-            }
-            let Some(victim) = self.squares[usize::from(over)] else { continue };
-            let takes = !rule.owned || kinds[victim].owner.is_some_and(|o| o != rule.player);
-            if takes && self.squares[usize::from(to)].is_none() {
+            let takes = rule.victims >> sq[usize::from(over)] & 1 != 0;
+            if takes & (sq[usize::from(to)] == 0) & rule.only.is_none_or(|f| f == d) {
                 visit(d);
             }
         }
@@ -213,9 +215,16 @@ impl Env {
     fn jump_rule(&self) -> JumpRule {
         let spec = self.pos.rules().spec();
         let straight = spec.chain == Chain::Straight && self.chain.len() >= 2;
+        let (owned, player) = (spec.capture == Capture::Owned, self.pos.to_move());
+        let (mut movers, mut victims) = (0, 0);
+        for (k, kind) in self.pos.rules().kinds().iter().enumerate() {
+            let mine = kind.owner == Some(player);
+            movers |= u32::from(!owned || mine) << (k + 1);
+            victims |= u32::from(!owned || kind.owner.is_some_and(|o| o != player)) << (k + 1);
+        }
         JumpRule {
-            owned: spec.capture == Capture::Owned,
-            player: self.pos.to_move(),
+            movers,
+            victims,
             only: straight.then(|| direction_of(&self.encoding, self.chain[0], self.chain[1])).flatten(),
         }
     }
@@ -252,10 +261,8 @@ impl Env {
         } else {
             // Only cells with a piece can start a jump.
             let rule = self.jump_rule();
-            for (i, square) in self.squares.iter().enumerate() {
-                if square.is_some() {
-                    self.each_jump_at(i, &rule, |d| visit((i * dirs + d) as u32));
-                }
+            for i in 0..e.cells() {
+                self.each_jump_at(i, &rule, |d| visit((i * dirs + d) as u32));
             }
         }
     }
@@ -300,8 +307,8 @@ impl Env {
                     self.chain.push(from);
                 }
                 self.chain.push(to);
-                self.squares[t] = self.squares[f].take();
-                self.squares[o] = None;
+                self.squares[t] = std::mem::take(&mut self.squares[f]);
+                self.squares[o] = 0;
                 let mut more = false;
                 self.each_jump_at(t, &self.jump_rule(), |_| more = true);
                 if !more {
@@ -325,7 +332,7 @@ impl Env {
         self.pos.play(&mv).map_err(|e| EnvError::Illegal(u32::MAX, format!("{mv}: {e}")))?;
         self.chain.clear();
         if mv.is_removal() {
-            self.squares[self.encoding.cell_index(mv.from())] = None;
+            self.squares[self.encoding.cell_index(mv.from())] = 0;
         }
         debug_assert_eq!(self.squares, squares_of(&self.pos, &self.encoding));
         Ok(self.pos.scores().iter().zip(before).map(|(&a, b)| f64::from(a - b)).collect())
@@ -364,8 +371,8 @@ impl Env {
             let i = e.cell_index(cell);
             out[e.board_plane() * plane + i] = 1.0;
             match self.squares[i] {
-                Some(k) => out[e.kind_plane(k) * plane + i] = 1.0,
-                None => out[e.empty_plane() * plane + i] = 1.0,
+                0 => out[e.empty_plane() * plane + i] = 1.0,
+                k => out[e.kind_plane(usize::from(k) - 1) * plane + i] = 1.0,
             }
         }
         if let Some(&cur) = self.chain.last() {
@@ -380,12 +387,14 @@ impl Env {
     }
 }
 
-/// Each cell's piece (kind index) of `pos`, by cell index.
-fn squares_of(pos: &Position, e: &Encoding) -> Vec<Option<usize>> {
-    let mut squares = vec![None; e.cells()];
+/// [`Env`]'s `squares` of `pos`: each cell's piece by cell index (0
+/// empty, `k + 1` kind `k`), and the always empty entry past them.
+fn squares_of(pos: &Position, e: &Encoding) -> Vec<u8> {
+    let mut squares = vec![0; e.cells() + 1];
     for (cell, square) in pos.grid().squares() {
         if let Square::Piece(letter) = square {
-            squares[e.cell_index(cell)] = pos.rules().kind_index(letter);
+            let code = pos.rules().kind_index(letter).map_or(0, |k| k + 1);
+            squares[e.cell_index(cell)] = u8::try_from(code).unwrap_or(0);
         }
     }
     squares
