@@ -3,6 +3,7 @@
 use jump_capture::{Capture, Cell, Chain, Move, PathBudget, Position, Square};
 
 use crate::encoding::{Action, Encoding};
+use crate::sets::BitBoard;
 
 /// Why a step was refused (nothing changed).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -51,6 +52,8 @@ pub struct Env {
     /// past the cells twice (a table, made once: the scan of every cell a
     /// step reads it, not the rules).
     jumps: Vec<(u16, u16)>,
+    /// `squares` as bit sets, for the scan of every piece's jumps.
+    bits: BitBoard,
 }
 
 /// What decides whether a piece may jump, the same for every cell of a
@@ -59,6 +62,7 @@ pub struct Env {
 /// direction a straight chain keeps.
 #[derive(Debug, Clone, Copy)]
 struct JumpRule {
+    owned: bool,
     movers: u32,
     victims: u32,
     only: Option<usize>,
@@ -90,6 +94,8 @@ impl Env {
     pub fn new(start: Position) -> Env {
         let encoding = Encoding::new(start.rules(), start.players());
         let squares = squares_of(&start, &encoding);
+        let mut bits = BitBoard::new(start.rules(), &encoding);
+        bits.load(&squares);
         let kinds = start.rules().kinds();
         let on_board: u32 =
             squares.iter().filter(|&&k| k > 0).map(|&k| kinds[usize::from(k) - 1].value).sum();
@@ -106,6 +112,7 @@ impl Env {
             keep_history: true,
             legal: Vec::new(),
             jumps: Vec::new(),
+            bits,
         }
         .with_legal()
     }
@@ -117,10 +124,27 @@ impl Env {
         self
     }
 
+    /// Finds the legal actions of the state (kept in `legal`, ascending).
     fn find_legal(&mut self) {
         let mut legal = std::mem::take(&mut self.legal);
         legal.clear();
-        self.each_legal(|a| legal.push(a));
+        let e = &self.encoding;
+        let dirs = e.directions().len();
+        let rule = self.jump_rule();
+        if let Some(&cur) = self.chain.last() {
+            // Mid-chain: the moving piece's jumps, or stop.
+            let i = e.cell_index(cur);
+            self.each_jump_at(i, &rule, |d| legal.push((i * dirs + d) as u32));
+            legal.push((e.cells() * (dirs + 1)) as u32);
+        } else if self.pos.is_opening() {
+            // Removals are at most a cell each: listing them is bounded.
+            let moves = self.pos.legal_moves(PathBudget::new(e.cells() as u64 + 1)).unwrap_or_default();
+            legal.extend(moves.iter().map(|m| (e.cells() * dirs + e.cell_index(m.from())) as u32));
+        } else {
+            // Every piece's jumps: a scan of bit sets.
+            let roles = rule.owned.then_some((rule.movers, rule.victims));
+            self.bits.first_jumps(roles, |i, d| legal.push((i * dirs + d) as u32));
+        }
         legal.sort_unstable();
         self.legal = legal;
     }
@@ -144,6 +168,7 @@ impl Env {
         self.pos = self.start.clone();
         self.chain.clear();
         self.squares = squares_of(&self.pos, &self.encoding);
+        self.bits.load(&self.squares);
         self.history.clear();
         self.find_legal();
     }
@@ -223,6 +248,7 @@ impl Env {
             victims |= u32::from(!owned || kind.owner.is_some_and(|o| o != player)) << (k + 1);
         }
         JumpRule {
+            owned,
             movers,
             victims,
             only: straight.then(|| direction_of(&self.encoding, self.chain[0], self.chain[1])).flatten(),
@@ -241,28 +267,6 @@ impl Env {
         for &a in &self.legal {
             if let Some(m) = mask.get_mut(a as usize) {
                 *m = 1;
-            }
-        }
-    }
-
-    fn each_legal(&self, mut visit: impl FnMut(u32)) {
-        let e = &self.encoding;
-        let dirs = e.directions().len();
-        if let Some(&cur) = self.chain.last() {
-            let i = e.cell_index(cur);
-            self.each_jump_at(i, &self.jump_rule(), |d| visit((i * dirs + d) as u32));
-            visit((e.cells() * (e.directions().len() + 1)) as u32);
-        } else if self.pos.is_opening() {
-            // Removals are at most a cell each: listing them is bounded.
-            let moves = self.pos.legal_moves(PathBudget::new(e.cells() as u64 + 1)).unwrap_or_default();
-            for m in moves {
-                visit((e.cells() * e.directions().len() + e.cell_index(m.from())) as u32);
-            }
-        } else {
-            // Only cells with a piece can start a jump.
-            let rule = self.jump_rule();
-            for i in 0..e.cells() {
-                self.each_jump_at(i, &rule, |d| visit((i * dirs + d) as u32));
             }
         }
     }
@@ -307,8 +311,11 @@ impl Env {
                     self.chain.push(from);
                 }
                 self.chain.push(to);
-                self.squares[t] = std::mem::take(&mut self.squares[f]);
-                self.squares[o] = 0;
+                let (mover, taken) = (self.squares[f], self.squares[o]);
+                self.set_square(f, 0);
+                self.set_square(o, 0);
+                self.set_square(t, mover);
+                debug_assert!(taken != 0 && mover != 0);
                 let mut more = false;
                 self.each_jump_at(t, &self.jump_rule(), |_| more = true);
                 if !more {
@@ -332,16 +339,23 @@ impl Env {
         self.pos.play(&mv).map_err(|e| EnvError::Illegal(u32::MAX, format!("{mv}: {e}")))?;
         self.chain.clear();
         if mv.is_removal() {
-            self.squares[self.encoding.cell_index(mv.from())] = 0;
+            self.set_square(self.encoding.cell_index(mv.from()), 0);
         }
         debug_assert_eq!(self.squares, squares_of(&self.pos, &self.encoding));
         Ok(self.pos.scores().iter().zip(before).map(|(&a, b)| f64::from(a - b)).collect())
+    }
+
+    /// Puts `code` on cell index `i`, in the squares and their bit sets.
+    fn set_square(&mut self, i: usize, code: u8) {
+        self.bits.place(i, self.squares[i], code);
+        self.squares[i] = code;
     }
 
     /// Takes back the last step; `false` at the start.
     pub fn undo(&mut self) -> bool {
         let Some(s) = self.history.pop() else { return false };
         (self.pos, self.chain, self.squares) = (s.pos, s.chain, s.squares);
+        self.bits.load(&self.squares);
         self.find_legal();
         true
     }

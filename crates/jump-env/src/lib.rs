@@ -27,7 +27,8 @@
 //! nothing is enumerated.
 //!
 //! Modules: `encoding` (the layout of actions and planes), `env` (one
-//! game), `batch` (many).
+//! game), `sets` (every piece's jumps at once, on bit sets: the fast
+//! path), `batch` (many).
 //!
 //! ```
 //! use jump_capture::{Position, Preset, Rules};
@@ -47,6 +48,7 @@
 mod batch;
 mod encoding;
 mod env;
+mod sets;
 
 pub use batch::{Batch, Outputs};
 pub use encoding::{Action, Encoding};

@@ -100,6 +100,36 @@ fn the_paths_walked_are_the_engines_legal_moves_in_random_games() {
 }
 
 #[test]
+fn a_game_stepped_without_undo_finds_at_each_turn_what_a_fresh_environment_finds() {
+    // The environment keeps its board as it steps; a new one reads it off
+    // the position. They agree on every turn of random games.
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let mut turns = 0;
+    for (rules, players) in rule_sets() {
+        for seed in 0..3 {
+            let (start, _) = Position::start(rules.clone(), players, Some(seed)).unwrap();
+            let mut env = Env::new(start).without_undo();
+            while !env.is_over() {
+                if !env.in_chain() {
+                    let fresh = Env::new(env.position().clone());
+                    assert_eq!(
+                        env.legal_actions(),
+                        fresh.legal_actions(),
+                        "{} at {}",
+                        rules.name(),
+                        env.position().setup()
+                    );
+                    turns += 1;
+                }
+                let a = env.random_action(|n| rand::RngExt::random_range(&mut rng, 0..n)).unwrap();
+                env.step(a).unwrap();
+            }
+        }
+    }
+    assert!(turns > 300, "{turns} turns");
+}
+
+#[test]
 fn a_game_played_through_the_environment_ends_as_the_engine_says_and_undoes_to_the_start() {
     let rules = Rules::new(Preset::Murray.spec().with_size(6, 6)).unwrap();
     let (start, _) = Position::start(rules, 2, Some(3)).unwrap();
