@@ -5,6 +5,8 @@
 //! - [`game`]: [`game::Game::apply`] takes a command and the time and
 //!   answers the next game and what changed, or the refusal.
 //! - [`names`]: the checks of the names people and rule sets give.
+//! - [`tournament`]: pairings and standings of events (round-robin,
+//!   Swiss, arena) from their history.
 //! - [`same_variants!`]: the one way a form's enum maps to the rules
 //!   crate's.
 //!
@@ -13,6 +15,7 @@
 
 pub mod game;
 pub mod names;
+pub mod tournament;
 
 /// `From` both ways between an enum of a form (JSON, stored) and the
 /// rules crate's enum of the same variants: each mapping written once.
