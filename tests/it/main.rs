@@ -9,7 +9,8 @@
 //!   `domain`: the game domain without HTTP; `local`: the stateless API
 //!   in-process, as the bindings call it; `packages`: the npm package built
 //!   and tested in Node; `store`: the
-//!   store's transactions on both databases;
+//!   store's transactions on both databases; `tournaments`: events,
+//!   their pairings and standings;
 //!   `bad_input`: mutated requests to every endpoint that takes a body;
 //!   `process`: `leapfrog serve` as a process, and how it stops; `metrics`: `/metrics` and a real Prometheus; `fleet`: three processes behind nginx (`deploy/`); `records`: game records; `engine`: the rules crate
 //!   through its public API; `generated_client`: clients generated from the
@@ -56,6 +57,7 @@ mod records;
 mod request_log;
 mod sign_in;
 mod store;
+mod tournaments;
 mod vacation;
 mod walls;
 mod webhooks;

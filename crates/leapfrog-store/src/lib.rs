@@ -8,7 +8,8 @@
 //! `moves` (a move's commit and the history), `events` (each game's event
 //! log), `account_events` (each account's), `challenges`, `vacation`,
 //! `conditional` (kept conditional moves), `webhooks` (endpoints and
-//! deliveries) and `claims` (the deliveries' fair claim), `group` and
+//! deliveries) and `claims` (the deliveries' fair claim), `tournaments`
+//! (events, their players and games), `group` and
 //! `batch` (the group commit of moves), `direct` (SQLite's writer on its
 //! own thread), `liveness` (the process's heartbeat), `backup`; `run` is
 //! where every statement runs (the database's runtime), `rows`
@@ -50,6 +51,7 @@ mod seats;
 mod sql;
 pub mod stored;
 mod tokens;
+mod tournaments;
 pub use stored::{GameRows, MoveRows};
 mod vacation;
 mod webhooks;
@@ -70,6 +72,9 @@ pub use games::WAITING;
 pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
 pub use rows::{Commit, DeliveryRow, EventRow, GameRow, KeyRecord, MoveRow, SeatRow, WebhookRow};
 pub use tokens::TokenRow;
+pub use tournaments::{
+    TournamentChange, TournamentGameRow, TournamentPlayerRow, TournamentRow, TournamentWrite,
+};
 pub use vacation::Vacation;
 pub use webhooks::{MAX_BODY, Sent};
 

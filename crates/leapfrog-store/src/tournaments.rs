@@ -1,0 +1,472 @@
+//! The `tournaments`, `tournament_players` and `tournament_games` tables
+//! (rule book §17): an event by its id, the events listed newest first,
+//! its players and games; and one way to change an event — its new row,
+//! written only if it is still at the version read, with every player,
+//! game and account event the change makes, in one transaction. So of
+//! two processes pairing the same round, one writes and the other reads
+//! the event again.
+
+use std::sync::LazyLock;
+
+use super::account_events::AccountEvent;
+use super::rows::{GameRow, SeatRow};
+use super::sql::{Arg, Execute, Statement};
+use super::{Store, StoreError, is_unique_violation};
+
+/// An event as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct TournamentRow {
+    /// Its id (a UUID).
+    pub id: String,
+    /// Who made it.
+    pub creator_id: String,
+    /// Its name.
+    pub name: String,
+    /// `round_robin`, `double_round_robin`, `swiss` or `arena`.
+    pub format: String,
+    /// The rule set, JSON as the API gives it.
+    pub rules: String,
+    /// 1 for rated.
+    pub rated: i64,
+    /// A Swiss's rounds.
+    pub rounds: Option<i64>,
+    /// 1: a correspondence round-robin pairs every game at the start.
+    pub all_at_once: i64,
+    /// Seconds a move (days × 86400 by correspondence).
+    pub move_limit: Option<i64>,
+    /// 1 for correspondence.
+    pub correspondence: i64,
+    /// An arena's length, in milliseconds.
+    pub duration_ms: Option<i64>,
+    /// Players it needs to start.
+    pub min_players: i64,
+    /// Players it takes at most.
+    pub max_players: i64,
+    /// When it starts by itself (Unix milliseconds); `None`: when its
+    /// creator says.
+    pub starts_at: Option<i64>,
+    /// 1 when bots may join.
+    pub bots: i64,
+    /// JSON list of the account ids invited; `None`: open to all.
+    pub invited: Option<String>,
+    /// `open`, `running`, `over` or `canceled`.
+    pub status: String,
+    /// The round being played (0 before the first).
+    pub round: i64,
+    /// Bumped by every change.
+    pub version: i64,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds.
+    pub started_at: Option<i64>,
+    /// Unix milliseconds.
+    pub ended_at: Option<i64>,
+}
+
+/// A player of an event.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct TournamentPlayerRow {
+    /// The event.
+    pub tournament_id: String,
+    /// The account.
+    pub account_id: String,
+    /// Its name when it joined.
+    pub name: String,
+    /// 1 for a bot.
+    pub bot: i64,
+    /// Its rating when it joined, rounded.
+    pub rating: i64,
+    /// Unix milliseconds.
+    pub joined_at: i64,
+    /// Its place in the roster, from 0, set at the start.
+    pub seed: Option<i64>,
+    /// When it left the running event, or was withdrawn.
+    pub withdrawn_at: Option<i64>,
+    /// Games of the event it lost on time.
+    pub timeouts: i64,
+}
+
+/// A game (or a bye) of an event.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct TournamentGameRow {
+    /// The event.
+    pub tournament_id: String,
+    /// Its round, from 1 (an arena's games count up as they are paired).
+    pub round: i64,
+    /// Its place in the round, from 0.
+    pub board: i64,
+    /// The game; `None` for a bye.
+    pub game_id: Option<String>,
+    /// The first seat's account (a bye's player).
+    pub first_id: String,
+    /// The second seat's account.
+    pub second_id: Option<String>,
+    /// `first`, `second` or `draw` once decided.
+    pub outcome: Option<String>,
+    /// 1 when decided without being played over the board.
+    pub forfeit: i64,
+}
+
+/// One change of an event, written whole or not at all.
+#[derive(Debug, Clone, Default)]
+pub struct TournamentChange {
+    /// The event after it (its `version` the next).
+    pub tournament: Option<TournamentRow>,
+    /// The version it was read at.
+    pub old_version: i64,
+    /// Players joining.
+    pub joining: Vec<TournamentPlayerRow>,
+    /// Players changed: their seed, withdrawal, time-outs.
+    pub players: Vec<TournamentPlayerRow>,
+    /// Players leaving before the start.
+    pub leaving: Vec<String>,
+    /// Games (and byes) paired.
+    pub paired: Vec<TournamentGameRow>,
+    /// Games whose outcome is decided: (round, board, outcome, forfeit).
+    pub decided: Vec<(i64, i64, String, i64)>,
+    /// The games made for the pairings, with their seats.
+    pub games: Vec<(GameRow, Vec<SeatRow>)>,
+    /// The accounts' events of the change.
+    pub events: Vec<AccountEvent>,
+}
+
+/// How a change of an event went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TournamentWrite {
+    /// Written.
+    Done,
+    /// The event changed since it was read: nothing written.
+    Moved,
+    /// A player joining is in it already: nothing written.
+    AlreadyIn,
+}
+
+const COLUMNS: &str = "id, creator_id, name, format, rules, rated, rounds, all_at_once, move_limit, correspondence, \
+                       duration_ms, min_players, max_players, starts_at, bots, invited, status, round, version, \
+                       created_at, started_at, ended_at";
+const PLAYER_COLUMNS: &str =
+    "tournament_id, account_id, name, bot, rating, joined_at, seed, withdrawn_at, timeouts";
+const GAME_COLUMNS: &str = "tournament_id, round, board, game_id, first_id, second_id, outcome, forfeit";
+
+static INSERT: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(&format!(
+        "INSERT INTO tournaments ({COLUMNS}) VALUES (:id, :creator_id, :name, :format, :rules, :rated, :rounds, \
+         :all_at_once, :move_limit, :correspondence, :duration_ms, :min_players, :max_players, :starts_at, :bots, \
+         :invited, :status, :round, :version, :created_at, :started_at, :ended_at)"
+    ))
+});
+/// An event's change, only of the row read (its version).
+static UPDATE: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE tournaments SET status = :status, round = :round, version = :version, started_at = :started_at, \
+         ended_at = :ended_at WHERE id = :id AND version = :old_version",
+    )
+});
+static BY_ID: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new(&format!("SELECT {COLUMNS} FROM tournaments WHERE id = :id")));
+static LISTED: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(&format!(
+        "SELECT {COLUMNS} FROM tournaments WHERE (:status = '' OR status = :status) \
+         AND (created_at < :before_at OR (created_at = :before_at AND id < :before_id)) \
+         ORDER BY created_at DESC, id DESC LIMIT :limit"
+    ))
+});
+/// Events to look at: running ones, and open ones due to start.
+static DUE: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT id FROM tournaments WHERE status = 'running' OR (status = 'open' AND starts_at <= :now) \
+         ORDER BY created_at LIMIT :limit",
+    )
+});
+static RUNNING_OF_CREATOR: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT COUNT(*) FROM tournaments WHERE creator_id = :creator AND status IN ('open', 'running')",
+    )
+});
+static RUNNING_ALL: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("SELECT COUNT(*) FROM tournaments WHERE status IN ('open', 'running')"));
+static PLAYERS: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(&format!(
+        "SELECT {PLAYER_COLUMNS} FROM tournament_players WHERE tournament_id = :id ORDER BY joined_at, account_id"
+    ))
+});
+static INSERT_PLAYER: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(&format!(
+        "INSERT INTO tournament_players ({PLAYER_COLUMNS}) VALUES (:tournament_id, :account_id, :name, :bot, \
+         :rating, :joined_at, :seed, :withdrawn_at, :timeouts)"
+    ))
+});
+static UPDATE_PLAYER: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE tournament_players SET seed = :seed, withdrawn_at = :withdrawn_at, timeouts = :timeouts \
+         WHERE tournament_id = :tournament_id AND account_id = :account_id",
+    )
+});
+static DELETE_PLAYER: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new("DELETE FROM tournament_players WHERE tournament_id = :id AND account_id = :account_id")
+});
+static GAMES: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(&format!(
+        "SELECT {GAME_COLUMNS} FROM tournament_games WHERE tournament_id = :id \
+         AND (round > :after_round OR (round = :after_round AND board > :after_board)) \
+         ORDER BY round, board LIMIT :limit"
+    ))
+});
+static INSERT_GAME: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(&format!(
+        "INSERT INTO tournament_games ({GAME_COLUMNS}) VALUES (:tournament_id, :round, :board, :game_id, \
+         :first_id, :second_id, :outcome, :forfeit)"
+    ))
+});
+static DECIDE: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "UPDATE tournament_games SET outcome = :outcome, forfeit = :forfeit \
+         WHERE tournament_id = :id AND round = :round AND board = :board",
+    )
+});
+/// The event a game belongs to, if any.
+static OF_GAME: LazyLock<Statement> =
+    LazyLock::new(|| Statement::new("SELECT tournament_id FROM tournament_games WHERE game_id = :game"));
+
+impl Store {
+    /// Stores a new event, with its accounts' events.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn insert_tournament(
+        &self,
+        t: &TournamentRow,
+        events: &[AccountEvent],
+    ) -> Result<(), StoreError> {
+        let (t, events) = (t.clone(), events.to_vec());
+        self.transaction(move |s, tx| {
+            Box::pin(async move {
+                tx.execute(&INSERT, &tournament_args(&t)).await?;
+                Self::append_account_events(s.backend, tx, &events).await
+            })
+        })
+        .await
+    }
+
+    /// Event `id`, if there is one.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
+        self.row(&BY_ID, &[("id", id.into())]).await
+    }
+
+    /// Events newest first (of `status` only, if given), at most `limit`,
+    /// before the one made at `before` (time and id).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn tournaments(
+        &self,
+        status: Option<&str>,
+        before: Option<(i64, &str)>,
+        limit: i64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        let (before_at, before_id) = before.unwrap_or((i64::MAX, "~"));
+        let args = [
+            ("status", status.unwrap_or("").into()),
+            ("before_at", before_at.into()),
+            ("before_id", before_id.into()),
+            ("limit", limit.into()),
+        ];
+        self.rows(&LISTED, &args).await
+    }
+
+    /// The ids of the events to look at, at most `limit`: running ones and
+    /// open ones whose start time has come by `now`.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn tournaments_due(&self, now: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        let ids: Vec<(String,)> = self.rows(&DUE, &[("now", now.into()), ("limit", limit.into())]).await?;
+        Ok(ids.into_iter().map(|(id,)| id).collect())
+    }
+
+    /// Events not over nor canceled: of `creator`, and of everyone.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn tournaments_under_way(&self, creator: &str) -> Result<(u64, u64), StoreError> {
+        let (mine,): (i64,) = self.one(&RUNNING_OF_CREATOR, &[("creator", creator.into())]).await?;
+        let (all,): (i64,) = self.one(&RUNNING_ALL, &[]).await?;
+        Ok((u64::try_from(mine).unwrap_or(0), u64::try_from(all).unwrap_or(0)))
+    }
+
+    /// Event `id`'s players, in the order they joined.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn tournament_players(&self, id: &str) -> Result<Vec<TournamentPlayerRow>, StoreError> {
+        self.rows(&PLAYERS, &[("id", id.into())]).await
+    }
+
+    /// Event `id`'s games in order of round and board, at most `limit`,
+    /// after board `after` (round, board).
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn tournament_games(
+        &self,
+        id: &str,
+        after: (i64, i64),
+        limit: i64,
+    ) -> Result<Vec<TournamentGameRow>, StoreError> {
+        let args = [
+            ("id", id.into()),
+            ("after_round", after.0.into()),
+            ("after_board", after.1.into()),
+            ("limit", limit.into()),
+        ];
+        self.rows(&GAMES, &args).await
+    }
+
+    /// The event game `game_id` belongs to, if any.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn tournament_of_game(&self, game_id: &str) -> Result<Option<String>, StoreError> {
+        let row: Option<(String,)> = self.row(&OF_GAME, &[("game", game_id.into())]).await?;
+        Ok(row.map(|(id,)| id))
+    }
+
+    /// Writes `change` if its event is still at `old_version`: nothing, if
+    /// any part fails.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn change_tournament(&self, change: TournamentChange) -> Result<TournamentWrite, StoreError> {
+        let keep = |w: &TournamentWrite| *w == TournamentWrite::Done;
+        self.transaction_kept_if(keep, move |s, tx| {
+            Box::pin(async move {
+                let Some(t) = &change.tournament else { return Ok(TournamentWrite::Moved) };
+                let args = [
+                    ("status", (&t.status).into()),
+                    ("round", t.round.into()),
+                    ("version", t.version.into()),
+                    ("started_at", t.started_at.into()),
+                    ("ended_at", t.ended_at.into()),
+                    ("id", (&t.id).into()),
+                    ("old_version", change.old_version.into()),
+                ];
+                if tx.execute(&UPDATE, &args).await? != 1 {
+                    return Ok(TournamentWrite::Moved);
+                }
+                for p in &change.joining {
+                    match tx.execute(&INSERT_PLAYER, &player_args(p)).await {
+                        Ok(_) => {}
+                        Err(StoreError::Database(e)) if is_unique_violation(&e) => {
+                            return Ok(TournamentWrite::AlreadyIn);
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                for p in &change.players {
+                    let args = [
+                        ("seed", p.seed.into()),
+                        ("withdrawn_at", p.withdrawn_at.into()),
+                        ("timeouts", p.timeouts.into()),
+                        ("tournament_id", (&p.tournament_id).into()),
+                        ("account_id", (&p.account_id).into()),
+                    ];
+                    tx.execute(&UPDATE_PLAYER, &args).await?;
+                }
+                for account in &change.leaving {
+                    tx.execute(&DELETE_PLAYER, &[("id", (&t.id).into()), ("account_id", account.into())])
+                        .await?;
+                }
+                for (g, seats) in &change.games {
+                    Store::insert_rows(tx, g, seats).await?;
+                }
+                for g in &change.paired {
+                    tx.execute(&INSERT_GAME, &game_args(g)).await?;
+                }
+                for (round, board, outcome, forfeit) in &change.decided {
+                    let args = [
+                        ("outcome", outcome.into()),
+                        ("forfeit", (*forfeit).into()),
+                        ("id", (&t.id).into()),
+                        ("round", (*round).into()),
+                        ("board", (*board).into()),
+                    ];
+                    tx.execute(&DECIDE, &args).await?;
+                }
+                Self::append_account_events(s.backend, tx, &change.events).await?;
+                if s.backend == super::Backend::Postgres {
+                    for (g, _) in &change.games {
+                        super::games::NOTIFY.query(&[("game", (&g.id).into())])?.execute(&mut **tx).await?;
+                    }
+                }
+                Ok(TournamentWrite::Done)
+            })
+        })
+        .await
+    }
+}
+
+fn tournament_args(t: &TournamentRow) -> Vec<(&'static str, Arg<'_>)> {
+    vec![
+        ("id", (&t.id).into()),
+        ("creator_id", (&t.creator_id).into()),
+        ("name", (&t.name).into()),
+        ("format", (&t.format).into()),
+        ("rules", (&t.rules).into()),
+        ("rated", t.rated.into()),
+        ("rounds", t.rounds.into()),
+        ("all_at_once", t.all_at_once.into()),
+        ("move_limit", t.move_limit.into()),
+        ("correspondence", t.correspondence.into()),
+        ("duration_ms", t.duration_ms.into()),
+        ("min_players", t.min_players.into()),
+        ("max_players", t.max_players.into()),
+        ("starts_at", t.starts_at.into()),
+        ("bots", t.bots.into()),
+        ("invited", (&t.invited).into()),
+        ("status", (&t.status).into()),
+        ("round", t.round.into()),
+        ("version", t.version.into()),
+        ("created_at", t.created_at.into()),
+        ("started_at", t.started_at.into()),
+        ("ended_at", t.ended_at.into()),
+    ]
+}
+
+fn player_args(p: &TournamentPlayerRow) -> Vec<(&'static str, Arg<'_>)> {
+    vec![
+        ("tournament_id", (&p.tournament_id).into()),
+        ("account_id", (&p.account_id).into()),
+        ("name", (&p.name).into()),
+        ("bot", p.bot.into()),
+        ("rating", p.rating.into()),
+        ("joined_at", p.joined_at.into()),
+        ("seed", p.seed.into()),
+        ("withdrawn_at", p.withdrawn_at.into()),
+        ("timeouts", p.timeouts.into()),
+    ]
+}
+
+fn game_args(g: &TournamentGameRow) -> Vec<(&'static str, Arg<'_>)> {
+    vec![
+        ("tournament_id", (&g.tournament_id).into()),
+        ("round", g.round.into()),
+        ("board", g.board.into()),
+        ("game_id", (&g.game_id).into()),
+        ("first_id", (&g.first_id).into()),
+        ("second_id", (&g.second_id).into()),
+        ("outcome", (&g.outcome).into()),
+        ("forfeit", g.forfeit.into()),
+    ]
+}
