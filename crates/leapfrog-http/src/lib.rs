@@ -87,6 +87,9 @@ digits for runs of empty cells.",
         leapfrog_wire::account_events::EventRatingChange,
         leapfrog_wire::account_events::VacationEvent,
         leapfrog_wire::account_events::WebhookDisabledEvent,
+        leapfrog_wire::account_events::TournamentStartedEvent,
+        leapfrog_wire::account_events::TournamentPairedEvent,
+        leapfrog_wire::account_events::TournamentOverEvent,
         // The in-process bindings' own operation (no HTTP path): typed for their clients.
         leapfrog_wire::local::PerftRequest,
         leapfrog_wire::local::PerftResponse

@@ -33,6 +33,12 @@ pub enum AccountEventData {
     Vacation(VacationEvent),
     /// A webhook endpoint of the account was switched off.
     WebhookDisabled(WebhookDisabledEvent),
+    /// A tournament the account plays in started.
+    TournamentStarted(TournamentStartedEvent),
+    /// The account was paired in a tournament: its game (or a bye).
+    TournamentPaired(TournamentPairedEvent),
+    /// A tournament the account played in is over: its place and points.
+    TournamentOver(TournamentOverEvent),
 }
 
 /// The name of an account's event, as streams and webhooks give it.
@@ -55,11 +61,17 @@ pub enum AccountEventKind {
     Vacation,
     /// Data: `WebhookDisabledEvent`.
     WebhookDisabled,
+    /// Data: `TournamentStartedEvent`.
+    TournamentStarted,
+    /// Data: `TournamentPairedEvent`.
+    TournamentPaired,
+    /// Data: `TournamentOverEvent`.
+    TournamentOver,
 }
 
 impl AccountEventKind {
     /// Every kind, in the order the API lists them.
-    pub const ALL: [AccountEventKind; 8] = [
+    pub const ALL: [AccountEventKind; 11] = [
         AccountEventKind::Challenge,
         AccountEventKind::ChallengeCanceled,
         AccountEventKind::ChallengeDeclined,
@@ -68,6 +80,9 @@ impl AccountEventKind {
         AccountEventKind::GameOver,
         AccountEventKind::Vacation,
         AccountEventKind::WebhookDisabled,
+        AccountEventKind::TournamentStarted,
+        AccountEventKind::TournamentPaired,
+        AccountEventKind::TournamentOver,
     ];
 
     /// Its name.
@@ -81,6 +96,9 @@ impl AccountEventKind {
             AccountEventKind::GameOver => "game_over",
             AccountEventKind::Vacation => "vacation",
             AccountEventKind::WebhookDisabled => "webhook_disabled",
+            AccountEventKind::TournamentStarted => "tournament_started",
+            AccountEventKind::TournamentPaired => "tournament_paired",
+            AccountEventKind::TournamentOver => "tournament_over",
         }
     }
 
@@ -102,6 +120,9 @@ impl AccountEventData {
             AccountEventData::GameOver(_) => AccountEventKind::GameOver,
             AccountEventData::Vacation(_) => AccountEventKind::Vacation,
             AccountEventData::WebhookDisabled(_) => AccountEventKind::WebhookDisabled,
+            AccountEventData::TournamentStarted(_) => AccountEventKind::TournamentStarted,
+            AccountEventData::TournamentPaired(_) => AccountEventKind::TournamentPaired,
+            AccountEventData::TournamentOver(_) => AccountEventKind::TournamentOver,
         }
     }
 
@@ -120,6 +141,9 @@ impl AccountEventData {
             AccountEventData::GameOver(e) => serde_json::to_string(e),
             AccountEventData::Vacation(e) => serde_json::to_string(e),
             AccountEventData::WebhookDisabled(e) => serde_json::to_string(e),
+            AccountEventData::TournamentStarted(e) => serde_json::to_string(e),
+            AccountEventData::TournamentPaired(e) => serde_json::to_string(e),
+            AccountEventData::TournamentOver(e) => serde_json::to_string(e),
         }
     }
 
@@ -141,6 +165,7 @@ impl AccountEventData {
             AccountEventData::YourTurn(e) => Some(&e.game),
             AccountEventData::GameOver(e) => Some(&e.game),
             AccountEventData::Vacation(VacationEvent::Day { game, .. }) => Some(game),
+            AccountEventData::TournamentPaired(e) => e.game.as_deref(),
             _ => None,
         }
     }
@@ -254,6 +279,49 @@ pub struct WebhookDisabledEvent {
     pub url: String,
     /// Why.
     pub reason: String,
+}
+
+/// The data of `tournament_started`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentStartedEvent {
+    /// The tournament's id.
+    pub tournament: String,
+    /// Its name.
+    pub name: String,
+    /// Its players.
+    pub players: usize,
+}
+
+/// The data of `tournament_paired`: the account's game of a round, or its
+/// bye.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentPairedEvent {
+    /// The tournament's id.
+    pub tournament: String,
+    /// The round, from 1.
+    pub round: u32,
+    /// The game's id; null for a bye.
+    #[schema(required = true)]
+    pub game: Option<String>,
+    /// The opponent's name; null for a bye.
+    #[schema(required = true)]
+    pub opponent: Option<String>,
+    /// The account's seat (0 moves first); null for a bye.
+    #[schema(required = true)]
+    pub seat: Option<usize>,
+}
+
+/// The data of `tournament_over`: the account's place and points.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentOverEvent {
+    /// The tournament's id.
+    pub tournament: String,
+    /// The account's place, from 1.
+    pub place: usize,
+    /// Its points (a win 1, a draw ½; an arena's by its own scoring).
+    pub points: f64,
+    /// Players in the standings.
+    pub players: usize,
 }
 
 #[cfg(test)]

@@ -1134,7 +1134,7 @@ export interface components {
          * @description The name of an account's event, as streams and webhooks give it.
          * @enum {string}
          */
-        AccountEventKind: "challenge" | "challenge_canceled" | "challenge_declined" | "game_started" | "your_turn" | "game_over" | "vacation" | "webhook_disabled";
+        AccountEventKind: "challenge" | "challenge_canceled" | "challenge_declined" | "game_started" | "your_turn" | "game_over" | "vacation" | "webhook_disabled" | "tournament_started" | "tournament_paired" | "tournament_over";
         /** @description What the server holds about an account. */
         AccountExport: {
             /** @description The account (its password is held only as a hash, not given). */
@@ -2825,6 +2825,48 @@ export interface components {
             scopes: components["schemas"]["ScopeName"][];
             /** @description When it was made (RFC 3339). */
             created_at: string;
+        };
+        /** @description The data of `tournament_over`: the account's place and points. */
+        TournamentOverEvent: {
+            /** @description The tournament's id. */
+            tournament: string;
+            /** @description The account's place, from 1. */
+            place: number;
+            /**
+             * Format: double
+             * @description Its points (a win 1, a draw ½; an arena's by its own scoring).
+             */
+            points: number;
+            /** @description Players in the standings. */
+            players: number;
+        };
+        /**
+         * @description The data of `tournament_paired`: the account's game of a round, or its
+         *     bye.
+         */
+        TournamentPairedEvent: {
+            /** @description The tournament's id. */
+            tournament: string;
+            /**
+             * Format: int32
+             * @description The round, from 1.
+             */
+            round: number;
+            /** @description The game's id; null for a bye. */
+            game: string | null;
+            /** @description The opponent's name; null for a bye. */
+            opponent: string | null;
+            /** @description The account's seat (0 moves first); null for a bye. */
+            seat: number | null;
+        };
+        /** @description The data of `tournament_started`. */
+        TournamentStartedEvent: {
+            /** @description The tournament's id. */
+            tournament: string;
+            /** @description Its name. */
+            name: string;
+            /** @description Its players. */
+            players: number;
         };
         /** @description The data of `vacation`, by its `reason`. */
         VacationEvent: {
