@@ -77,10 +77,15 @@ fn a_person_opts_in_to_bots_and_becomes_a_bot_only_before_a_rated_game() {
 }
 
 /// A `leapfrog bot` process, killed when dropped; what it printed is kept.
-struct BotProcess(std::process::Child);
+pub(crate) struct BotProcess(std::process::Child);
 
 impl BotProcess {
-    fn start(server: &crate::common::TestApp, account: &str, token: &str, level: &str) -> BotProcess {
+    pub(crate) fn start(
+        server: &crate::common::TestApp,
+        account: &str,
+        token: &str,
+        level: &str,
+    ) -> BotProcess {
         let child = std::process::Command::new(crate::common::leapfrog_binary())
             .args([
                 "bot",
@@ -102,7 +107,7 @@ impl BotProcess {
     }
 
     /// Interrupts it and reads what it printed.
-    fn stop(mut self) -> String {
+    pub(crate) fn stop(mut self) -> String {
         let _ = std::process::Command::new("kill").args(["-INT", &self.0.id().to_string()]).status();
         let mut out = String::new();
         if let Some(mut err) = self.0.stderr.take() {

@@ -1,8 +1,16 @@
 //! Tournaments (rule book §17). The store: an event's change is written
 //! whole or not at all, only over the version it was read at — so of two
 //! processes pairing one round, one writes — and a player joins once.
+//! Over HTTP: events created, joined, started, paired round by round as
+//! their games end, with byes, forfeits and standings; refusals name
+//! their field or limit.
 
-use crate::common::pg;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::accounts::{as_token, players};
+use crate::common::{TestApp, pg, spawn_unlimited};
 use crate::store::{run, sqlite};
 
 use leapfrog::store::{
@@ -97,7 +105,9 @@ async fn an_events_change_is_written_whole_and_only_over_its_version(store: Stor
     assert_eq!(games.len(), 1);
     assert_eq!(store.tournament_of_game("g1").await.unwrap().as_deref(), Some("t1"));
     assert_eq!(store.tournament_players("t1").await.unwrap()[1].seed, Some(1));
-    assert_eq!(store.tournaments_due(0, 10).await.unwrap(), ["t1"]);
+    // Its game is not over (there is no such game): nothing to do.
+    assert!(store.tournaments_due(0, 10).await.unwrap().is_empty());
+    assert!(store.tournament_games_ended("t1").await.unwrap().is_empty());
 
     // The game's end decided; the event over.
     let mut over = change(4);
@@ -124,4 +134,360 @@ fn an_events_change_is_written_whole_and_only_over_its_version_sqlite() {
 fn an_events_change_is_written_whole_and_only_over_its_version_postgres() {
     let Some(url) = pg::fresh_database() else { return };
     run(&url, |s, _| an_events_change_is_written_whole_and_only_over_its_version(s));
+}
+
+/// A tournament of `extra` terms on 6×6 `old` games, a minute a move.
+fn terms(extra: Value) -> Value {
+    let mut body = json!({"name": "Test event", "rules": {"preset": "old", "rows": 6, "cols": 6},
+        "move_time_limit": 60});
+    for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+        body[k] = v;
+    }
+    body
+}
+
+/// Creates an event of `extra` terms as `tokens[0]`, has everyone join
+/// and its creator start it: its id.
+fn started(app: &TestApp, tokens: &[String], extra: Value) -> String {
+    let made = as_token(app, "POST", "/v1/tournaments", &tokens[0], &terms(extra));
+    assert_eq!(made.status, 201, "{}", made.body);
+    let id = made.json()["id"].as_str().unwrap().to_string();
+    for t in tokens {
+        let r = as_token(app, "POST", &format!("/v1/tournaments/{id}/join"), t, &json!({}));
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let r = as_token(app, "POST", &format!("/v1/tournaments/{id}/start"), &tokens[0], &json!({}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["status"], "running");
+    id
+}
+
+/// Every game of the event, by round and board, paging through.
+fn all_games(app: &TestApp, id: &str) -> Vec<Value> {
+    let (mut games, mut cursor) = (Vec::new(), None::<String>);
+    loop {
+        let path = match &cursor {
+            Some(c) => format!("/v1/tournaments/{id}/games?limit=3&cursor={c}"),
+            None => format!("/v1/tournaments/{id}/games?limit=3"),
+        };
+        let page = app.get(&path).json();
+        games.extend(page["games"].as_array().unwrap().iter().cloned());
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => return games,
+        }
+    }
+}
+
+/// Plays the event out: in each round, the second seat of every game
+/// resigns (so the first wins), until it is over; its last state.
+fn play_out(app: &TestApp, id: &str, tokens: &[String], names: &[&str]) -> Value {
+    let token_of = |name: &str| tokens[names.iter().position(|n| *n == name).unwrap()].clone();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let t = app.get(&format!("/v1/tournaments/{id}")).json();
+        if t["status"] == "over" {
+            return t;
+        }
+        assert!(Instant::now() < deadline, "the event did not end: {t}");
+        for g in all_games(app, id) {
+            let (Some(game), Value::Null) = (g["game"].as_str(), &g["result"]) else { continue };
+            let second = g["second"].as_str().unwrap();
+            let r = as_token(app, "POST", &format!("/v1/games/{game}/resign"), &token_of(second), &json!({}));
+            assert!(r.status == 200 || r.status == 409 || r.status == 422, "{}", r.body);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_swiss_of_five_is_paired_round_by_round_with_a_bye_each_round_to_a_different_player() {
+    let app = spawn_unlimited();
+    let names = ["Ann", "Bob", "Cy", "Dee", "Eve"];
+    let tokens = players(&app, &names);
+    let id = started(&app, &tokens, json!({"format": "swiss", "rounds": 3}));
+    let over = play_out(&app, &id, &tokens, &names);
+    let games = all_games(&app, &id);
+    let byes: Vec<&str> =
+        games.iter().filter(|g| g["second"].is_null()).map(|g| g["first"].as_str().unwrap()).collect();
+    assert_eq!(byes.len(), 3, "{games:?}");
+    let mut distinct = byes.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3, "a bye at most once a player: {byes:?}");
+    // No two met twice.
+    let mut pairs: Vec<(String, String)> = games
+        .iter()
+        .filter_map(|g| {
+            let (a, b) = (g["first"].as_str()?.to_string(), g["second"].as_str()?.to_string());
+            Some(if a < b { (a, b) } else { (b, a) })
+        })
+        .collect();
+    let all = pairs.len();
+    pairs.sort();
+    pairs.dedup();
+    assert_eq!(pairs.len(), all, "a rematch: {games:?}");
+    // Points add up: a win a game and a bye, 2 games and a bye a round.
+    let standings = over["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 5);
+    let total: f64 = standings.iter().map(|s| s["points"].as_f64().unwrap()).sum();
+    assert_eq!(total, 9.0, "{standings:?}");
+    let places: Vec<u64> = standings.iter().map(|s| s["place"].as_u64().unwrap()).collect();
+    assert_eq!(places, [1, 2, 3, 4, 5]);
+    let first_tiebreaks: Vec<&str> =
+        standings[0]["tiebreaks"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(first_tiebreaks, ["buchholz", "sonneborn_berger", "direct_encounter", "wins"]);
+}
+
+#[test]
+fn a_double_round_robin_of_four_has_twelve_games_each_pair_once_in_each_seat() {
+    let app = spawn_unlimited();
+    let names = ["Ann", "Bob", "Cy", "Dee"];
+    let tokens = players(&app, &names);
+    let id = started(&app, &tokens, json!({"format": "double_round_robin"}));
+    let over = play_out(&app, &id, &tokens, &names);
+    assert_eq!(over["rounds"], 6);
+    let games = all_games(&app, &id);
+    assert_eq!(games.len(), 12);
+    let mut seated: Vec<(String, String)> = games
+        .iter()
+        .map(|g| (g["first"].as_str().unwrap().into(), g["second"].as_str().unwrap().into()))
+        .collect();
+    seated.sort();
+    seated.dedup();
+    assert_eq!(seated.len(), 12, "each ordered pair once: {seated:?}");
+    // The first seat won every game: each player won the games it sat first in, 3.
+    for s in over["standings"].as_array().unwrap() {
+        assert_eq!(s["points"], 3.0, "{s}");
+    }
+}
+
+#[test]
+fn a_withdrawal_after_the_start_resigns_the_game_under_way_and_forfeits_the_rest() {
+    let app = spawn_unlimited();
+    let names = ["Ann", "Bob", "Cy", "Dee"];
+    let tokens = players(&app, &names);
+    let id = started(&app, &tokens, json!({"format": "round_robin"}));
+    let left = as_token(&app, "POST", &format!("/v1/tournaments/{id}/leave"), &tokens[3], &json!({}));
+    assert_eq!(left.status, 200, "{}", left.body);
+    let again = as_token(&app, "POST", &format!("/v1/tournaments/{id}/leave"), &tokens[3], &json!({}));
+    assert_eq!(again.status, 409);
+    let over = play_out(&app, &id, &tokens, &names);
+    let games = all_games(&app, &id);
+    let dees: Vec<&Value> = games.iter().filter(|g| g["first"] == "Dee" || g["second"] == "Dee").collect();
+    assert_eq!(dees.len(), 3);
+    // Round 1 was under way: resigned. Later rounds: forfeits, no game.
+    for g in &dees {
+        let dee_won = (g["first"] == "Dee" && g["result"] == "first")
+            || (g["second"] == "Dee" && g["result"] == "second");
+        assert!(!dee_won, "{g}");
+        if g["round"].as_i64() > Some(1) {
+            assert_eq!((g["forfeit"].as_bool(), g["game"].is_null()), (Some(true), true), "{g}");
+        }
+    }
+    let dee = over["players"].as_array().unwrap().iter().find(|p| p["name"] == "Dee").unwrap().clone();
+    assert_eq!(dee["withdrawn"], true);
+}
+
+#[test]
+fn refusals_name_their_field_or_limit() {
+    let app = spawn_unlimited();
+    let tokens = players(&app, &["Ann", "Bob", "Cy"]);
+    let create = |body: Value| as_token(&app, "POST", "/v1/tournaments", &tokens[0], &terms(body));
+    let field = |r: crate::common::Response| (r.status, r.json()["field"].as_str().map(str::to_string));
+    assert_eq!(field(create(json!({"format": "swiss"}))), (422, Some("rounds".into())));
+    assert_eq!(field(create(json!({"format": "round_robin", "rounds": 3}))), (422, Some("rounds".into())));
+    assert_eq!(
+        field(create(json!({"format": "swiss", "rounds": 3, "name": ""}))),
+        (422, Some("name".into()))
+    );
+    assert_eq!(
+        field(create(json!({"format": "swiss", "rounds": 3, "max_players": 257}))),
+        (422, Some("max_players".into()))
+    );
+    assert_eq!(
+        field(create(json!({"format": "swiss", "rounds": 3, "min_players": 1}))),
+        (422, Some("min_players".into()))
+    );
+    let untimed = json!({"name": "x", "format": "swiss", "rounds": 1, "rules": {"preset": "old", "rows": 6, "cols": 6}});
+    assert_eq!(
+        field(as_token(&app, "POST", "/v1/tournaments", &tokens[0], &untimed)),
+        (422, Some("move_time_limit".into()))
+    );
+    assert_eq!(create(json!({"format": "swiss", "rounds": 3, "starts_at": "not a time"})).status, 422);
+    assert_eq!(create(json!({"format": "swiss", "rounds": 3, "invited": ["Nobody"]})).status, 404);
+    assert_eq!(app.get("/v1/tournaments/nope").status, 404);
+    assert_eq!(app.get("/v1/tournaments?status=later").status, 422);
+    // By invitation: Cy may not join.
+    let made = create(json!({"format": "swiss", "rounds": 1, "invited": ["Bob"], "min_players": 3}));
+    assert_eq!(made.status, 201, "{}", made.body);
+    let id = made.json()["id"].as_str().unwrap().to_string();
+    assert_eq!(made.json()["invited"], json!(["Bob"]));
+    let join =
+        |i: usize| as_token(&app, "POST", &format!("/v1/tournaments/{id}/join"), &tokens[i], &json!({}));
+    assert_eq!(join(2).status, 403);
+    assert_eq!(join(1).status, 200);
+    assert_eq!(join(1).status, 409, "joined already");
+    // Only its creator starts it, and only with the players it needs.
+    let start =
+        |i: usize| as_token(&app, "POST", &format!("/v1/tournaments/{id}/start"), &tokens[i], &json!({}));
+    assert_eq!(start(1).status, 403);
+    assert_eq!(start(0).status, 409);
+    // Before the start, leaving takes one off the roster.
+    let r = as_token(&app, "POST", &format!("/v1/tournaments/{id}/leave"), &tokens[1], &json!({}));
+    assert_eq!((r.status, r.json()["players"].as_array().map(Vec::len)), (200, Some(0)));
+    // The listing shows it, newest first, paged.
+    let listed = app.get("/v1/tournaments?status=open&limit=1").json();
+    assert_eq!(listed["tournaments"][0]["id"], json!(id), "{listed}");
+    // At most five open or running events an account.
+    for _ in 0..4 {
+        assert_eq!(create(json!({"format": "swiss", "rounds": 1})).status, 201);
+    }
+    let r = create(json!({"format": "swiss", "rounds": 1}));
+    assert_eq!((r.status, r.json()["limit"].as_str()), (429, Some("events_per_account")), "{}", r.body);
+}
+
+/// The standings of `games` (the event's games list) computed here, by
+/// the rule book's words: points (a win 1, a draw ½, a bye 1), then
+/// Buchholz, Sonneborn–Berger, direct encounter among those still level,
+/// wins. Each player's (name, points, [tiebreaks]) best first.
+fn standings_by_hand(games: &[Value], names: &[&str]) -> Vec<(String, f64, [f64; 4])> {
+    let score = |g: &Value, who: &str| -> Option<f64> {
+        let (first, second) = (g["first"].as_str()?, g["second"].as_str());
+        let result = g["result"].as_str()?;
+        match (who == first, second == Some(who), result) {
+            (true, _, _) if second.is_none() => Some(1.0),
+            (true, _, "first") | (_, true, "second") => Some(1.0),
+            (true, _, "draw") | (_, true, "draw") => Some(0.5),
+            (true, _, _) | (_, true, _) => Some(0.0),
+            _ => None,
+        }
+    };
+    let points = |who: &str| games.iter().filter_map(|g| score(g, who)).sum::<f64>() + 0.0;
+    let met = |who: &str| -> Vec<(String, f64)> {
+        games
+            .iter()
+            .filter(|g| !g["second"].is_null() && !g["forfeit"].as_bool().unwrap_or(false))
+            .filter_map(|g| {
+                let s = score(g, who)?;
+                let other = if g["first"] == who { g["second"].as_str()? } else { g["first"].as_str()? };
+                Some((other.to_string(), s))
+            })
+            .collect()
+    };
+    let mut rows: Vec<(String, f64, [f64; 4])> = names
+        .iter()
+        .map(|&n| {
+            let buchholz = met(n).iter().map(|(o, _)| points(o)).sum::<f64>() + 0.0;
+            let sb = met(n).iter().map(|(o, s)| s * points(o)).sum::<f64>() + 0.0;
+            let wins = met(n).iter().filter(|(_, s)| *s == 1.0).count() as f64;
+            (n.to_string(), points(n), [buchholz, sb, 0.0, wins])
+        })
+        .collect();
+    // Direct encounter among those level on points, Buchholz and SB.
+    let level: Vec<(String, f64, f64, f64)> =
+        rows.iter().map(|r| (r.0.clone(), r.1, r.2[0], r.2[1])).collect();
+    for r in &mut rows {
+        let group: Vec<&String> =
+            level.iter().filter(|l| (l.1, l.2, l.3) == (r.1, r.2[0], r.2[1])).map(|l| &l.0).collect();
+        // (An empty sum of floats is −0: add 0 to print it as the server does.)
+        r.2[2] = met(&r.0).iter().filter(|(o, _)| group.contains(&o)).map(|(_, s)| s).sum::<f64>() + 0.0;
+    }
+    rows.sort_by(|a, b| {
+        let key = |r: &(String, f64, [f64; 4])| [r.1, r.2[0], r.2[1], r.2[2], r.2[3]];
+        key(b).partial_cmp(&key(a)).unwrap()
+    });
+    rows
+}
+
+/// Eight `leapfrog bot` processes on two levels play a 3-round Swiss to its
+/// end by themselves; the standings are those computed here by hand.
+#[test]
+fn eight_bots_play_a_swiss_to_its_end_by_themselves() {
+    let app = spawn_unlimited();
+    let host = players(&app, &["Host"]);
+    let names = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8"];
+    let mut tokens = Vec::new();
+    for n in names {
+        let r = app.post_json(
+            "/v1/accounts",
+            &json!({"name": n, "password": crate::accounts::PASSWORD, "bot": true}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        tokens.push(crate::accounts::secret(&crate::accounts::token(
+            &app,
+            n,
+            crate::accounts::PASSWORD,
+            &["play", "account"],
+        )));
+    }
+    let bots: Vec<_> = names
+        .iter()
+        .zip(&tokens)
+        .enumerate()
+        .map(|(i, (n, t))| {
+            crate::bots::BotProcess::start(&app, n, t, if i % 2 == 0 { "easy" } else { "greedy" })
+        })
+        .collect();
+    // Each publishes its profile before it joins.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    for n in names {
+        while app.get(&format!("/v1/accounts/{n}")).json()["accepts"].is_null() {
+            assert!(Instant::now() < deadline, "{n} never published its profile");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    let made = as_token(
+        &app,
+        "POST",
+        "/v1/tournaments",
+        &host[0],
+        &terms(json!({"format": "swiss", "rounds": 3, "bots": true})),
+    );
+    assert_eq!(made.status, 201, "{}", made.body);
+    let id = made.json()["id"].as_str().unwrap().to_string();
+    for t in &tokens {
+        let r = as_token(&app, "POST", &format!("/v1/tournaments/{id}/join"), t, &json!({}));
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let r = as_token(&app, "POST", &format!("/v1/tournaments/{id}/start"), &host[0], &json!({}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let over = loop {
+        let t = app.get(&format!("/v1/tournaments/{id}")).json();
+        if t["status"] == "over" {
+            break t;
+        }
+        assert!(Instant::now() < deadline, "the bots did not finish: {t}");
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    let games = all_games(&app, &id);
+    assert_eq!(games.len(), 12, "{games:?}");
+    let by_hand = standings_by_hand(&games, &names);
+    let served: Vec<(String, f64, [f64; 4])> = over["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let t: Vec<f64> =
+                s["tiebreaks"].as_array().unwrap().iter().map(|t| t["value"].as_f64().unwrap()).collect();
+            (s["name"].as_str().unwrap().to_string(), s["points"].as_f64().unwrap(), [t[0], t[1], t[2], t[3]])
+        })
+        .collect();
+    // Equal keys may come in seed order: compare the lines as sets of
+    // (name, values), and the order of the values.
+    let key = |rows: &[(String, f64, [f64; 4])]| -> Vec<String> {
+        let mut v: Vec<String> = rows.iter().map(|r| format!("{} {} {:?}", r.0, r.1, r.2)).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(key(&served), key(&by_hand));
+    let values = |rows: &[(String, f64, [f64; 4])]| -> Vec<String> {
+        rows.iter().map(|r| format!("{} {:?}", r.1, r.2)).collect()
+    };
+    assert_eq!(values(&served), values(&by_hand));
+    for b in bots {
+        let out = b.stop();
+        assert!(out.contains("tournament") && out.contains("over: place"), "{out}");
+    }
 }

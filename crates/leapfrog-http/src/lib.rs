@@ -12,7 +12,8 @@
 //! `conditional` (conditional moves), `events` (a game's live stream),
 //! `records` (game records, §14), `accounts` (accounts and tokens, §13),
 //! `profile` (an account's settings), `ratings` (leaderboards, an
-//! account's games), `challenges`, `account_events` (an account's live
+//! account's games), `challenges`, `tournaments` (events: create, join,
+//! leave, start, standings, games), `account_events` (an account's live
 //! stream), `vacation`, `webhooks`, `export` (all an account holds),
 //! `meta` (health). Beside them: `auth` (who a request acts for), `json`
 //! (bodies read with the field at fault), `query` (query strings and
@@ -43,6 +44,7 @@ pub mod seats;
 pub mod solutions;
 pub mod state;
 pub mod stateless;
+pub mod tournaments;
 pub mod vacation;
 pub mod webhooks;
 
@@ -101,6 +103,7 @@ digits for runs of empty cells.",
         (name = "games", description = "Persisted games: seats, moves, history, live updates"),
         (name = "accounts", description = "Accounts and personal access tokens"),
         (name = "challenges", description = "Challenges between accounts: the way bots find games"),
+        (name = "tournaments", description = "Tournaments: round-robins and Swiss events, live or by correspondence"),
         (name = "webhooks", description = "Signed HTTP deliveries of an account's events, for programs away from the table"),
         (name = "meta", description = "Health")
     )
@@ -206,6 +209,13 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(challenges::accept_challenge)
         .service(challenges::decline_challenge)
         .service(challenges::cancel_challenge)
+        .service(tournaments::create_tournament)
+        .service(tournaments::list_tournaments)
+        .service(tournaments::get_tournament)
+        .service(tournaments::join_tournament)
+        .service(tournaments::leave_tournament)
+        .service(tournaments::start_tournament)
+        .service(tournaments::list_tournament_games)
         .service(account_events::follow_account)
         .service(accounts::get_account)
         .service(profile::update_account)

@@ -19,6 +19,8 @@ pub struct AppState {
     /// Challenges: sent, accepted (the last acceptance makes the game),
     /// declined, canceled.
     pub challenges: leapfrog_service::challenges::Challenges,
+    /// Tournaments: created, joined, left, started, paired, read.
+    pub tournaments: leapfrog_service::tournaments::Tournaments,
     /// Vacations: read, started, ended.
     pub vacations: leapfrog_service::vacations::Vacations,
     /// Webhook endpoints.

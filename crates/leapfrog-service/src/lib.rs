@@ -15,11 +15,14 @@
 //!   hands new events to the streams of this process, and the streams.
 //! - [`compute`]: where a request's work in the engine runs: the thread
 //!   pools.
+//! - [`tournaments`]: events of rounds that accounts join; each round
+//!   paired by the core as the last game of the one before ends.
 
 pub mod accounts;
 pub mod challenges;
 pub mod compute;
 pub mod events;
 pub mod play;
+pub mod tournaments;
 pub mod vacations;
 pub mod webhooks;

@@ -171,11 +171,23 @@ static LISTED: LazyLock<Statement> = LazyLock::new(|| {
          ORDER BY created_at DESC, id DESC LIMIT :limit"
     ))
 });
-/// Events to look at: running ones, and open ones due to start.
+/// Events with something to do: open ones due to start, running ones with
+/// a game over but not yet counted, or with every game counted (a round to
+/// pair, or the end).
 static DUE: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "SELECT id FROM tournaments WHERE status = 'running' OR (status = 'open' AND starts_at <= :now) \
-         ORDER BY created_at LIMIT :limit",
+        "SELECT t.id FROM tournaments t WHERE (t.status = 'open' AND t.starts_at <= :now) \
+         OR (t.status = 'running' AND (EXISTS (SELECT 1 FROM tournament_games tg JOIN games g ON g.id = tg.game_id \
+           WHERE tg.tournament_id = t.id AND tg.outcome IS NULL AND g.status = 'over') \
+         OR NOT EXISTS (SELECT 1 FROM tournament_games tg WHERE tg.tournament_id = t.id AND tg.outcome IS NULL))) \
+         ORDER BY t.created_at LIMIT :limit",
+    )
+});
+/// An event's games that are over but not yet counted.
+static ENDED: LazyLock<Statement> = LazyLock::new(|| {
+    Statement::new(
+        "SELECT tg.game_id FROM tournament_games tg JOIN games g ON g.id = tg.game_id \
+         WHERE tg.tournament_id = :id AND tg.outcome IS NULL AND g.status = 'over' ORDER BY tg.round, tg.board",
     )
 });
 static RUNNING_OF_CREATOR: LazyLock<Statement> = LazyLock::new(|| {
@@ -280,14 +292,25 @@ impl Store {
         self.rows(&LISTED, &args).await
     }
 
-    /// The ids of the events to look at, at most `limit`: running ones and
-    /// open ones whose start time has come by `now`.
+    /// The ids of the events with something to do at `now`, at most
+    /// `limit`: open ones whose start time has come; running ones with a
+    /// game over but not counted, or with every game counted.
     ///
     /// # Errors
     ///
     /// On a database failure.
     pub async fn tournaments_due(&self, now: i64, limit: i64) -> Result<Vec<String>, StoreError> {
         let ids: Vec<(String,)> = self.rows(&DUE, &[("now", now.into()), ("limit", limit.into())]).await?;
+        Ok(ids.into_iter().map(|(id,)| id).collect())
+    }
+
+    /// The ids of event `id`'s games that are over but not yet counted.
+    ///
+    /// # Errors
+    ///
+    /// On a database failure.
+    pub async fn tournament_games_ended(&self, id: &str) -> Result<Vec<String>, StoreError> {
+        let ids: Vec<(String,)> = self.rows(&ENDED, &[("id", id.into())]).await?;
         Ok(ids.into_iter().map(|(id,)| id).collect())
     }
 

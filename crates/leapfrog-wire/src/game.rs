@@ -333,6 +333,11 @@ pub fn rfc3339(ms: i64) -> String {
         .unwrap_or_default()
 }
 
+/// RFC 3339 as Unix milliseconds, if it reads.
+pub fn parse_rfc3339(text: &str) -> Option<i64> {
+    chrono::DateTime::parse_from_rfc3339(text).ok().map(|t| t.timestamp_millis())
+}
+
 impl GameView {
     /// The view of a game.
     pub fn of(game: &Game) -> GameView {

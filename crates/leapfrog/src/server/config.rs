@@ -172,6 +172,15 @@ pub struct LimitArgs {
     /// (each account: at most 2 at once).
     #[arg(long, env = "LEAPFROG_MAX_EXPORTS", default_value_t = 8)]
     pub max_exports: usize,
+    /// Most players of one tournament.
+    #[arg(long, env = "LEAPFROG_MAX_TOURNAMENT_PLAYERS", default_value_t = 256)]
+    pub max_tournament_players: usize,
+    /// Tournaments open or running that one account may have created.
+    #[arg(long, env = "LEAPFROG_MAX_TOURNAMENTS_PER_ACCOUNT", default_value_t = 5)]
+    pub max_tournaments_per_account: u64,
+    /// Tournaments open or running on the server, all accounts together.
+    #[arg(long, env = "LEAPFROG_MAX_TOURNAMENTS", default_value_t = 1000)]
+    pub max_tournaments: u64,
     /// Unfinished games of computer seats alone one client may have (0: no cap).
     #[arg(long, env = "LEAPFROG_MAX_COMPUTER_GAMES", default_value_t = 2)]
     pub max_computer_games: u32,

@@ -13,6 +13,7 @@ use leapfrog_service::compute::pools::{Share, Thinkers};
 use leapfrog_service::events::{Hub, StreamLimits};
 use leapfrog_service::play::computer::Computer;
 use leapfrog_service::play::{Games, move_clock};
+use leapfrog_service::tournaments::{TournamentLimits, Tournaments};
 use leapfrog_service::vacations::{VacationBook, Vacations};
 use leapfrog_service::webhooks::outbox::Outbox;
 use leapfrog_service::webhooks::sender::Reach;
@@ -72,8 +73,16 @@ pub async fn start(
         Outbox::new(store.clone(), hub.clone(), reach).map_err(|e| StartupError::Webhooks(e.to_string()))?;
     background.push(actix_web::rt::spawn(outbox.run()));
     let accounts = start_accounts(config, &store).await?;
+    let tournament_limits = TournamentLimits {
+        max_players: config.limits.max_tournament_players.max(2),
+        per_account: config.limits.max_tournaments_per_account,
+        total: config.limits.max_tournaments,
+    };
+    let tournaments = Tournaments::new(games.clone(), tournament_limits);
+    background.push(actix_web::rt::spawn(leapfrog_service::tournaments::run(tournaments.clone())));
     let state = AppState {
         challenges: leapfrog_service::challenges::Challenges::new(games.clone()),
+        tournaments,
         vacations: Vacations::new(games.clone(), book),
         webhooks: leapfrog_service::webhooks::Webhooks::new(store.clone()),
         games,

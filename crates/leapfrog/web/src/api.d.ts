@@ -1059,6 +1059,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tournaments
+         * @description Tournaments newest first, a page at a time (of one status, if given).
+         */
+        get: operations["listTournaments"];
+        put?: never;
+        /**
+         * Create a tournament
+         * @description A round-robin (single or double) or a Swiss of a fixed number of
+         *     rounds, live (seconds a move) or by correspondence (days a move), open
+         *     to all or by invitation, with bots or without; it starts at its start
+         *     time or when its creator says. Needs a personal access token with the
+         *     `play` scope.
+         */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tournament
+         * @description A tournament with its players and, once started, its standings.
+         */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a tournament's games
+         * @description Its games and byes by round and board, a page at a time.
+         */
+        get: operations["listTournamentGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a tournament
+         * @description The token's account joins an open tournament (one it was invited to,
+         *     if by invitation). A bot joins only where bots are welcome and its
+         *     acceptance profile takes the event; a person joins a rated event with
+         *     bots only after agreeing to rated games against bots. Needs a personal
+         *     access token with the `play` scope.
+         */
+        post: operations["joinTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a tournament
+         * @description Before the start, off the roster; after it, withdrawn: the game under
+         *     way resigned, the games to come forfeited (rule book §17). Needs a
+         *     personal access token with the `play` scope.
+         */
+        post: operations["leaveTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a tournament
+         * @description Its creator starts it now: the players seeded by rating, the first
+         *     round paired (every round, for a correspondence round-robin all at
+         *     once). Needs a personal access token with the `play` scope.
+         */
+        post: operations["startTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2766,6 +2902,25 @@ export interface components {
              */
             resigned?: boolean;
         };
+        /** @description A line of the standings. */
+        StandingView: {
+            /** @description The place, from 1. */
+            place: number;
+            /** @description The player's name. */
+            name: string;
+            /**
+             * Format: double
+             * @description Points: a win 1, a draw ½, a bye 1.
+             */
+            points: number;
+            /** @description The tiebreaks, in the order they apply. */
+            tiebreaks: components["schemas"]["TiebreakView"][];
+            /**
+             * Format: int32
+             * @description Games played over the board.
+             */
+            played: number;
+        };
         /** @description A player of a game just started, as an account's event names them. */
         StartedPlayer: {
             /** @description Their name. */
@@ -2782,6 +2937,16 @@ export interface components {
         TestDelivery: {
             /** @description Its id (`webhook-id`); listed among the deliveries. */
             id: string;
+        };
+        /** @description A tiebreak's value. */
+        TiebreakView: {
+            /** @description `buchholz`, `sonneborn_berger`, `direct_encounter` or `wins`. */
+            name: string;
+            /**
+             * Format: double
+             * @description Its value (points; wins: games).
+             */
+            value: number;
         };
         /**
          * @description What a token is asked for with.
@@ -2826,6 +2991,48 @@ export interface components {
             /** @description When it was made (RFC 3339). */
             created_at: string;
         };
+        /**
+         * @description How a tournament pairs its players.
+         * @enum {string}
+         */
+        TournamentFormat: "round_robin" | "double_round_robin" | "swiss";
+        /** @description A page of a tournament's games, by round and board. */
+        TournamentGameList: {
+            /** @description The games. */
+            games: components["schemas"]["TournamentGameView"][];
+            /** @description The cursor of the next page; null on the last. */
+            next_cursor: string | null;
+        };
+        /** @description A game (or a bye) of a tournament. */
+        TournamentGameView: {
+            /**
+             * Format: int64
+             * @description Its round, from 1.
+             */
+            round: number;
+            /**
+             * Format: int64
+             * @description Its place in the round, from 0.
+             */
+            board: number;
+            /** @description The game's id; null for a bye or a forfeit. */
+            game: string | null;
+            /** @description The first seat's player (a bye's player). */
+            first: string;
+            /** @description The second seat's player; null for a bye. */
+            second: string | null;
+            /** @description `first`, `second` or `draw` once decided. */
+            result: string | null;
+            /** @description Decided without being played. */
+            forfeit: boolean;
+        };
+        /** @description A page of tournaments (without players or standings). */
+        TournamentList: {
+            /** @description Newest first. */
+            tournaments: components["schemas"]["TournamentView"][];
+            /** @description The cursor of the next page; null on the last. */
+            next_cursor: string | null;
+        };
         /** @description The data of `tournament_over`: the account's place and points. */
         TournamentOverEvent: {
             /** @description The tournament's id. */
@@ -2859,6 +3066,82 @@ export interface components {
             /** @description The account's seat (0 moves first); null for a bye. */
             seat: number | null;
         };
+        /** @description A player of a tournament. */
+        TournamentPlayerView: {
+            /** @description The account's name. */
+            name: string;
+            /** @description Whether it is a bot. */
+            bot: boolean;
+            /**
+             * Format: int64
+             * @description Its rating when it joined.
+             */
+            rating: number;
+            /**
+             * Format: int64
+             * @description Its seed, from 1, once started.
+             */
+            seed: number | null;
+            /** @description Whether it has withdrawn (or was withdrawn: two games lost on time). */
+            withdrawn: boolean;
+        };
+        /**
+         * @description A tournament asked for.
+         * @example {
+         *       "format": "swiss",
+         *       "max_players": 32,
+         *       "move_time_limit": 60,
+         *       "name": "Autumn Swiss",
+         *       "rounds": 5,
+         *       "rules": {
+         *         "cols": 8,
+         *         "preset": "murray",
+         *         "rows": 8
+         *       }
+         *     }
+         */
+        TournamentRequest: {
+            /** @description Its name, 1 to 64 characters. */
+            name: string;
+            /** @description How it pairs. */
+            format: components["schemas"]["TournamentFormat"];
+            /**
+             * Format: int32
+             * @description A Swiss's rounds, 1 to 64 (round-robins: none; theirs follow from
+             *     the players).
+             */
+            rounds?: number | null;
+            /** @description The rule set of its games (two seats). */
+            rules: components["schemas"]["Rules"];
+            /**
+             * Format: int32
+             * @description Seconds a move (5 to 1209600), for a live event.
+             */
+            move_time_limit?: number | null;
+            /**
+             * Format: int32
+             * @description Days a move (1, 2, 3, 5, 7, 10 or 14), for an event by
+             *     correspondence. One of the two is needed.
+             */
+            days_per_move?: number | null;
+            /** @description A round-robin by correspondence: every game paired at the start. */
+            all_at_once?: boolean;
+            /** @description Rated (rule book §13); left out or false: casual. */
+            rated?: boolean;
+            /** @description Players it needs to start (default 2). */
+            min_players?: number | null;
+            /** @description Players it takes at most (default and most: the server's, 256). */
+            max_players?: number | null;
+            /**
+             * @description When it starts by itself (RFC 3339); left out: when its creator
+             *     says.
+             */
+            starts_at?: string | null;
+            /** @description Whether bots may join (within their acceptance profiles). */
+            bots?: boolean;
+            /** @description The accounts invited, by name; left out: open to all. */
+            invited?: string[] | null;
+        };
         /** @description The data of `tournament_started`. */
         TournamentStartedEvent: {
             /** @description The tournament's id. */
@@ -2867,6 +3150,68 @@ export interface components {
             name: string;
             /** @description Its players. */
             players: number;
+        };
+        /** @description A tournament. */
+        TournamentView: {
+            /** @description Its id. */
+            id: string;
+            /** @description Its name. */
+            name: string;
+            /** @description Who made it. */
+            creator: string;
+            /** @description How it pairs. */
+            format: components["schemas"]["TournamentFormat"];
+            /** @description `open`, `running`, `over` or `canceled`. */
+            status: string;
+            /** @description The rule set of its games. */
+            rules: components["schemas"]["RuleSet"];
+            /** @description Whether rated. */
+            rated: boolean;
+            /**
+             * Format: int32
+             * @description The rounds it plays (a round-robin's from its players so far).
+             */
+            rounds: number;
+            /**
+             * Format: int64
+             * @description The round being played (0 before the first).
+             */
+            round: number;
+            /**
+             * Format: int64
+             * @description Seconds a move.
+             */
+            move_time_limit: number | null;
+            /** @description Whether by correspondence. */
+            correspondence: boolean;
+            /** @description A correspondence round-robin with every game at once. */
+            all_at_once: boolean;
+            /**
+             * Format: int64
+             * @description Players it needs to start.
+             */
+            min_players: number;
+            /**
+             * Format: int64
+             * @description Players it takes at most.
+             */
+            max_players: number;
+            /** @description When it starts by itself (RFC 3339). */
+            starts_at: string | null;
+            /** @description Whether bots may join. */
+            bots: boolean;
+            /** @description The accounts invited; null: open to all. */
+            invited: string[] | null;
+            /** @description When it was made, started and ended (RFC 3339). */
+            created_at: string;
+            /** @description When it started. */
+            started_at: string | null;
+            /** @description When it ended. */
+            ended_at: string | null;
+            /** @description Its players (by seed once started; in the order they joined before). */
+            players: components["schemas"]["TournamentPlayerView"][];
+            /** @description The standings (after the start). */
+            standings: components["schemas"]["StandingView"][];
         };
         /** @description The data of `vacation`, by its `reason`. */
         VacationEvent: {
@@ -6249,6 +6594,422 @@ export interface operations {
             };
             /** @description The account has no token of this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTournaments: {
+        parameters: {
+            query?: {
+                /** @description Only these: `open`, `running`, `over` or `canceled`. */
+                status?: string;
+                /** @description Tournaments per page, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description A previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tournaments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentList"];
+                };
+            };
+            /**
+             * @description An unknown query parameter, or one of the wrong type or value (such
+             *     as an unknown `status`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `limit` out of range or a bad `cursor`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TournamentRequest"];
+            };
+        };
+        responses: {
+            /** @description The tournament, open */
+            201: {
+                headers: {
+                    /** @description The tournament's URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description Malformed JSON or a wrong type; `field` names where. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description The token has no `account` scope, or (under an account's path)
+             *     acts for another account.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An account invited does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit (64 KiB unless configured). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Terms refused (`field`): a name, rules of other than two seats, a rated game the rules do not allow, players out of range (`max_players`: past the server's most), rounds, a start time passed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Created too often lately (`limit`: `rate_create`), or at the most events open or running (`limit`: `events_per_account`, `events`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tournament's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description No tournament has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTournamentGames: {
+        parameters: {
+            query?: {
+                /** @description Games per page, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description A previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The tournament's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of its games */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentGameList"];
+                };
+            };
+            /**
+             * @description An unknown query parameter, or one of the wrong type or value (such
+             *     as an unknown `status`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No tournament has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `limit` out of range or a bad `cursor`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    joinTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tournament's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament, joined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not invited, or a token without the `play` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No tournament has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Started, over, full, or joined already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Consent (`field`: `account`): a bot where bots are not welcome or whose profile refuses the event, a person who has not agreed to rated games against bots */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    leaveTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tournament's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament, left */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A token without the `play` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No tournament has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a player of it, withdrawn already, or over */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tournament's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament, running */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description No token, or one unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not its creator, or a token without the `play` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No tournament has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not open, or fewer players than it needs */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -245,6 +245,23 @@ fn act(
                 let _ = tx.send(());
             }
         }
+        // A tournament's games start as any other (`game_started`): these
+        // only say where the bot stands.
+        AccountEventData::TournamentPaired(p) => match (&p.game, &p.opponent) {
+            (Some(game), Some(opponent)) => {
+                eprintln!(
+                    "{me}: tournament {} round {}: game {game} against {opponent}",
+                    p.tournament, p.round
+                )
+            }
+            _ => eprintln!("{me}: tournament {} round {}: a bye", p.tournament, p.round),
+        },
+        AccountEventData::TournamentOver(o) => {
+            eprintln!(
+                "{me}: tournament {} over: place {} of {}, {} points",
+                o.tournament, o.place, o.players, o.points
+            )
+        }
         _ => {}
     }
 }

@@ -1,0 +1,426 @@
+//! Tournaments (rule book §17): events of round-robin or Swiss rounds,
+//! live or by correspondence, that accounts join and leave; started by
+//! their creator or at their start time; paired round by round by the
+//! core's pure functions as the last game of a round ends; their
+//! standings read from their games.
+//!
+//! Every change of an event is one [`leapfrog_store::TournamentChange`]
+//! written over the version read, so in a fleet each round is paired by
+//! one process; a clock ([`run`]) looks every second for events with
+//! something to do.
+//!
+//! Its parts: `event` (an event as it stands, its history as the core
+//! reads it), `roster` (joining and leaving), `rounds` (the start, the
+//! counting of ended games, the next round, the end), `error` (why a
+//! change is refused).
+
+mod error;
+mod event;
+mod roster;
+mod rounds;
+
+pub use error::TournamentError;
+pub use event::{Format, Status, Tournament, outcome_name};
+pub use rounds::TIMEOUTS_WITHDRAW;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jump_capture as jc;
+use leapfrog_store::{TournamentPlayerRow, TournamentRow, TournamentWrite};
+
+use crate::accounts::Account;
+use crate::play::{Games, now_ms};
+use rounds::Step;
+
+/// Tries of a change that meets others changing the event.
+pub(super) const TRIES: usize = 8;
+/// Events the clock looks at a tick, at most.
+const DUE_A_TICK: i64 = 100;
+/// How often the clock looks.
+pub const TICK: Duration = Duration::from_secs(1);
+/// Longest name of an event, in characters.
+pub const MAX_NAME: usize = 64;
+/// Most rounds of a Swiss.
+pub const MAX_ROUNDS: u32 = 64;
+
+/// The server's bounds on events (rule book §17).
+#[derive(Debug, Clone, Copy)]
+pub struct TournamentLimits {
+    /// Most players of one event.
+    pub max_players: usize,
+    /// Most events open or running that one account created.
+    pub per_account: u64,
+    /// Most events open or running in all.
+    pub total: u64,
+}
+
+impl Default for TournamentLimits {
+    fn default() -> Self {
+        TournamentLimits { max_players: 256, per_account: 5, total: 1_000 }
+    }
+}
+
+/// An event asked for.
+#[derive(Debug, Clone)]
+pub struct NewTournament {
+    /// Its name.
+    pub name: String,
+    /// Its format.
+    pub format: Format,
+    /// Its rules (two seats).
+    pub rules: Arc<jc::Rules>,
+    /// Whether its games are rated.
+    pub rated: bool,
+    /// A Swiss's rounds.
+    pub rounds: Option<u32>,
+    /// A correspondence round-robin: every game paired at the start.
+    pub all_at_once: bool,
+    /// Seconds a move.
+    pub move_limit: u32,
+    /// Whether it is played by correspondence (days a move).
+    pub correspondence: bool,
+    /// Players it needs to start, and takes at most.
+    pub players: (usize, usize),
+    /// When it starts by itself (Unix milliseconds); `None`: when its
+    /// creator says.
+    pub starts_at: Option<i64>,
+    /// Whether bots may join.
+    pub bots: bool,
+    /// The accounts invited; `None`: open to all.
+    pub invited: Option<Vec<String>>,
+}
+
+/// The tournaments service.
+#[derive(Debug, Clone)]
+pub struct Tournaments {
+    games: Games,
+    limits: TournamentLimits,
+}
+
+impl Tournaments {
+    /// The tournaments service, making its games through `games`.
+    pub fn new(games: Games, limits: TournamentLimits) -> Tournaments {
+        Tournaments { games, limits }
+    }
+
+    /// Its bounds.
+    pub fn limits(&self) -> TournamentLimits {
+        self.limits
+    }
+
+    /// Makes an event created by `creator`, or says why not.
+    ///
+    /// # Errors
+    ///
+    /// [`TournamentError::Invalid`] (the field named), a
+    /// [`TournamentError::Limit`] reached; store failures.
+    pub async fn create(&self, creator: &Account, new: NewTournament) -> Result<Tournament, TournamentError> {
+        let now = now_ms();
+        self.check_new(&new, now)?;
+        let (mine, all) = self.games.store().tournaments_under_way(&creator.id).await?;
+        if mine >= self.limits.per_account {
+            return Err(limit(
+                "events_per_account",
+                self.limits.per_account,
+                "events open or running of one account",
+            ));
+        }
+        if all >= self.limits.total {
+            return Err(limit("events", self.limits.total, "events open or running on this server"));
+        }
+        // A list of ids always encodes.
+        let invited = new.invited.as_ref().map(|ids| serde_json::to_string(ids).unwrap_or_default());
+        let row = TournamentRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            creator_id: creator.id.clone(),
+            name: new.name.trim().to_string(),
+            format: new.format.name().into(),
+            rules: leapfrog_store::stored::rules_json(&new.rules).map_err(crate::play::GameError::from)?,
+            rated: i64::from(new.rated),
+            rounds: new.rounds.map(i64::from),
+            all_at_once: i64::from(new.all_at_once),
+            move_limit: Some(i64::from(new.move_limit)),
+            correspondence: i64::from(new.correspondence),
+            duration_ms: None,
+            min_players: new.players.0 as i64,
+            max_players: new.players.1 as i64,
+            starts_at: new.starts_at,
+            bots: i64::from(new.bots),
+            invited,
+            status: Status::Open.name().into(),
+            round: 0,
+            version: 1,
+            created_at: now,
+            started_at: None,
+            ended_at: None,
+        };
+        self.games.store().insert_tournament(&row, &[]).await?;
+        Tournament::read(row, Vec::new(), Vec::new())
+    }
+
+    /// Refuses an event the rules or the server's bounds do not allow.
+    fn check_new(&self, new: &NewTournament, now: i64) -> Result<(), TournamentError> {
+        let name = new.name.trim();
+        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+            let detail =
+                format!("a tournament's name has 1 to {MAX_NAME} characters, none a control character");
+            return Err(TournamentError::Invalid("name", detail));
+        }
+        if !new.rules.player_range().contains(&2) {
+            return Err(TournamentError::Invalid(
+                "rules",
+                "a tournament's games have two seats: these rules do not".into(),
+            ));
+        }
+        let (min, max) = new.players;
+        if min < 2 || min > max {
+            return Err(TournamentError::Invalid(
+                "min_players",
+                format!("at least 2 players, and no more than the most: {min} to {max}"),
+            ));
+        }
+        if max > self.limits.max_players {
+            let detail = format!("{max} players: an event takes {} at most", self.limits.max_players);
+            return Err(limit_with("max_players", self.limits.max_players as u64, detail));
+        }
+        match (new.format, new.rounds) {
+            (Format::Swiss, Some(r)) if (1..=MAX_ROUNDS).contains(&r) => {}
+            (Format::Swiss, _) => {
+                return Err(TournamentError::Invalid(
+                    "rounds",
+                    format!("a Swiss has 1 to {MAX_ROUNDS} rounds"),
+                ));
+            }
+            (_, Some(_)) => {
+                return Err(TournamentError::Invalid(
+                    "rounds",
+                    "only a Swiss says its rounds: a round-robin's follow from its players".into(),
+                ));
+            }
+            (_, None) => {}
+        }
+        if new.all_at_once && (new.format == Format::Swiss || !new.correspondence) {
+            let detail = "all games at once is for a round-robin played by correspondence".to_string();
+            return Err(TournamentError::Invalid("all_at_once", detail));
+        }
+        if new.starts_at.is_some_and(|at| at <= now) {
+            return Err(TournamentError::Invalid("starts_at", "the start time has passed".into()));
+        }
+        // A game it would make, made for nothing: what the rules refuse
+        // of its games (a rated game they do not allow) is refused now.
+        let trial = |i: usize| TournamentPlayerRow {
+            tournament_id: String::new(),
+            account_id: format!("trial-{i}"),
+            name: format!("Seat{i}"),
+            bot: 0,
+            rating: 0,
+            joined_at: 0,
+            seed: None,
+            withdrawn_at: None,
+            timeouts: 0,
+        };
+        let row = TournamentRow {
+            rated: i64::from(new.rated),
+            move_limit: Some(i64::from(new.move_limit)),
+            ..placeholder()
+        };
+        let t = Tournament::read(
+            TournamentRow {
+                rules: leapfrog_store::stored::rules_json(&new.rules)
+                    .map_err(crate::play::GameError::from)?,
+                ..row
+            },
+            Vec::new(),
+            Vec::new(),
+        )?;
+        self.game_between(&t, [&trial(0), &trial(1)])?;
+        Ok(())
+    }
+
+    /// Event `id` as it stands.
+    ///
+    /// # Errors
+    ///
+    /// [`TournamentError::NotFound`]; store failures; a damaged row.
+    pub async fn get(&self, id: &str) -> Result<Tournament, TournamentError> {
+        let store = self.games.store();
+        let row = store.tournament(id).await?.ok_or_else(|| TournamentError::NotFound(id.to_string()))?;
+        let players = store.tournament_players(id).await?;
+        let boards = store.tournament_games(id, (0, -1), i64::MAX).await?;
+        Tournament::read(row, players, boards)
+    }
+
+    /// Events newest first (of `status`, if given), a page of `limit`
+    /// after the event made at `before` (time and id); without players.
+    ///
+    /// # Errors
+    ///
+    /// Store failures; a damaged row.
+    pub async fn list(
+        &self,
+        status: Option<Status>,
+        before: Option<(i64, &str)>,
+        limit: usize,
+    ) -> Result<Vec<Tournament>, TournamentError> {
+        let rows = self.games.store().tournaments(status.map(Status::name), before, limit as i64).await?;
+        rows.into_iter().map(|r| Tournament::read(r, Vec::new(), Vec::new())).collect()
+    }
+
+    /// Its creator starts event `id` now.
+    ///
+    /// # Errors
+    ///
+    /// Not found; [`TournamentError::NotYours`]; [`TournamentError::Closed`]
+    /// when not open or with fewer players than it needs; store failures.
+    pub async fn start(&self, id: &str, who: &Account) -> Result<Tournament, TournamentError> {
+        for _ in 0..TRIES {
+            let mut t = self.get(id).await?;
+            if t.row.creator_id != who.id {
+                return Err(TournamentError::NotYours("only its creator starts a tournament".into()));
+            }
+            open(&t)?;
+            if (t.players.len() as i64) < t.row.min_players {
+                let detail =
+                    format!("the tournament needs {} players; it has {}", t.row.min_players, t.players.len());
+                return Err(TournamentError::Closed(detail));
+            }
+            let step = self.start_step(&mut t, now_ms())?;
+            if self.write(step).await? == TournamentWrite::Done {
+                return self.get(id).await;
+            }
+        }
+        Err(TournamentError::Game(crate::play::GameError::Conflict))
+    }
+
+    /// Does what event `id` has to do now: start it (or call it off, short
+    /// of players) at its start time; count its ended games; pair its next
+    /// round, or end it. Another process doing it first is no error.
+    ///
+    /// # Errors
+    ///
+    /// Not found; store failures.
+    pub async fn advance(&self, id: &str) -> Result<(), TournamentError> {
+        for _ in 0..TRIES {
+            let now = now_ms();
+            let mut t = self.get(id).await?;
+            let step = match t.status {
+                Status::Open if t.row.starts_at.is_some_and(|at| at <= now) => {
+                    if (t.players.len() as i64) < t.row.min_players {
+                        let mut step = Step::of(&t);
+                        step.row.status = Status::Canceled.name().into();
+                        step.row.ended_at = Some(now);
+                        Some(step)
+                    } else {
+                        Some(self.start_step(&mut t, now)?)
+                    }
+                }
+                Status::Running => self.advance_step(&mut t, now).await?,
+                _ => None,
+            };
+            let Some(step) = step else { return Ok(()) };
+            if self.write(step).await? == TournamentWrite::Done {
+                // A round paired may end at once (forfeits only): look again.
+                continue;
+            }
+        }
+        Ok(())
+    }
+
+    /// The names of the accounts `ids` (a deleted one's id stays as it is).
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn names_of(&self, ids: &[String]) -> Result<Vec<String>, TournamentError> {
+        let mut names = Vec::with_capacity(ids.len());
+        for id in ids {
+            let row = self.games.store().account_by_id(id).await?;
+            names.push(row.map_or_else(|| id.clone(), |a| a.name));
+        }
+        Ok(names)
+    }
+
+    /// Writes `step`; tells of the games it made once written.
+    async fn write(&self, step: Step) -> Result<TournamentWrite, TournamentError> {
+        let (change, made) = step.into_parts();
+        let events = change.events.clone();
+        let written = self.games.store().change_tournament(change).await?;
+        if written == TournamentWrite::Done {
+            for g in &made {
+                self.games.tell(g);
+            }
+            self.games.tell_accounts(&events);
+        }
+        Ok(written)
+    }
+
+    /// Advances every event with something to do at `now`; how many.
+    ///
+    /// # Errors
+    ///
+    /// Store failures.
+    pub async fn tick(&self, now: i64) -> Result<usize, TournamentError> {
+        let due = self.games.store().tournaments_due(now, DUE_A_TICK).await?;
+        for id in &due {
+            self.advance(id).await?;
+        }
+        Ok(due.len())
+    }
+}
+
+/// Advances events every [`TICK`] for as long as the process runs.
+pub async fn run(tournaments: Tournaments) {
+    let mut every = tokio::time::interval(TICK);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Err(e) = tournaments.tick(now_ms()).await {
+            tracing::warn!(error = %e, "moving tournaments on failed; the clock tries again");
+        }
+    }
+}
+
+/// Refuses a change of an event that no longer takes players.
+pub(super) fn open(t: &Tournament) -> Result<(), TournamentError> {
+    match t.status {
+        Status::Open => Ok(()),
+        other => Err(TournamentError::Closed(format!("the tournament is {}", other.name()))),
+    }
+}
+
+fn limit(name: &'static str, value: u64, what: &str) -> TournamentError {
+    limit_with(name, value, format!("at most {value} {what}"))
+}
+
+pub(super) fn limit_with(name: &'static str, value: u64, detail: String) -> TournamentError {
+    TournamentError::Limit { limit: name, value, detail }
+}
+
+/// A row to read trial terms into.
+fn placeholder() -> TournamentRow {
+    TournamentRow {
+        id: "trial".into(),
+        creator_id: String::new(),
+        name: String::new(),
+        format: Format::Swiss.name().into(),
+        rules: String::new(),
+        rated: 0,
+        rounds: Some(1),
+        all_at_once: 0,
+        move_limit: None,
+        correspondence: 0,
+        duration_ms: None,
+        min_players: 2,
+        max_players: 2,
+        starts_at: None,
+        bots: 0,
+        invited: None,
+        status: Status::Open.name().into(),
+        round: 0,
+        version: 1,
+        created_at: 0,
+        started_at: None,
+        ended_at: None,
+    }
+}
