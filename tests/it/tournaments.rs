@@ -491,3 +491,108 @@ fn eight_bots_play_a_swiss_to_its_end_by_themselves() {
         assert!(out.contains("tournament") && out.contains("over: place"), "{out}");
     }
 }
+
+/// Two server processes on one PostgreSQL: both clocks look for rounds to
+/// pair, games end through either; each round is paired once.
+#[test]
+fn a_fleet_of_two_processes_pairs_each_round_once_postgres() {
+    let Some(url) = pg::fresh_database() else { return };
+    let a = crate::common::ServerProcess::start(&["--database-url", &url, "--no-rate-limits"], &[]);
+    let b = crate::common::ServerProcess::start(&["--database-url", &url, "--no-rate-limits"], &[]);
+    let names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"];
+    let tokens = players(&a.app, &names);
+    let id = started(&a.app, &tokens, json!({"format": "swiss", "rounds": 3}));
+    // The second seat resigns, through one process or the other.
+    let token_of = |name: &str| tokens[names.iter().position(|n| *n == name).unwrap()].clone();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut turn = 0;
+    loop {
+        let app = if turn % 2 == 0 { &a.app } else { &b.app };
+        turn += 1;
+        if app.get(&format!("/v1/tournaments/{id}")).json()["status"] == "over" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the event did not end");
+        for g in all_games(app, &id) {
+            let (Some(game), Value::Null) = (g["game"].as_str(), &g["result"]) else { continue };
+            let second = token_of(g["second"].as_str().unwrap());
+            let _ = as_token(app, "POST", &format!("/v1/games/{game}/resign"), &second, &json!({}));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let games = all_games(&b.app, &id);
+    assert_eq!(games.len(), 9, "three games a round, three rounds: {games:?}");
+    let mut boards: Vec<(i64, i64)> =
+        games.iter().map(|g| (g["round"].as_i64().unwrap(), g["board"].as_i64().unwrap())).collect();
+    boards.dedup();
+    assert_eq!(boards.len(), 9);
+    // Each player in one game a round.
+    for round in 1..=3 {
+        let mut seated: Vec<&str> = games
+            .iter()
+            .filter(|g| g["round"] == round)
+            .flat_map(|g| [g["first"].as_str().unwrap(), g["second"].as_str().unwrap()])
+            .collect();
+        seated.sort_unstable();
+        assert_eq!(seated, names, "round {round}");
+    }
+}
+
+/// A rated round-robin at five seconds a move: a player who never moves
+/// loses each game as a forfeit (aborted: the seat that never moved, §13)
+/// and is withdrawn at the second; its last game is a forfeit, not played.
+#[test]
+fn two_games_lost_on_time_withdraw_a_player_and_an_aborted_game_is_the_idle_seats_loss() {
+    let app = spawn_unlimited();
+    let names = ["Ann", "Bob", "Cy", "Dee"];
+    let tokens = players(&app, &names);
+    let id = started(&app, &tokens, json!({"format": "round_robin", "rated": true, "move_time_limit": 5}));
+    let seat_tokens = |g: &Value| -> Vec<String> {
+        [&g["first"], &g["second"]]
+            .iter()
+            .map(|n| tokens[names.iter().position(|m| n.as_str() == Some(*m)).unwrap()].clone())
+            .collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(90);
+    let mut handled = std::collections::HashSet::new();
+    loop {
+        if app.get(&format!("/v1/tournaments/{id}")).json()["status"] == "over" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the event did not end");
+        for g in all_games(&app, &id) {
+            let (Some(game), Value::Null) = (g["game"].as_str(), &g["result"]) else { continue };
+            if !handled.insert(game.to_string()) {
+                continue;
+            }
+            let seats = seat_tokens(&g);
+            if g["second"] == "Dee" {
+                // The first seat moves; Dee never does.
+                crate::accounts::play_plies(&app, game, &seats, 1);
+            } else if g["first"] != "Dee" {
+                // Both move, then the second seat resigns: a game played.
+                crate::accounts::play_plies(&app, game, &seats, 2);
+                let r = as_token(&app, "POST", &format!("/v1/games/{game}/resign"), &seats[1], &json!({}));
+                assert_eq!(r.status, 200, "{}", r.body);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let t = app.get(&format!("/v1/tournaments/{id}")).json();
+    let dee = t["players"].as_array().unwrap().iter().find(|p| p["name"] == "Dee").unwrap().clone();
+    assert_eq!(dee["withdrawn"], true, "{t}");
+    let games = all_games(&app, &id);
+    let dees: Vec<&Value> = games.iter().filter(|g| g["first"] == "Dee" || g["second"] == "Dee").collect();
+    assert_eq!(dees.len(), 3);
+    for g in &dees {
+        let dee_lost = (g["first"] == "Dee" && g["result"] == "second")
+            || (g["second"] == "Dee" && g["result"] == "first");
+        assert!(dee_lost && g["forfeit"] == true, "{g}");
+    }
+    // The first two were played (and aborted); the third never made.
+    let made = dees.iter().filter(|g| !g["game"].is_null()).count();
+    assert_eq!(made, 2, "{dees:?}");
+    let dee_points =
+        t["standings"].as_array().unwrap().iter().find(|s| s["name"] == "Dee").unwrap()["points"].clone();
+    assert_eq!(dee_points, 0.0);
+}

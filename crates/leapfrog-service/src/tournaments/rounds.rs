@@ -290,8 +290,9 @@ fn decided(game: &Game) -> Option<(core::Outcome, bool, Option<usize>)> {
     let result = game.result()?;
     let timed_out = game.seats().iter().position(|s| s.resigned == Some(Resignation::TimedOut));
     if result.aborted {
-        // The seat to move when it ended never moved (§13): it loses.
-        let never_moved = game.position().to_move();
+        // Aborted (§13): a seat resigned or ran out of time before its
+        // first move. That seat loses; the other wins by forfeit.
+        let never_moved = result.resigned.iter().position(|&r| r).unwrap_or(game.position().to_move());
         let outcome = if never_moved == 0 { core::Outcome::SecondWins } else { core::Outcome::FirstWins };
         return Some((outcome, true, timed_out));
     }
