@@ -407,36 +407,11 @@ fn eight_bots_play_a_swiss_to_its_end_by_themselves() {
     let app = spawn_unlimited();
     let host = players(&app, &["Host"]);
     let names = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8"];
-    let mut tokens = Vec::new();
-    for n in names {
-        let r = app.post_json(
-            "/v1/accounts",
-            &json!({"name": n, "password": crate::accounts::PASSWORD, "bot": true}),
-        );
-        assert_eq!(r.status, 201, "{}", r.body);
-        tokens.push(crate::accounts::secret(&crate::accounts::token(
-            &app,
-            n,
-            crate::accounts::PASSWORD,
-            &["play", "account"],
-        )));
-    }
-    let bots: Vec<_> = names
-        .iter()
-        .zip(&tokens)
-        .enumerate()
-        .map(|(i, (n, t))| {
-            crate::bots::BotProcess::start(&app, n, t, if i % 2 == 0 { "easy" } else { "greedy" })
-        })
-        .collect();
-    // Each publishes its profile before it joins.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    for n in names {
-        while app.get(&format!("/v1/accounts/{n}")).json()["accepts"].is_null() {
-            assert!(Instant::now() < deadline, "{n} never published its profile");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
+    // Two levels: the first four easy, the others greedy.
+    let (mut tokens, mut processes) = bots(&app, &names[..4], "easy");
+    let (more, greedy) = bots(&app, &names[4..], "greedy");
+    tokens.extend(more);
+    processes.extend(greedy);
     let made = as_token(
         &app,
         "POST",
@@ -486,7 +461,7 @@ fn eight_bots_play_a_swiss_to_its_end_by_themselves() {
         rows.iter().map(|r| format!("{} {:?}", r.1, r.2)).collect()
     };
     assert_eq!(values(&served), values(&by_hand));
-    for b in bots {
+    for b in processes {
         let out = b.stop();
         assert!(out.contains("tournament") && out.contains("over: place"), "{out}");
     }
@@ -595,4 +570,82 @@ fn two_games_lost_on_time_withdraw_a_player_and_an_aborted_game_is_the_idle_seat
     let dee_points =
         t["standings"].as_array().unwrap().iter().find(|s| s["name"] == "Dee").unwrap()["points"].clone();
     assert_eq!(dee_points, 0.0);
+}
+
+/// Bot accounts `names`, each with its token, and a `leapfrog bot`
+/// process for each at `level`, once each has published its profile.
+fn bots(app: &TestApp, names: &[&str], level: &str) -> (Vec<String>, Vec<crate::bots::BotProcess>) {
+    use crate::accounts::{PASSWORD, secret, token};
+    let mut tokens = Vec::new();
+    for n in names {
+        let r = app.post_json("/v1/accounts", &json!({"name": n, "password": PASSWORD, "bot": true}));
+        assert_eq!(r.status, 201, "{}", r.body);
+        tokens.push(secret(&token(app, n, PASSWORD, &["play", "account"])));
+    }
+    let processes =
+        names.iter().zip(&tokens).map(|(n, t)| crate::bots::BotProcess::start(app, n, t, level)).collect();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    for n in names {
+        while app.get(&format!("/v1/accounts/{n}")).json()["accepts"].is_null() {
+            assert!(Instant::now() < deadline, "{n} never published its profile");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    (tokens, processes)
+}
+
+/// An arena of a minute, six easy bots: they are paired again as their
+/// games end, and the event ends on time with no game left running.
+#[test]
+fn an_arena_of_a_minute_with_six_bots_ends_on_time_with_no_game_left_running() {
+    let app = spawn_unlimited();
+    let host = players(&app, &["Host"]);
+    let names = ["A1", "A2", "A3", "A4", "A5", "A6"];
+    let (tokens, processes) = bots(&app, &names, "easy");
+    let made = as_token(
+        &app,
+        "POST",
+        "/v1/tournaments",
+        &host[0],
+        &terms(json!({"format": "arena", "duration_minutes": 1, "bots": true})),
+    );
+    assert_eq!(made.status, 201, "{}", made.body);
+    let id = made.json()["id"].as_str().unwrap().to_string();
+    for t in &tokens {
+        assert_eq!(as_token(&app, "POST", &format!("/v1/tournaments/{id}/join"), t, &json!({})).status, 200);
+    }
+    assert_eq!(
+        as_token(&app, "POST", &format!("/v1/tournaments/{id}/start"), &host[0], &json!({})).status,
+        200
+    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let over = loop {
+        let t = app.get(&format!("/v1/tournaments/{id}")).json();
+        if t["status"] == "over" {
+            break t;
+        }
+        assert!(Instant::now() < deadline, "the arena did not end: {t}");
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    let ms = |field: &str| leapfrog::wire::game::parse_rfc3339(over[field].as_str().unwrap()).unwrap();
+    let (started, ended) = (ms("started_at"), ms("ended_at"));
+    assert!((60_000..65_000).contains(&(ended - started)), "ended {} ms after it started", ended - started);
+    let games = all_games(&app, &id);
+    assert!(games.len() > 3, "paired again as games ended: {games:?}");
+    for g in &games {
+        let game = g["game"].as_str().unwrap();
+        assert_eq!(app.get(&format!("/v1/games/{game}")).json()["status"], "over", "{g}");
+        assert!(g["result"].is_string(), "{g}");
+    }
+    // Each player's points are the arena's: 2 a win, double on fire.
+    let standings = over["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 6);
+    let counted = games.iter().filter(|g| g["result"] != "void").count() as u64;
+    let played: u64 = standings.iter().map(|s| s["played"].as_u64().unwrap()).sum();
+    assert_eq!(played, 2 * counted);
+    assert!(standings.windows(2).all(|w| w[0]["points"].as_f64() >= w[1]["points"].as_f64()));
+    for p in processes {
+        let out = p.stop();
+        assert!(out.contains("over: place"), "{out}");
+    }
 }

@@ -173,13 +173,14 @@ static LISTED: LazyLock<Statement> = LazyLock::new(|| {
 });
 /// Events with something to do: open ones due to start, running ones with
 /// a game over but not yet counted, or with every game counted (a round to
-/// pair, or the end).
+/// pair, or the end), or an arena whose time is up.
 static DUE: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
         "SELECT t.id FROM tournaments t WHERE (t.status = 'open' AND t.starts_at <= :now) \
          OR (t.status = 'running' AND (EXISTS (SELECT 1 FROM tournament_games tg JOIN games g ON g.id = tg.game_id \
            WHERE tg.tournament_id = t.id AND tg.outcome IS NULL AND g.status = 'over') \
-         OR NOT EXISTS (SELECT 1 FROM tournament_games tg WHERE tg.tournament_id = t.id AND tg.outcome IS NULL))) \
+         OR NOT EXISTS (SELECT 1 FROM tournament_games tg WHERE tg.tournament_id = t.id AND tg.outcome IS NULL) \
+         OR (t.format = 'arena' AND t.started_at + t.duration_ms <= :now))) \
          ORDER BY t.created_at LIMIT :limit",
     )
 });

@@ -5,7 +5,7 @@
 //! a row a player is **on fire** — each game scores double (a win 4, a
 //! draw 2) until one is not won.
 
-use super::{DRAW, Entrant, Outcome, Pairing, Points, WIN};
+use super::{DRAW, Entrant, History, Outcome, Pairing, Points, Standing, Tiebreak, WIN};
 
 /// A player waiting to be paired in an arena.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +100,33 @@ pub fn arena_pairs(waiting: &[Waiting]) -> Vec<Pairing> {
     pairs
 }
 
+/// Each player's arena score from `history` (its games in the order
+/// they were paired; undecided ones skipped).
+pub fn arena_records(history: &History) -> Vec<ArenaRecord> {
+    (0..history.players)
+        .map(|p| arena_points(history.games().filter_map(|g| g.opponent_of(p).and(result_for(g, p)))))
+        .collect()
+}
+
+/// An arena's standings: arena points, then games won, then seed (rule
+/// book §17).
+pub fn arena_standings(history: &History) -> Vec<Standing> {
+    let records = arena_records(history);
+    let mut order: Vec<Entrant> = (0..history.players).collect();
+    order.sort_by_key(|&p| (std::cmp::Reverse((records[p].points, records[p].wins)), p));
+    order
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| Standing {
+            entrant: p,
+            place: i + 1,
+            points: records[p].points,
+            tiebreaks: vec![(Tiebreak::Wins, f64::from(records[p].wins))],
+            played: records[p].games,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +137,22 @@ mod tests {
         let r = arena_points([Some(true), Some(true), Some(true), None, Some(true), Some(false), Some(true)]);
         assert_eq!(r, ArenaRecord { points: 14, on_fire: false, games: 7, wins: 5 });
         assert!(arena_points([Some(true), Some(true)]).on_fire);
+    }
+
+    #[test]
+    fn arena_standings_rank_by_points_then_wins() {
+        let played =
+            |first, second, outcome| Pairing { first, second, outcome: Some(outcome), forfeit: false };
+        let mut h = History::new(3);
+        // 0 beats 1 twice (on fire after the second); 2 draws 1; 2 is not paired again.
+        h.rounds.push(super::super::Round { games: vec![played(0, 1, Outcome::FirstWins)], bye: None });
+        h.rounds.push(super::super::Round { games: vec![played(1, 2, Outcome::Draw)], bye: None });
+        h.rounds.push(super::super::Round { games: vec![played(1, 0, Outcome::SecondWins)], bye: None });
+        let table = arena_standings(&h);
+        let lines: Vec<(Entrant, Points, u32)> =
+            table.iter().map(|s| (s.entrant, s.points, s.played)).collect();
+        assert_eq!(lines, [(0, 4, 2), (1, 1, 3), (2, 1, 1)]);
+        assert!(arena_records(&h)[0].on_fire);
     }
 
     #[test]

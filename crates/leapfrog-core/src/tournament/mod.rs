@@ -21,7 +21,9 @@ mod swiss;
 #[cfg(test)]
 mod tests;
 
-pub use arena::{ArenaRecord, Waiting, arena_pairs, arena_points, result_for};
+pub use arena::{
+    ArenaRecord, Waiting, arena_pairs, arena_points, arena_records, arena_standings, result_for,
+};
 pub use round_robin::{berger_round, berger_rounds};
 pub use standings::{Standing, Tiebreak, standings};
 pub use swiss::{Relaxed, SwissRound, swiss_round};

@@ -128,6 +128,7 @@ pub async fn create_tournament(
         all_at_once: body.all_at_once,
         move_limit,
         correspondence: body.days_per_move.is_some(),
+        duration_ms: body.duration_minutes.map(|m| i64::from(m) * 60_000),
         players: (body.min_players.unwrap_or(2), body.max_players.unwrap_or(most)),
         starts_at,
         bots: body.bots,

@@ -19,6 +19,9 @@ pub enum TournamentFormat {
     DoubleRoundRobin,
     /// A fixed number of rounds, paired by the Dutch system (rule book §17).
     Swiss,
+    /// For a fixed time, whoever finishes a game is paired again at once
+    /// (live only; a win 2 points, double after two wins in a row).
+    Arena,
 }
 
 impl From<TournamentFormat> for Format {
@@ -27,6 +30,7 @@ impl From<TournamentFormat> for Format {
             TournamentFormat::RoundRobin => Format::RoundRobin,
             TournamentFormat::DoubleRoundRobin => Format::DoubleRoundRobin,
             TournamentFormat::Swiss => Format::Swiss,
+            TournamentFormat::Arena => Format::Arena,
         }
     }
 }
@@ -61,6 +65,10 @@ pub struct TournamentRequest {
     /// A round-robin by correspondence: every game paired at the start.
     #[serde(default)]
     pub all_at_once: bool,
+    /// An arena's length, 1 to 1440 minutes.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 1440)]
+    pub duration_minutes: Option<u32>,
     /// Rated (rule book §13); left out or false: casual.
     #[serde(default)]
     pub rated: bool,
@@ -117,7 +125,8 @@ pub struct StandingView {
     pub place: usize,
     /// The player's name.
     pub name: String,
-    /// Points: a win 1, a draw ½, a bye 1.
+    /// Points: a win 1, a draw ½, a bye 1 (an arena's: a win 2, a draw 1,
+    /// double while on fire).
     pub points: f64,
     /// The tiebreaks, in the order they apply.
     pub tiebreaks: Vec<TiebreakView>,
@@ -153,6 +162,12 @@ pub struct TournamentView {
     pub correspondence: bool,
     /// A correspondence round-robin with every game at once.
     pub all_at_once: bool,
+    /// An arena's length in minutes.
+    #[schema(required = true)]
+    pub duration_minutes: Option<i64>,
+    /// When an arena ends (RFC 3339), once started.
+    #[schema(required = true)]
+    pub ends_at: Option<String>,
     /// Players it needs to start.
     pub min_players: i64,
     /// Players it takes at most.
@@ -259,6 +274,7 @@ pub(super) async fn view(state: &AppState, t: &Tournament, full: bool) -> Result
         Format::RoundRobin => TournamentFormat::RoundRobin,
         Format::DoubleRoundRobin => TournamentFormat::DoubleRoundRobin,
         Format::Swiss => TournamentFormat::Swiss,
+        Format::Arena => TournamentFormat::Arena,
     };
     let creator = state.tournaments.names_of(std::slice::from_ref(&t.row.creator_id)).await?.remove(0);
     let invited = match &t.invited {
@@ -285,7 +301,7 @@ pub(super) async fn view(state: &AppState, t: &Tournament, full: bool) -> Result
             .map(|s| StandingView {
                 place: s.place,
                 name: t.players[s.entrant].name.clone(),
-                points: f64::from(s.points) / 2.0,
+                points: t.shown_points(s.points),
                 tiebreaks: s
                     .tiebreaks
                     .iter()
@@ -311,6 +327,8 @@ pub(super) async fn view(state: &AppState, t: &Tournament, full: bool) -> Result
         move_time_limit: r.move_limit,
         correspondence: r.correspondence != 0,
         all_at_once: r.all_at_once != 0,
+        duration_minutes: r.duration_ms.map(|ms| ms / 60_000),
+        ends_at: t.ends_at().map(time),
         min_players: r.min_players,
         max_players: r.max_players,
         starts_at: r.starts_at.map(time),

@@ -19,6 +19,8 @@ pub enum Format {
     DoubleRoundRobin,
     /// A fixed number of rounds, the Dutch system (rule book §17).
     Swiss,
+    /// For a fixed time, whoever waits is paired at once (live only).
+    Arena,
 }
 
 impl Format {
@@ -28,11 +30,14 @@ impl Format {
             Format::RoundRobin => "round_robin",
             Format::DoubleRoundRobin => "double_round_robin",
             Format::Swiss => "swiss",
+            Format::Arena => "arena",
         }
     }
 
     fn of_name(name: &str) -> Option<Format> {
-        [Format::RoundRobin, Format::DoubleRoundRobin, Format::Swiss].into_iter().find(|f| f.name() == name)
+        [Format::RoundRobin, Format::DoubleRoundRobin, Format::Swiss, Format::Arena]
+            .into_iter()
+            .find(|f| f.name() == name)
     }
 
     /// The tiebreaks of its standings, in order (rule book §17).
@@ -44,6 +49,7 @@ impl Format {
             Format::RoundRobin | Format::DoubleRoundRobin => {
                 &[Tiebreak::SonnebornBerger, Tiebreak::DirectEncounter, Tiebreak::Wins]
             }
+            Format::Arena => &[Tiebreak::Wins],
         }
     }
 }
@@ -163,7 +169,24 @@ impl Tournament {
 
     /// Its standings: every player, best first.
     pub fn standings(&self) -> Vec<core::Standing> {
-        core::standings(&self.history(), self.format.tiebreaks())
+        match self.format {
+            Format::Arena => core::arena_standings(&self.history()),
+            _ => core::standings(&self.history(), self.format.tiebreaks()),
+        }
+    }
+
+    /// A standing's points as shown: points for a round-based event
+    /// (counted in half-points), an arena's own.
+    pub fn shown_points(&self, points: core::Points) -> f64 {
+        match self.format {
+            Format::Arena => f64::from(points),
+            _ => f64::from(points) / 2.0,
+        }
+    }
+
+    /// When an arena ends (Unix milliseconds), once started.
+    pub fn ends_at(&self) -> Option<i64> {
+        Some(self.row.started_at? + self.row.duration_ms?)
     }
 
     /// The number of rounds it plays, given its players (a Swiss's own;
@@ -175,6 +198,8 @@ impl Tournament {
             Format::Swiss => u32::try_from(self.row.rounds.unwrap_or(1)).unwrap_or(1),
             Format::RoundRobin => even.saturating_sub(1),
             Format::DoubleRoundRobin => 2 * even.saturating_sub(1),
+            // An arena's rounds are its pairings so far.
+            Format::Arena => u32::try_from(self.row.round).unwrap_or(0),
         }
     }
 

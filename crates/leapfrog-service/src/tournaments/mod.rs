@@ -43,6 +43,10 @@ pub const TICK: Duration = Duration::from_secs(1);
 pub const MAX_NAME: usize = 64;
 /// Most rounds of a Swiss.
 pub const MAX_ROUNDS: u32 = 64;
+/// Shortest arena: a minute.
+pub const MIN_ARENA_MS: i64 = 60_000;
+/// Longest arena: a day.
+pub const MAX_ARENA_MS: i64 = 24 * 3_600_000;
 
 /// The server's bounds on events (rule book §17).
 #[derive(Debug, Clone, Copy)]
@@ -80,6 +84,8 @@ pub struct NewTournament {
     pub move_limit: u32,
     /// Whether it is played by correspondence (days a move).
     pub correspondence: bool,
+    /// An arena's length, in milliseconds.
+    pub duration_ms: Option<i64>,
     /// Players it needs to start, and takes at most.
     pub players: (usize, usize),
     /// When it starts by itself (Unix milliseconds); `None`: when its
@@ -142,7 +148,7 @@ impl Tournaments {
             all_at_once: i64::from(new.all_at_once),
             move_limit: Some(i64::from(new.move_limit)),
             correspondence: i64::from(new.correspondence),
-            duration_ms: None,
+            duration_ms: new.duration_ms,
             min_players: new.players.0 as i64,
             max_players: new.players.1 as i64,
             starts_at: new.starts_at,
@@ -200,7 +206,28 @@ impl Tournaments {
             }
             (_, None) => {}
         }
-        if new.all_at_once && (new.format == Format::Swiss || !new.correspondence) {
+        match (new.format, new.duration_ms) {
+            (Format::Arena, Some(ms))
+                if (MIN_ARENA_MS..=MAX_ARENA_MS).contains(&ms) && !new.correspondence => {}
+            (Format::Arena, Some(_)) if new.correspondence => {
+                return Err(TournamentError::Invalid(
+                    "days_per_move",
+                    "an arena is live: give move_time_limit".into(),
+                ));
+            }
+            (Format::Arena, _) => {
+                let detail =
+                    format!("an arena lasts {} to {} minutes", MIN_ARENA_MS / 60_000, MAX_ARENA_MS / 60_000);
+                return Err(TournamentError::Invalid("duration_minutes", detail));
+            }
+            (_, Some(_)) => {
+                let detail =
+                    "only an arena lasts a fixed time: a round-based event plays its rounds".to_string();
+                return Err(TournamentError::Invalid("duration_minutes", detail));
+            }
+            (_, None) => {}
+        }
+        if new.all_at_once && (matches!(new.format, Format::Swiss | Format::Arena) || !new.correspondence) {
             let detail = "all games at once is for a round-robin played by correspondence".to_string();
             return Err(TournamentError::Invalid("all_at_once", detail));
         }

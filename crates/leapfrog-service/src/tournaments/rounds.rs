@@ -4,8 +4,11 @@
 //! [`TournamentChange`], written only over the version read: in a fleet,
 //! one process pairs each round.
 
+use leapfrog_core::game::{Credential, GameStatus};
 use leapfrog_core::game::{Game, NewGame, NewSeat, PlayerName, Resignation, SeatAccount};
-use leapfrog_core::tournament::{self as core, Entrant, Pairing, berger_round, swiss_round};
+use leapfrog_core::tournament::{
+    self as core, Entrant, Pairing, Waiting, arena_pairs, arena_records, berger_round, swiss_round,
+};
 use leapfrog_store::{AccountEvent, TournamentChange, TournamentGameRow, TournamentPlayerRow};
 use leapfrog_wire::account_events::{
     AccountEventData, TournamentOverEvent, TournamentPairedEvent, TournamentStartedEvent,
@@ -14,7 +17,7 @@ use leapfrog_wire::account_events::{
 use super::event::{Format, Status, Tournament, outcome_name};
 use super::{TournamentError, Tournaments};
 use crate::events::account::event;
-use crate::play::{now_ms, random_seed};
+use crate::play::{GameError, now_ms, random_seed};
 
 /// Games lost on time that withdraw a player from an event.
 pub const TIMEOUTS_WITHDRAW: i64 = 2;
@@ -111,6 +114,10 @@ impl Tournaments {
             }
             changed = true;
         }
+        if t.format == Format::Arena {
+            let moved_on = self.arena_step(t, &mut step, now).await?;
+            return Ok((changed || moved_on).then_some(step));
+        }
         let round_done = t.boards.iter().filter(|b| b.round <= t.row.round).all(|b| b.outcome.is_some());
         if round_done {
             if u32::try_from(t.row.round).unwrap_or(u32::MAX) < t.total_rounds() {
@@ -143,6 +150,7 @@ impl Tournaments {
                 let r = berger_round(t.players.len(), round as usize - 1);
                 (r.games, r.bye)
             }
+            Format::Arena => (arena_pairs(&arena_waiting(t)), None),
         };
         let mut boards = Vec::new();
         for g in games {
@@ -231,6 +239,45 @@ impl Tournaments {
         Ok(Some(row))
     }
 
+    /// An arena's next step at `now`, after its ended games are counted:
+    /// past its end, the games still under way stopped (the seat to move
+    /// resigns, the game counts for no one) and the event over; before,
+    /// whoever waits paired. Whether anything changed.
+    async fn arena_step(
+        &self,
+        t: &mut Tournament,
+        step: &mut Step,
+        now: i64,
+    ) -> Result<bool, TournamentError> {
+        if t.ends_at().is_some_and(|end| now >= end) {
+            for i in 0..t.boards.len() {
+                let b = &t.boards[i];
+                let Some(id) = b.game_id.clone().filter(|_| b.outcome.is_none()) else { continue };
+                let game = self.games.load(&id).await?;
+                let to_move = game.seats().get(game.position().to_move()).and_then(|s| s.account.clone());
+                if let (GameStatus::Started, Some(account)) = (game.status(), to_move) {
+                    match self.games.resign(&id, &Credential::Account(account)).await {
+                        // Over meanwhile: it counts for no one all the same.
+                        Ok(_) | Err(GameError::Game(_)) => {}
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+                let b = &mut t.boards[i];
+                b.outcome = Some(VOID.into());
+                step.change.decided.push((b.round, b.board, VOID.into(), 0));
+            }
+            finish(t, step, now);
+            return Ok(true);
+        }
+        let before = step.change.paired.len();
+        if arena_pairs(&arena_waiting(t)).is_empty() {
+            return Ok(false);
+        }
+        let next = u32::try_from(t.row.round + 1).unwrap_or(u32::MAX);
+        self.pair_round(t, step, next, now)?;
+        Ok(step.change.paired.len() > before)
+    }
+
     /// A game of `t` between two of its players, the first moving first.
     pub(super) fn game_between(
         &self,
@@ -262,6 +309,45 @@ impl Tournaments {
     }
 }
 
+/// The outcome of an arena's game stopped at its end: counted for no one.
+pub const VOID: &str = "void";
+
+/// An arena's players waiting for a game: in it, not withdrawn, not in a
+/// game under way; with their points, last opponent and seat.
+fn waiting(t: &Tournament) -> Vec<Waiting> {
+    let history = t.history();
+    let records = arena_records(&history);
+    let busy = |account: &str| {
+        t.boards.iter().any(|b| {
+            b.outcome.is_none() && (b.first_id == account || b.second_id.as_deref() == Some(account))
+        })
+    };
+    (0..t.players.len())
+        .filter(|&p| t.players[p].withdrawn_at.is_none() && !busy(&t.players[p].account_id))
+        .map(|p| {
+            let last = history.games().filter(|g| g.opponent_of(p).is_some()).last();
+            Waiting {
+                entrant: p,
+                points: records[p].points,
+                last_opponent: last.and_then(|g| g.opponent_of(p)),
+                last_first: last.map(|g| g.first == p),
+            }
+        })
+        .collect()
+}
+
+/// Those waiting in an arena as its pairing takes them: when no game is
+/// under way and none but players who just met wait, they may meet again
+/// (else they would wait for good).
+fn arena_waiting(t: &Tournament) -> Vec<Waiting> {
+    let mut w = waiting(t);
+    let playing = t.boards.iter().any(|b| b.outcome.is_none());
+    if !playing && arena_pairs(&w).is_empty() {
+        w.iter_mut().for_each(|p| p.last_opponent = None);
+    }
+    w
+}
+
 /// Ends `t`: over, each player told its place and points.
 fn finish(t: &mut Tournament, step: &mut Step, now: i64) {
     t.status = Status::Over;
@@ -274,7 +360,7 @@ fn finish(t: &mut Tournament, step: &mut Step, now: i64) {
             let over = TournamentOverEvent {
                 tournament: t.id().to_string(),
                 place: s.place,
-                points: f64::from(s.points) / 2.0,
+                points: t.shown_points(s.points),
                 players,
             };
             event(&t.players[s.entrant].account_id, &AccountEventData::TournamentOver(over), now)

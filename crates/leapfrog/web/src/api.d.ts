@@ -2910,7 +2910,8 @@ export interface components {
             name: string;
             /**
              * Format: double
-             * @description Points: a win 1, a draw ½, a bye 1.
+             * @description Points: a win 1, a draw ½, a bye 1 (an arena's: a win 2, a draw 1,
+             *     double while on fire).
              */
             points: number;
             /** @description The tiebreaks, in the order they apply. */
@@ -2995,7 +2996,7 @@ export interface components {
          * @description How a tournament pairs its players.
          * @enum {string}
          */
-        TournamentFormat: "round_robin" | "double_round_robin" | "swiss";
+        TournamentFormat: "round_robin" | "double_round_robin" | "swiss" | "arena";
         /** @description A page of a tournament's games, by round and board. */
         TournamentGameList: {
             /** @description The games. */
@@ -3126,6 +3127,11 @@ export interface components {
             days_per_move?: number | null;
             /** @description A round-robin by correspondence: every game paired at the start. */
             all_at_once?: boolean;
+            /**
+             * Format: int32
+             * @description An arena's length, 1 to 1440 minutes.
+             */
+            duration_minutes?: number | null;
             /** @description Rated (rule book §13); left out or false: casual. */
             rated?: boolean;
             /** @description Players it needs to start (default 2). */
@@ -3186,6 +3192,13 @@ export interface components {
             correspondence: boolean;
             /** @description A correspondence round-robin with every game at once. */
             all_at_once: boolean;
+            /**
+             * Format: int64
+             * @description An arena's length in minutes.
+             */
+            duration_minutes: number | null;
+            /** @description When an arena ends (RFC 3339), once started. */
+            ends_at: string | null;
             /**
              * Format: int64
              * @description Players it needs to start.
