@@ -7,7 +7,7 @@ mod views;
 
 use views::view;
 pub use views::{
-    StandingView, TiebreakView, TournamentFormat, TournamentGameList, TournamentGameView,
+    CrossRow, StandingView, TiebreakView, TournamentFormat, TournamentGameList, TournamentGameView,
     TournamentGamesQuery, TournamentList, TournamentPlayerView, TournamentQuery, TournamentRequest,
     TournamentView,
 };

@@ -192,6 +192,21 @@ pub struct TournamentView {
     pub players: Vec<TournamentPlayerView>,
     /// The standings (after the start).
     pub standings: Vec<StandingView>,
+    /// A round-robin's cross table, after the start: a row a player by
+    /// seed, a cell an opponent by seed.
+    #[schema(required = true)]
+    pub cross_table: Option<Vec<CrossRow>>,
+}
+
+/// A player's row of a cross table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CrossRow {
+    /// The player.
+    pub name: String,
+    /// Against each player by seed, its results in the order played: `1`,
+    /// `½`, `0`, `+` / `−` (won or lost by forfeit), `*` (under way); empty
+    /// against itself or before they meet.
+    pub results: Vec<String>,
 }
 
 /// A page of tournaments (without players or standings).
@@ -313,6 +328,10 @@ pub(super) async fn view(state: &AppState, t: &Tournament, full: bool) -> Result
     } else {
         Vec::new()
     };
+    let cross_table = (full
+        && t.status != Status::Open
+        && matches!(t.format, Format::RoundRobin | Format::DoubleRoundRobin))
+    .then(|| cross_table(t));
     let r = &t.row;
     Ok(TournamentView {
         id: r.id.clone(),
@@ -339,7 +358,33 @@ pub(super) async fn view(state: &AppState, t: &Tournament, full: bool) -> Result
         ended_at: r.ended_at.map(time),
         players,
         standings,
+        cross_table,
     })
+}
+
+/// `t`'s cross table: by seed, each player's results against each other.
+fn cross_table(t: &Tournament) -> Vec<CrossRow> {
+    let n = t.players.len();
+    let mut cells = vec![vec![String::new(); n]; n];
+    for b in &t.boards {
+        let (Some(first), Some(second)) =
+            (t.entrant_of(&b.first_id), b.second_id.as_deref().and_then(|s| t.entrant_of(s)))
+        else {
+            continue;
+        };
+        let forfeit = b.forfeit != 0;
+        let (f, s) = match b.outcome.as_deref() {
+            Some("first") if forfeit => ("+", "−"),
+            Some("second") if forfeit => ("−", "+"),
+            Some("first") => ("1", "0"),
+            Some("second") => ("0", "1"),
+            Some("draw") => ("½", "½"),
+            _ => ("*", "*"),
+        };
+        cells[first][second].push_str(f);
+        cells[second][first].push_str(s);
+    }
+    t.players.iter().zip(cells).map(|(p, results)| CrossRow { name: p.name.clone(), results }).collect()
 }
 
 fn tiebreak_name(t: leapfrog_core::tournament::Tiebreak) -> String {

@@ -9,7 +9,7 @@ use actix_web::{HttpResponse, web};
 
 const INDEX: &str = include_str!("../../web/index.html");
 /// Each module `tsc` writes to `web/dist/`, by the path it is served at.
-pub const SCRIPTS: [(&str, &str); 21] = [
+pub const SCRIPTS: [(&str, &str); 22] = [
     ("/account.js", include_str!("../../web/dist/account.js")),
     ("/analysis.js", include_str!("../../web/dist/analysis.js")),
     ("/app.js", include_str!("../../web/dist/app.js")),
@@ -29,6 +29,7 @@ pub const SCRIPTS: [(&str, &str); 21] = [
     ("/puzzle.js", include_str!("../../web/dist/puzzle.js")),
     ("/replay.js", include_str!("../../web/dist/replay.js")),
     ("/storage.js", include_str!("../../web/dist/storage.js")),
+    ("/tournaments.js", include_str!("../../web/dist/tournaments.js")),
     ("/types.js", include_str!("../../web/dist/types.js")),
     ("/webhooks.js", include_str!("../../web/dist/webhooks.js")),
 ];

@@ -93,5 +93,10 @@ export const api = {
     deleteWebhook: (name, id, token) => call("DELETE", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}`, undefined, token),
     testWebhook: (name, id, token) => call("POST", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/test`, undefined, token),
     rotateWebhook: (name, id, token) => call("POST", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/rotate`, undefined, token),
+    tournaments: () => call("GET", "/v1/tournaments?limit=50"),
+    tournament: (id) => call("GET", `/v1/tournaments/${encodeURIComponent(id)}`),
+    tournamentGames: (id, cursor) => call("GET", `/v1/tournaments/${encodeURIComponent(id)}/games?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+    createTournament: (req, token) => call("POST", "/v1/tournaments", req, token),
+    tournamentAction: (id, action, token) => call("POST", `/v1/tournaments/${encodeURIComponent(id)}/${action}`, undefined, token),
     deliveries: (name, id, token) => call("GET", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/deliveries?limit=10`, undefined, token),
 };

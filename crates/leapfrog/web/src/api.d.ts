@@ -1699,6 +1699,17 @@ export interface components {
              */
             rated?: boolean;
         };
+        /** @description A player's row of a cross table. */
+        CrossRow: {
+            /** @description The player. */
+            name: string;
+            /**
+             * @description Against each player by seed, its results in the order played: `1`,
+             *     `½`, `0`, `+` / `−` (won or lost by forfeit), `*` (under way); empty
+             *     against itself or before they meet.
+             */
+            results: string[];
+        };
         /**
          * @description A decline.
          * @example {
@@ -3225,6 +3236,11 @@ export interface components {
             players: components["schemas"]["TournamentPlayerView"][];
             /** @description The standings (after the start). */
             standings: components["schemas"]["StandingView"][];
+            /**
+             * @description A round-robin's cross table, after the start: a row a player by
+             *     seed, a cell an opponent by seed.
+             */
+            cross_table: components["schemas"]["CrossRow"][] | null;
         };
         /** @description The data of `vacation`, by its `reason`. */
         VacationEvent: {

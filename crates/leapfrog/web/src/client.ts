@@ -109,6 +109,14 @@ export const api = {
     call<S["TestDelivery"]>("POST", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/test`, undefined, token),
   rotateWebhook: (name: string, id: string, token: string) =>
     call<S["WebhookSecret"]>("POST", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/rotate`, undefined, token),
+  tournaments: () => call<S["TournamentList"]>("GET", "/v1/tournaments?limit=50"),
+  tournament: (id: string) => call<S["TournamentView"]>("GET", `/v1/tournaments/${encodeURIComponent(id)}`),
+  tournamentGames: (id: string, cursor?: string) =>
+    call<S["TournamentGameList"]>("GET", `/v1/tournaments/${encodeURIComponent(id)}/games?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+  createTournament: (req: S["TournamentRequest"], token: string) =>
+    call<S["TournamentView"]>("POST", "/v1/tournaments", req, token),
+  tournamentAction: (id: string, action: "join" | "leave" | "start", token: string) =>
+    call<S["TournamentView"]>("POST", `/v1/tournaments/${encodeURIComponent(id)}/${action}`, undefined, token),
   deliveries: (name: string, id: string, token: string) =>
     call<S["DeliveryList"]>("GET", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/deliveries?limit=10`, undefined, token),
 };

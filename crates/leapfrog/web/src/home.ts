@@ -81,7 +81,8 @@ export function showHome(): void {
       h("div", {},
         h("section", { class: "panel", "aria-labelledby": "lobby" }, h("h1", { id: "lobby" }, "Lobby"), lobby),
         h("section", { class: "panel", "aria-labelledby": "puzzles" }, h("h1", { id: "puzzles" }, "Puzzles for one"), puzzleList,
-          h("p", {}, h("a", { href: "#/analysis", id: "analysis-link" }, "The analysis board"))))));
+          h("p", {}, h("a", { href: "#/analysis", id: "analysis-link" }, "The analysis board")),
+          h("p", {}, h("a", { href: "#/tournaments", id: "tournaments-link" }, "Tournaments"))))));
 }
 
 /** The lobby: games waiting for players, read again every 5 s while shown. */

@@ -722,6 +722,48 @@ async function solvedPuzzle() {
   console.log("puzzle: hints, undo and restart; the triangle solved to one peg");
 }
 
+/** Tournaments: Cy signs up on the page and creates a round-robin with
+ * its form; Dee joins through the API; Cy starts it from its page, which
+ * then shows the standings, the cross table and the link to Cy's game. */
+async function tournaments() {
+  const cy = await newPage();
+  await cy.goto(`${base}/#/account`);
+  await cy.locator("#sign-up-name").fill("Cy");
+  await cy.locator("#sign-up-password").fill("frog-spawn-42");
+  await cy.locator("#sign-up").click();
+  await cy.locator("#profile", { hasText: "Cy" }).waitFor();
+  await cy.goto(`${base}/#/`);
+  await cy.locator("#tournaments-link").click();
+  await cy.locator("#tournament-list").waitFor();
+  await cy.locator("#tournament-name").fill("Page Cup");
+  await cy.locator("#tournament-format").selectOption("round_robin");
+  await cy.locator("#tournament-preset").selectOption("old");
+  await cy.locator("#tournament-size").fill("6");
+  await cy.locator("#create-tournament").click();
+  await cy.waitForURL(/#\/tournaments\/[0-9a-f-]{36}$/);
+  const id = /#\/tournaments\/([0-9a-f-]+)/.exec(cy.url())[1];
+  await cy.locator("#tournament", { hasText: "Page Cup" }).waitFor();
+  await cy.locator("#tournament-join").click();
+  await cy.locator("#tournament-players", { hasText: "Cy" }).waitFor();
+  const json = { "Content-Type": "application/json" };
+  await api("/v1/accounts", { method: "POST", headers: json, body: JSON.stringify({ name: "Dee", password: "frog-spawn-42" }) });
+  const token = (await api("/v1/tokens", { method: "POST", headers: json,
+    body: JSON.stringify({ name: "Dee", password: "frog-spawn-42", label: "test", scopes: ["play"] }) })).token;
+  const joined = await api(`/v1/tournaments/${id}/join`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(joined.players?.length, 2, JSON.stringify(joined));
+  await cy.locator("#tournament-players", { hasText: "Dee" }).waitFor();
+  await cy.locator("#tournament-start").click();
+  await cy.locator("#tournament-status", { hasText: "running, round 1" }).waitFor();
+  await cy.locator("#standings", { hasText: "Dee" }).waitFor();
+  await cy.locator("#cross-table", { hasText: "Cy" }).waitFor();
+  await cy.locator("#my-tournament-game").click();
+  await cy.waitForURL(/#\/game\//);
+  const game = /#\/game\/([0-9a-f-]+)/.exec(cy.url())[1];
+  const listed = await api(`/v1/tournaments/${id}/games`);
+  assert.equal(listed.games[0].game, game, "the link is Cy's game of the event");
+  console.log("tournaments: created, joined and started on the page; standings, cross table, the game linked");
+}
+
 try {
   await hexagonalGame();
   await solvedPuzzle();
@@ -731,6 +773,7 @@ try {
   await analysisBoardWithTheServerGone();
   await againstTheComputer();
   await accountsAndRecords();
+  await tournaments();
   assert.deepEqual(outside, [], "no request outside the server");
   console.log("browser tests passed");
 } catch (e) {
