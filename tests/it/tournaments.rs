@@ -264,7 +264,8 @@ fn a_double_round_robin_of_four_has_twelve_games_each_pair_once_in_each_seat() {
     let table = over["cross_table"].as_array().unwrap();
     assert_eq!(table.len(), 4);
     for (i, row) in table.iter().enumerate() {
-        let cells: Vec<&str> = row["results"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+        let cells: Vec<&str> =
+            row["results"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
         for (j, cell) in cells.iter().enumerate() {
             let want: &[&str] = if i == j { &[""] } else { &["10", "01"] };
             assert!(want.contains(cell), "{} against {j}: {cell}", row["name"]);
