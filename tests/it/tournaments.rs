@@ -660,3 +660,60 @@ fn an_arena_of_a_minute_with_six_bots_ends_on_time_with_no_game_left_running() {
         assert!(out.contains("over: place"), "{out}");
     }
 }
+
+/// A correspondence round-robin waits while the player to move is on
+/// vacation (its clock paused, rule book §11), and goes on once the
+/// vacation has ended and the game with it.
+#[test]
+fn a_correspondence_round_robin_waits_on_a_vacation_and_goes_on_when_it_has_ended() {
+    use crate::vacation::{app_with_vacation_days, clock, deadline};
+    const DAY: i64 = 86_400_000;
+    let (app, db, _files) = app_with_vacation_days(20);
+    let tokens = players(&app, &["Ann", "Bob"]);
+    let id =
+        started(&app, &tokens, json!({"format": "round_robin", "move_time_limit": null, "days_per_move": 1}));
+    let t = app.get(&format!("/v1/tournaments/{id}")).json();
+    assert_eq!(
+        (t["correspondence"].as_bool(), t["move_time_limit"].as_i64()),
+        (Some(true), Some(DAY / 1000))
+    );
+    let first = all_games(&app, &id)[0].clone();
+    assert_eq!(first["first"], "Ann", "{first}");
+    let game = first["game"].as_str().unwrap().to_string();
+    let before = deadline(&app, &game);
+    // Ann, to move, takes three days off: her turn moves on by them, and at
+    // the old deadline no one is timed out; the event waits.
+    let v = as_token(&app, "POST", "/v1/accounts/Ann/vacation", &tokens[0], &json!({"days": 3}));
+    assert_eq!(v.status, 200, "{}", v.body);
+    assert_eq!(deadline(&app, &game), before + 3 * DAY);
+    assert_eq!(clock(&db, 3, &[before + 1_000]), [0]);
+    std::thread::sleep(Duration::from_millis(1_500));
+    assert_eq!(app.get(&format!("/v1/tournaments/{id}")).json()["status"], "running");
+    // She ends it at once (the days not begun come back). At each deadline
+    // from then a vacation day is spent for a day more (§11) until none is
+    // left and she is timed out; then the event goes on to its end.
+    assert_eq!(crate::accounts::with(&app, "DELETE", "/v1/accounts/Ann/vacation", &tokens[0]).status, 200);
+    assert_eq!(deadline(&app, &game), before + DAY);
+    for _ in 0..=20 {
+        if app.get(&format!("/v1/games/{game}")).json()["status"] == "over" {
+            break;
+        }
+        assert_eq!(app.get(&format!("/v1/tournaments/{id}")).json()["status"], "running");
+        assert_eq!(clock(&db, 3, &[deadline(&app, &game) + 1_000]), [1]);
+    }
+    let deadline_at = Instant::now() + Duration::from_secs(20);
+    let over = loop {
+        let t = app.get(&format!("/v1/tournaments/{id}")).json();
+        if t["status"] == "over" {
+            break t;
+        }
+        assert!(
+            Instant::now() < deadline_at,
+            "the event did not go on: {t}\n{}",
+            app.get(&format!("/v1/games/{game}")).body
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(over["standings"][0]["name"], "Bob", "{over}");
+    assert_eq!(all_games(&app, &id)[0]["result"], "second");
+}

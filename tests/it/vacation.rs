@@ -23,7 +23,7 @@ pub(crate) fn chrono_ms(at: &str) -> i64 {
     String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
 }
 
-fn app_with_vacation_days(days: u32) -> (TestApp, String, TempFiles) {
+pub(crate) fn app_with_vacation_days(days: u32) -> (TestApp, String, TempFiles) {
     let db = format!("sqlite://{}", temp_db().display());
     let files = TempFiles::of_url(&db);
     let mut config = leapfrog::server::config::ServeConfig::for_tests();
@@ -33,7 +33,7 @@ fn app_with_vacation_days(days: u32) -> (TestApp, String, TempFiles) {
 }
 
 /// Runs the clock once at each of `times` on `db`'s games; what it applied each time.
-fn clock(db: &str, days: u32, times: &[i64]) -> Vec<usize> {
+pub(crate) fn clock(db: &str, days: u32, times: &[i64]) -> Vec<usize> {
     actix_web::rt::System::new().block_on(async {
         let store = leapfrog::store::Store::open(db, leapfrog::store::Durability::Full).await.unwrap();
         let limits = leapfrog::events::StreamLimits { total: 10, per_game: 10, per_client: 0 };
