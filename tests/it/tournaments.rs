@@ -201,9 +201,9 @@ fn play_out(app: &TestApp, id: &str, tokens: &[String], names: &[&str]) -> Value
 }
 
 #[test]
-fn a_swiss_of_five_is_paired_round_by_round_with_a_bye_each_round_to_a_different_player() {
+fn a_swiss_of_nine_is_paired_round_by_round_with_a_bye_each_round_to_a_different_player() {
     let app = spawn_unlimited();
-    let names = ["Ann", "Bob", "Cy", "Dee", "Eve"];
+    let names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"];
     let tokens = players(&app, &names);
     let id = started(&app, &tokens, json!({"format": "swiss", "rounds": 3}));
     let over = play_out(&app, &id, &tokens, &names);
@@ -227,13 +227,32 @@ fn a_swiss_of_five_is_paired_round_by_round_with_a_bye_each_round_to_a_different
     pairs.sort();
     pairs.dedup();
     assert_eq!(pairs.len(), all, "a rematch: {games:?}");
-    // Points add up: a win a game and a bye, 2 games and a bye a round.
+    // Points add up: a win a game and a bye, 4 games and a bye a round.
     let standings = over["standings"].as_array().unwrap();
-    assert_eq!(standings.len(), 5);
+    assert_eq!(standings.len(), 9);
     let total: f64 = standings.iter().map(|s| s["points"].as_f64().unwrap()).sum();
-    assert_eq!(total, 9.0, "{standings:?}");
+    assert_eq!(total, 15.0, "{standings:?}");
     let places: Vec<u64> = standings.iter().map(|s| s["place"].as_u64().unwrap()).collect();
-    assert_eq!(places, [1, 2, 3, 4, 5]);
+    assert_eq!(places, (1..=9).collect::<Vec<u64>>());
+    // Ann's stream told her of it all: her log's first event (0) is
+    // `tournament_started`; resumed after it, the pairings and the end.
+    let auth = format!("Authorization: Bearer {}\r\nLast-Event-ID: 0\r\n", tokens[0]);
+    let mut stream = crate::common::EventStream::open_with(&app, "/v1/accounts/Ann/events", &auth);
+    let mut told = Vec::new();
+    let mut first_id = None;
+    while let Some(e) = stream.next() {
+        first_id = first_id.or(e.id.clone());
+        if e.event.starts_with("tournament_") {
+            told.push(e.event.clone());
+        }
+        if e.event == "tournament_over" {
+            let data: Value = serde_json::from_str(&e.data).unwrap();
+            assert_eq!((data["tournament"].as_str(), data["players"].as_u64()), (Some(id.as_str()), Some(9)));
+            break;
+        }
+    }
+    assert_eq!(first_id.as_deref(), Some("1"), "resumed after event 0");
+    assert_eq!(told, ["tournament_paired", "tournament_paired", "tournament_paired", "tournament_over"]);
     let first_tiebreaks: Vec<&str> =
         standings[0]["tiebreaks"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(first_tiebreaks, ["buchholz", "sonneborn_berger", "direct_encounter", "wins"]);
