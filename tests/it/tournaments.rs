@@ -736,3 +736,90 @@ fn a_correspondence_round_robin_waits_on_a_vacation_and_goes_on_when_it_has_ende
     assert_eq!(over["standings"][0]["name"], "Bob", "{over}");
     assert_eq!(all_games(&app, &id)[0]["result"], "second");
 }
+
+/// Who may join (rule book §15, §17): a bot only where bots are welcome
+/// and its profile takes the event; a person in a rated event with bots
+/// only after agreeing to rated games against bots.
+#[test]
+fn bots_join_only_where_welcome_and_people_meet_bots_in_rated_events_only_by_consent() {
+    use crate::accounts::{PASSWORD, secret, token};
+    let app = spawn_unlimited();
+    let tokens = players(&app, &["Ann", "Bob"]);
+    let r = app.post_json("/v1/accounts", &json!({"name": "Robo", "password": PASSWORD, "bot": true}));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let robo = secret(&token(&app, "Robo", PASSWORD, &["play", "account"]));
+    let event = |extra: Value| {
+        let r = as_token(&app, "POST", "/v1/tournaments", &tokens[0], &terms(extra));
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.json()["id"].as_str().unwrap().to_string()
+    };
+    let join =
+        |id: &str, who: &str| as_token(&app, "POST", &format!("/v1/tournaments/{id}/join"), who, &json!({}));
+    let field =
+        |r: crate::common::Response| (r.status, r.json()["field"].as_str().map(str::to_string), r.body);
+    // No bots here.
+    let people_only = event(json!({"format": "swiss", "rounds": 1}));
+    let (status, f, body) = field(join(&people_only, &robo));
+    assert_eq!((status, f.as_deref()), (422, Some("account")), "{body}");
+    // Bots welcome, but Robo's profile takes only Murray's game.
+    let welcome = event(json!({"format": "swiss", "rounds": 1, "bots": true}));
+    let only_murray = json!({"accepts": {"presets": ["murray"]}});
+    assert_eq!(as_token(&app, "PATCH", "/v1/accounts/Robo", &robo, &only_murray).status, 200);
+    let (status, _, body) = field(join(&welcome, &robo));
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("rules"), "{body}");
+    assert_eq!(as_token(&app, "PATCH", "/v1/accounts/Robo", &robo, &json!({"accepts": null})).status, 200);
+    assert_eq!(join(&welcome, &robo).status, 200);
+    // A rated event with bots: Bob joins once he has agreed.
+    let rated = event(json!({"format": "swiss", "rounds": 1, "bots": true, "rated": true}));
+    let (status, f, body) = field(join(&rated, &tokens[1]));
+    assert_eq!((status, f.as_deref()), (422, Some("account")), "{body}");
+    let agree = json!({"rated_against_bots": true});
+    assert_eq!(as_token(&app, "PATCH", "/v1/accounts/Bob", &tokens[1], &agree).status, 200);
+    assert_eq!(join(&rated, &tokens[1]).status, 200);
+}
+
+/// An event with a start time starts by itself then; one short of players
+/// at its start time is called off. A correspondence round-robin played
+/// all at once pairs every round at the start.
+#[test]
+fn events_start_at_their_time_or_are_called_off_and_all_at_once_pairs_every_round() {
+    let app = spawn_unlimited();
+    let tokens = players(&app, &["Ann", "Bob", "Cy", "Dee"]);
+    let soon = leapfrog::wire::game::rfc3339(leapfrog::process::now_ms() + 2_000);
+    let timed = |min: usize| {
+        let body = terms(json!({"format": "round_robin", "starts_at": soon, "min_players": min}));
+        let r = as_token(&app, "POST", "/v1/tournaments", &tokens[0], &body);
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.json()["id"].as_str().unwrap().to_string()
+    };
+    let (full, short) = (timed(2), timed(3));
+    for (id, who) in [(&full, &tokens[0]), (&full, &tokens[1]), (&short, &tokens[0])] {
+        assert_eq!(
+            as_token(&app, "POST", &format!("/v1/tournaments/{id}/join"), who, &json!({})).status,
+            200
+        );
+    }
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let status =
+        |id: &str| app.get(&format!("/v1/tournaments/{id}")).json()["status"].as_str().unwrap().to_string();
+    while status(&full) == "open" || status(&short) == "open" {
+        assert!(Instant::now() < deadline, "neither started nor called off");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!((status(&full), status(&short)), ("running".to_string(), "canceled".to_string()));
+    // All at once: four players, three rounds, six games from the start.
+    let id = started(
+        &app,
+        &tokens,
+        json!({"format": "round_robin", "move_time_limit": null, "days_per_move": 3, "all_at_once": true}),
+    );
+    let t = app.get(&format!("/v1/tournaments/{id}")).json();
+    assert_eq!((t["round"].as_i64(), t["rounds"].as_u64()), (Some(3), Some(3)), "{t}");
+    let games = all_games(&app, &id);
+    assert_eq!(games.len(), 6);
+    assert!(games.iter().all(|g| g["game"].is_string()), "{games:?}");
+    let names = ["Ann", "Bob", "Cy", "Dee"];
+    let over = play_out(&app, &id, &tokens, &names);
+    assert_eq!(over["standings"].as_array().unwrap().len(), 4);
+}
