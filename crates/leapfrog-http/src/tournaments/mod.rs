@@ -335,14 +335,13 @@ pub async fn list_tournament_games(
             ApiError::refuse(Refusal::InvalidValue, "the cursor is not one this server gave out", "cursor")
         })?,
     };
-    let t = state.tournaments.get(&id).await?;
+    let (players, mut boards) = state.tournaments.games_page(&id, after, limit + 1).await?;
     let name = |account: &str| {
-        t.players
+        players
             .iter()
             .find(|p| p.account_id == account)
             .map_or_else(|| account.to_string(), |p| p.name.clone())
     };
-    let mut boards: Vec<_> = t.boards.iter().filter(|b| (b.round, b.board) > after).take(limit + 1).collect();
     let more = boards.len() > limit;
     boards.truncate(limit);
     let next_cursor = more.then(|| boards.last().map(|b| format!("r{}b{}", b.round, b.board))).flatten();

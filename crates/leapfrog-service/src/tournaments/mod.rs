@@ -278,6 +278,26 @@ impl Tournaments {
         Tournament::read(row, players, boards)
     }
 
+    /// A page of event `id`'s games and byes by round and board: at most
+    /// `limit` after `after` (round, board), with its players to name them.
+    ///
+    /// # Errors
+    ///
+    /// [`TournamentError::NotFound`]; store failures.
+    pub async fn games_page(
+        &self,
+        id: &str,
+        after: (i64, i64),
+        limit: usize,
+    ) -> Result<(Vec<TournamentPlayerRow>, Vec<leapfrog_store::TournamentGameRow>), TournamentError> {
+        let store = self.games.store();
+        if store.tournament(id).await?.is_none() {
+            return Err(TournamentError::NotFound(id.to_string()));
+        }
+        let players = store.tournament_players(id).await?;
+        Ok((players, store.tournament_games(id, after, limit as i64).await?))
+    }
+
     /// Events newest first (of `status`, if given), a page of `limit`
     /// after the event made at `before` (time and id); without players.
     ///
@@ -390,7 +410,10 @@ impl Tournaments {
     pub async fn tick(&self, now: i64) -> Result<usize, TournamentError> {
         let due = self.games.store().tournaments_due(now, DUE_A_TICK).await?;
         for id in &due {
-            self.advance(id).await?;
+            // One event that fails (a damaged row) holds up no other.
+            if let Err(e) = self.advance(id).await {
+                tracing::warn!(tournament = %id, error = %e, "moving a tournament on failed; the clock tries again");
+            }
         }
         Ok(due.len())
     }
