@@ -26,11 +26,19 @@ pub(crate) fn sign_up(app: &TestApp, name: &str) -> Response {
     unreachable!("the loop returns")
 }
 
+/// A token of `name`, as a client asks: again after a 503 (the password
+/// checks busy, `Retry-After`), as [`sign_up`] does.
 pub(crate) fn token(app: &TestApp, name: &str, password: &str, scopes: &[&str]) -> Response {
-    app.post_json(
-        "/v1/tokens",
-        &json!({"name": name, "password": password, "label": "test", "scopes": scopes}),
-    )
+    let body = json!({"name": name, "password": password, "label": "test", "scopes": scopes});
+    for tries in 1.. {
+        let r = app.post_json("/v1/tokens", &body);
+        if r.status != 503 || tries == 5 {
+            return r;
+        }
+        let wait: u64 = r.header("retry-after").and_then(|s| s.parse().ok()).unwrap_or(1);
+        std::thread::sleep(std::time::Duration::from_secs(wait.min(5)));
+    }
+    unreachable!("the loop returns")
 }
 
 /// A new account `name` and its token with the `play` and `account` scopes.
