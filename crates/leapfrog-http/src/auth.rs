@@ -69,6 +69,21 @@ pub async fn own_account(state: &AppState, req: &HttpRequest, name: &str) -> Res
     Ok(who)
 }
 
+/// The account the request's `play` token acts for, as stored now.
+///
+/// # Errors
+///
+/// No token (401), one unknown or revoked or without the `play` scope;
+/// the account gone.
+pub async fn playing_account(
+    state: &AppState,
+    req: &HttpRequest,
+) -> Result<(Principal, leapfrog_service::accounts::Account), ApiError> {
+    let who = player(state, req).await?.ok_or(AccountError::Unauthenticated)?;
+    let account = state.accounts.profile(&who.name).await?;
+    Ok((who, account))
+}
+
 /// The account a request acts for when it carries a personal access token
 /// (`lfpat_…`) with the `play` scope; `None` when it carries none.
 ///

@@ -7,6 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::auth::playing_account;
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::query::{QueryParams, page_limit};
@@ -14,7 +15,6 @@ use super::responses::{BadJson, BadPage, BadQuery, NoToken, NotThisAccount, TooL
 use super::state::AppState;
 use crate::limits::Class;
 use leapfrog_core::game::GameCursor;
-use leapfrog_service::accounts::{AccountError, Principal};
 use leapfrog_service::challenges::{ChallengeError, NewChallenge};
 use leapfrog_wire::challenge::ChallengeView;
 use leapfrog_wire::game::GameView;
@@ -116,16 +116,6 @@ pub struct ChallengeQuery {
     /// A previous page's `next_cursor`.
     #[param(min_length = 1)]
     pub cursor: Option<String>,
-}
-
-/// The account the request's `play` token acts for, as stored.
-async fn playing_account(
-    state: &AppState,
-    req: &HttpRequest,
-) -> Result<(Principal, leapfrog_service::accounts::Account), ApiError> {
-    let who = super::auth::player(state, req).await?.ok_or(AccountError::Unauthenticated)?;
-    let row = state.accounts.profile(&who.name).await?;
-    Ok((who, row))
 }
 
 /// The problems of a challenge that does not exist.

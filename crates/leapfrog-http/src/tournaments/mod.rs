@@ -15,6 +15,7 @@ pub use views::{
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
+use super::auth::playing_account;
 use super::json::JsonBody;
 use super::problem::{ApiError, Problem};
 use super::query::{QueryParams, page_limit};
@@ -22,7 +23,6 @@ use super::responses::{BadJson, BadPage, BadQuery, NoToken, NotThisAccount, TooL
 use super::state::AppState;
 use crate::limits::Class;
 use leapfrog_core::game::GameCursor;
-use leapfrog_service::accounts::{AccountError, Principal};
 use leapfrog_service::tournaments::{NewTournament, Status, TournamentError};
 use leapfrog_wire::Refusal;
 
@@ -47,16 +47,6 @@ impl From<TournamentError> for ApiError {
 }
 
 const NO_TOURNAMENT: &str = "No tournament has this id";
-
-/// The account the request's `play` token acts for.
-async fn playing_account(
-    state: &AppState,
-    req: &HttpRequest,
-) -> Result<(Principal, leapfrog_service::accounts::Account), ApiError> {
-    let who = super::auth::player(state, req).await?.ok_or(AccountError::Unauthenticated)?;
-    let row = state.accounts.profile(&who.name).await?;
-    Ok((who, row))
-}
 
 /// Create a tournament
 ///
