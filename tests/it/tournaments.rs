@@ -101,7 +101,7 @@ async fn an_events_change_is_written_whole_and_only_over_its_version(store: Stor
     // Two processes pair the round: one writes.
     assert_eq!(store.change_tournament(started.clone()).await.unwrap(), TournamentWrite::Done);
     assert_eq!(store.change_tournament(started).await.unwrap(), TournamentWrite::Moved);
-    let games = store.tournament_games("t1", (0, -1), 10).await.unwrap();
+    let games = store.tournament_games("t1", (0, -1), 10, None).await.unwrap();
     assert_eq!(games.len(), 1);
     assert_eq!(store.tournament_of_game("g1").await.unwrap().as_deref(), Some("t1"));
     assert_eq!(store.tournament_players("t1").await.unwrap()[1].seed, Some(1));
@@ -116,7 +116,7 @@ async fn an_events_change_is_written_whole_and_only_over_its_version(store: Stor
     }
     over.decided = vec![(1, 0, "first".into(), 0)];
     assert_eq!(store.change_tournament(over).await.unwrap(), TournamentWrite::Done);
-    let games = store.tournament_games("t1", (0, -1), 10).await.unwrap();
+    let games = store.tournament_games("t1", (0, -1), 10, None).await.unwrap();
     assert_eq!(games[0].outcome.as_deref(), Some("first"));
     assert!(store.tournaments_due(i64::MAX, 10).await.unwrap().is_empty());
     assert_eq!(store.tournaments(Some("over"), None, 10).await.unwrap().len(), 1);
@@ -268,6 +268,11 @@ fn a_double_round_robin_of_four_has_twelve_games_each_pair_once_in_each_seat() {
     assert_eq!(over["rounds"], 6);
     let games = all_games(&app, &id);
     assert_eq!(games.len(), 12);
+    // One round's alone: two games.
+    let second = app.get(&format!("/v1/tournaments/{id}/games?round=2")).json();
+    let rounds: Vec<i64> =
+        second["games"].as_array().unwrap().iter().map(|g| g["round"].as_i64().unwrap()).collect();
+    assert_eq!(rounds, [2, 2], "{second}");
     let mut seated: Vec<(String, String)> = games
         .iter()
         .map(|g| (g["first"].as_str().unwrap().into(), g["second"].as_str().unwrap().into()))

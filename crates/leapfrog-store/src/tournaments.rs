@@ -222,7 +222,7 @@ static GAMES: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(&format!(
         "SELECT {GAME_COLUMNS} FROM tournament_games WHERE tournament_id = :id \
          AND (round > :after_round OR (round = :after_round AND board > :after_board)) \
-         ORDER BY round, board LIMIT :limit"
+         AND (:only_round = 0 OR round = :only_round) ORDER BY round, board LIMIT :limit"
     ))
 });
 static INSERT_GAME: LazyLock<Statement> = LazyLock::new(|| {
@@ -336,7 +336,8 @@ impl Store {
     }
 
     /// Event `id`'s games in order of round and board, at most `limit`,
-    /// after board `after` (round, board).
+    /// after board `after` (round, board); of round `only_round` alone, if
+    /// given.
     ///
     /// # Errors
     ///
@@ -346,12 +347,14 @@ impl Store {
         id: &str,
         after: (i64, i64),
         limit: i64,
+        only_round: Option<i64>,
     ) -> Result<Vec<TournamentGameRow>, StoreError> {
         let args = [
             ("id", id.into()),
             ("after_round", after.0.into()),
             ("after_board", after.1.into()),
             ("limit", limit.into()),
+            ("only_round", only_round.unwrap_or(0).into()),
         ];
         self.rows(&GAMES, &args).await
     }

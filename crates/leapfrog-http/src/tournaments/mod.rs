@@ -300,7 +300,8 @@ pub async fn start_tournament(
 
 /// List a tournament's games
 ///
-/// Its games and byes by round and board, a page at a time.
+/// Its games and byes by round and board (of one round, if given), a
+/// page at a time.
 #[utoipa::path(
     tag = "tournaments",
     operation_id = "listTournamentGames",
@@ -325,7 +326,7 @@ pub async fn list_tournament_games(
             ApiError::refuse(Refusal::InvalidValue, "the cursor is not one this server gave out", "cursor")
         })?,
     };
-    let (players, mut boards) = state.tournaments.games_page(&id, after, limit + 1).await?;
+    let (players, mut boards) = state.tournaments.games_page(&id, after, limit + 1, query.round).await?;
     let name = |account: &str| {
         players
             .iter()

@@ -271,6 +271,9 @@ pub struct TournamentQuery {
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentGamesQuery {
+    /// Only this round's games (an arena's: the games paired together).
+    #[param(minimum = 1)]
+    pub round: Option<i64>,
     /// Games per page, 1 to 100 (default 50).
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<usize>,

@@ -274,12 +274,13 @@ impl Tournaments {
         let store = self.games.store();
         let row = store.tournament(id).await?.ok_or_else(|| TournamentError::NotFound(id.to_string()))?;
         let players = store.tournament_players(id).await?;
-        let boards = store.tournament_games(id, (0, -1), i64::MAX).await?;
+        let boards = store.tournament_games(id, (0, -1), i64::MAX, None).await?;
         Tournament::read(row, players, boards)
     }
 
-    /// A page of event `id`'s games and byes by round and board: at most
-    /// `limit` after `after` (round, board), with its players to name them.
+    /// A page of event `id`'s games and byes by round and board (of round
+    /// `round` alone, if given): at most `limit` after `after` (round,
+    /// board), with its players to name them.
     ///
     /// # Errors
     ///
@@ -289,13 +290,14 @@ impl Tournaments {
         id: &str,
         after: (i64, i64),
         limit: usize,
+        round: Option<i64>,
     ) -> Result<(Vec<TournamentPlayerRow>, Vec<leapfrog_store::TournamentGameRow>), TournamentError> {
         let store = self.games.store();
         if store.tournament(id).await?.is_none() {
             return Err(TournamentError::NotFound(id.to_string()));
         }
         let players = store.tournament_players(id).await?;
-        Ok((players, store.tournament_games(id, after, limit as i64).await?))
+        Ok((players, store.tournament_games(id, after, limit as i64, round).await?))
     }
 
     /// Events newest first (of `status`, if given), a page of `limit`

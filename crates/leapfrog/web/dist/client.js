@@ -95,7 +95,7 @@ export const api = {
     rotateWebhook: (name, id, token) => call("POST", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/rotate`, undefined, token),
     tournaments: () => call("GET", "/v1/tournaments?limit=50"),
     tournament: (id) => call("GET", `/v1/tournaments/${encodeURIComponent(id)}`),
-    tournamentGames: (id, cursor) => call("GET", `/v1/tournaments/${encodeURIComponent(id)}/games?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+    tournamentGames: (id, round, cursor) => call("GET", `/v1/tournaments/${encodeURIComponent(id)}/games?limit=100&round=${round}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
     createTournament: (req, token) => call("POST", "/v1/tournaments", req, token),
     tournamentAction: (id, action, token) => call("POST", `/v1/tournaments/${encodeURIComponent(id)}/${action}`, undefined, token),
     deliveries: (name, id, token) => call("GET", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/deliveries?limit=10`, undefined, token),

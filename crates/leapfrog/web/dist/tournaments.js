@@ -1,7 +1,8 @@
 // Tournaments on the page (rule book §17): the events (open, running,
 // over) and a form to create one; an event's page with its players, join /
-// leave / start, the standings, a round-robin's cross table, every game
-// by round with its link, and the signed-in player's game under way.
+// leave / start, the standings, a round-robin's cross table, the games of
+// the round being played with their links, and the signed-in player's
+// game under way.
 // Both pages read the event again every 5 s while shown.
 import { api } from "./client.js";
 import { account } from "./storage.js";
@@ -77,7 +78,7 @@ export function showTournament(id) {
     keepFresh(`#/tournaments/${id}`, async () => {
         try {
             const t = await api.tournament(id);
-            const all = await allGames(id);
+            const all = await recentGames(t);
             if (location.hash !== `#/tournaments/${id}`)
                 return;
             head.replaceChildren(...header(t, all));
@@ -91,14 +92,20 @@ export function showTournament(id) {
         }
     });
 }
-async function allGames(id) {
+/** The games of the round being played (an arena's: of its last ten
+ * pairings), newest round first: what the page lists, and where the
+ * signed-in player's game under way is. */
+async function recentGames(t) {
     const out = [];
-    let cursor;
-    do {
-        const page = await api.tournamentGames(id, cursor);
-        out.push(...page.games);
-        cursor = page.next_cursor ?? undefined;
-    } while (cursor);
+    const oldest = t.format === "arena" ? Math.max(1, t.round - 9) : t.round;
+    for (let round = t.round; round >= oldest && round >= 1; round--) {
+        let cursor;
+        do {
+            const page = await api.tournamentGames(t.id, round, cursor);
+            out.push(...page.games);
+            cursor = page.next_cursor ?? undefined;
+        } while (cursor);
+    }
     return out;
 }
 /** The name, terms, status, the signed-in player's buttons and game under way. */
@@ -145,6 +152,6 @@ function crossTable(t) {
 function gameList(games) {
     if (!games.length)
         return [];
-    return [h("h2", {}, "Games"), h("ol", { id: "tournament-games" }, ...games.map((g) => h("li", {}, `Round ${g.round}: `, g.second === null ? `${g.first} has a bye` : g.game
+    return [h("h2", {}, "Games of the round"), h("ol", { id: "tournament-games" }, ...games.map((g) => h("li", {}, `Round ${g.round}: `, g.second === null ? `${g.first} has a bye` : g.game
             ? h("a", { href: `#/game/${g.game}` }, `${g.first} – ${g.second}`) : `${g.first} – ${g.second}`, g.result ? ` (${g.forfeit ? "forfeit, " : ""}${g.result})` : " (under way)")))];
 }

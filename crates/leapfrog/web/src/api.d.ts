@@ -1116,7 +1116,8 @@ export interface paths {
         };
         /**
          * List a tournament's games
-         * @description Its games and byes by round and board, a page at a time.
+         * @description Its games and byes by round and board (of one round, if given), a
+         *     page at a time.
          */
         get: operations["listTournamentGames"];
         put?: never;
@@ -6807,6 +6808,8 @@ export interface operations {
     listTournamentGames: {
         parameters: {
             query?: {
+                /** @description Only this round's games (an arena's: the games paired together). */
+                round?: number;
                 /** @description Games per page, 1 to 100 (default 50). */
                 limit?: number;
                 /** @description A previous page's `next_cursor`. */

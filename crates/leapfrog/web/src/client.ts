@@ -111,8 +111,8 @@ export const api = {
     call<S["WebhookSecret"]>("POST", `/v1/accounts/${encodeURIComponent(name)}/webhooks/${encodeURIComponent(id)}/rotate`, undefined, token),
   tournaments: () => call<S["TournamentList"]>("GET", "/v1/tournaments?limit=50"),
   tournament: (id: string) => call<S["TournamentView"]>("GET", `/v1/tournaments/${encodeURIComponent(id)}`),
-  tournamentGames: (id: string, cursor?: string) =>
-    call<S["TournamentGameList"]>("GET", `/v1/tournaments/${encodeURIComponent(id)}/games?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+  tournamentGames: (id: string, round: number, cursor?: string) =>
+    call<S["TournamentGameList"]>("GET", `/v1/tournaments/${encodeURIComponent(id)}/games?limit=100&round=${round}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
   createTournament: (req: S["TournamentRequest"], token: string) =>
     call<S["TournamentView"]>("POST", "/v1/tournaments", req, token),
   tournamentAction: (id: string, action: "join" | "leave" | "start", token: string) =>

@@ -1,7 +1,8 @@
 // Tournaments on the page (rule book §17): the events (open, running,
 // over) and a form to create one; an event's page with its players, join /
-// leave / start, the standings, a round-robin's cross table, every game
-// by round with its link, and the signed-in player's game under way.
+// leave / start, the standings, a round-robin's cross table, the games of
+// the round being played with their links, and the signed-in player's
+// game under way.
 // Both pages read the event again every 5 s while shown.
 
 import { api } from "./client.js";
@@ -100,7 +101,7 @@ export function showTournament(id: string): void {
   keepFresh(`#/tournaments/${id}`, async () => {
     try {
       const t = await api.tournament(id);
-      const all = await allGames(id);
+      const all = await recentGames(t);
       if (location.hash !== `#/tournaments/${id}`) return;
       head.replaceChildren(...header(t, all));
       players.replaceChildren(h("h2", {}, `Players (${t.players.length} of ${t.max_players})`),
@@ -115,14 +116,20 @@ export function showTournament(id: string): void {
   });
 }
 
-async function allGames(id: string): Promise<S["TournamentGameView"][]> {
+/** The games of the round being played (an arena's: of its last ten
+ * pairings), newest round first: what the page lists, and where the
+ * signed-in player's game under way is. */
+async function recentGames(t: Tournament): Promise<S["TournamentGameView"][]> {
   const out: S["TournamentGameView"][] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await api.tournamentGames(id, cursor);
-    out.push(...page.games);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
+  const oldest = t.format === "arena" ? Math.max(1, t.round - 9) : t.round;
+  for (let round = t.round; round >= oldest && round >= 1; round--) {
+    let cursor: string | undefined;
+    do {
+      const page = await api.tournamentGames(t.id, round, cursor);
+      out.push(...page.games);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
   return out;
 }
 
@@ -174,7 +181,7 @@ function crossTable(t: Tournament): HTMLElement[] {
 
 function gameList(games: S["TournamentGameView"][]): HTMLElement[] {
   if (!games.length) return [];
-  return [h("h2", {}, "Games"), h("ol", { id: "tournament-games" }, ...games.map((g) => h("li", {},
+  return [h("h2", {}, "Games of the round"), h("ol", { id: "tournament-games" }, ...games.map((g) => h("li", {},
     `Round ${g.round}: `,
     g.second === null ? `${g.first} has a bye` : g.game
       ? h("a", { href: `#/game/${g.game}` }, `${g.first} – ${g.second}`) : `${g.first} – ${g.second}`,
