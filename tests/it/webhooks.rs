@@ -489,3 +489,37 @@ fn one_slow_endpoint_delays_no_other_accounts_deliveries() {
     let p99 = latencies[(latencies.len() * 99).div_ceil(100) - 1];
     assert!(p99 < Duration::from_secs(1), "p99 {p99:?} of {} deliveries: {latencies:?}", latencies.len());
 }
+
+/// A player's endpoint taking the tournaments' events gets its event's
+/// start and its pairing, signed, as any other event (rule book §16, §17).
+#[test]
+fn a_receiver_gets_a_tournaments_start_and_pairing() {
+    let server = ServerProcess::start(&["--webhook-allow-private"], &[]);
+    let app = &server.app;
+    let (ann, bob) = ann_and_bob(app);
+    let receiver = Receiver::start(|_| 204);
+    let hook = register(app, "Bob", &bob, &receiver.url, &["tournament_started", "tournament_paired"]);
+    let terms = json!({"name": "Hooked", "format": "round_robin", "rules": {"preset": "old", "rows": 6, "cols": 6},
+        "move_time_limit": 60});
+    let made = as_token(app, "POST", "/v1/tournaments", &ann, &terms);
+    assert_eq!(made.status, 201, "{}", made.body);
+    let id = made.json()["id"].as_str().unwrap().to_string();
+    for t in [&ann, &bob] {
+        assert_eq!(as_token(app, "POST", &format!("/v1/tournaments/{id}/join"), t, &json!({})).status, 200);
+    }
+    assert_eq!(as_token(app, "POST", &format!("/v1/tournaments/{id}/start"), &ann, &json!({})).status, 200);
+    let got = receiver.until("the start and the pairing", |g| g.len() >= 2);
+    let mut kinds: Vec<String> = got.iter().map(|g| g.json()["type"].as_str().unwrap().to_string()).collect();
+    kinds.sort();
+    assert_eq!(kinds, ["tournament_paired", "tournament_started"]);
+    let secret = hook["secret"].as_str().unwrap();
+    for g in &got {
+        assert!(g.verifies(secret), "{g:#?}");
+        assert_eq!(g.json()["data"]["tournament"], json!(id));
+    }
+    let paired = got.iter().find(|g| g.json()["type"] == "tournament_paired").unwrap().json();
+    assert_eq!(
+        (paired["data"]["opponent"].as_str(), paired["data"]["round"].as_u64()),
+        (Some("Ann"), Some(1))
+    );
+}
