@@ -782,6 +782,20 @@ fn bots_join_only_where_welcome_and_people_meet_bots_in_rated_events_only_by_con
     let agree = json!({"rated_against_bots": true});
     assert_eq!(as_token(&app, "PATCH", "/v1/accounts/Bob", &tokens[1], &agree).status, 200);
     assert_eq!(join(&rated, &tokens[1]).status, 200);
+    // Consent is read again at the pairing: Bob takes his agreement back
+    // before the start, and is withdrawn then, paired with no one.
+    assert_eq!(as_token(&app, "PATCH", "/v1/accounts/Ann", &tokens[0], &agree).status, 200);
+    assert_eq!(join(&rated, &tokens[0]).status, 200);
+    assert_eq!(join(&rated, &robo).status, 200);
+    let disagree = json!({"rated_against_bots": false});
+    assert_eq!(as_token(&app, "PATCH", "/v1/accounts/Bob", &tokens[1], &disagree).status, 200);
+    let r = as_token(&app, "POST", &format!("/v1/tournaments/{rated}/start"), &tokens[0], &json!({}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let bob = r.json()["players"].as_array().unwrap().iter().find(|p| p["name"] == "Bob").unwrap().clone();
+    assert_eq!(bob["withdrawn"], true, "{bob}");
+    let games = all_games(&app, &rated);
+    assert!(games.iter().all(|g| g["first"] != "Bob" && g["second"] != "Bob"), "{games:?}");
+    assert_eq!(games.len(), 1, "Ann meets Robo: {games:?}");
 }
 
 /// An event with a start time starts by itself then; one short of players

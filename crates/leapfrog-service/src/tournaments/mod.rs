@@ -334,7 +334,9 @@ impl Tournaments {
                     format!("the tournament needs {} players; it has {}", t.row.min_players, t.players.len());
                 return Err(TournamentError::Closed(detail));
             }
-            let step = self.start_step(&mut t, now_ms())?;
+            let now = now_ms();
+            self.withdraw_refusing(&mut t, now).await?;
+            let step = self.start_step(&mut t, now)?;
             if self.write(step).await? == TournamentWrite::Done {
                 return self.get(id).await;
             }
@@ -361,6 +363,7 @@ impl Tournaments {
                         step.row.ended_at = Some(now);
                         Some(step)
                     } else {
+                        self.withdraw_refusing(&mut t, now).await?;
                         Some(self.start_step(&mut t, now)?)
                     }
                 }

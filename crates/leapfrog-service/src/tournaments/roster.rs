@@ -1,6 +1,7 @@
 //! Who plays in an event: accounts joining (with the consent rules of
 //! §15 and §17) and leaving — before the start off the roster, after it
-//! withdrawn, their game under way resigned.
+//! withdrawn, their game under way resigned — and consent read again, as
+//! the accounts stand, whenever a round is paired.
 
 use leapfrog_core::game::{Credential, GameStatus, preset_pool};
 use leapfrog_store::{TournamentPlayerRow, TournamentWrite};
@@ -11,6 +12,7 @@ use super::{TRIES, TournamentError, Tournaments, limit_with, open};
 use crate::accounts::Account;
 use crate::play::consent::{self, refusal};
 use crate::play::now_ms;
+use leapfrog_wire::profile::Reason;
 
 impl Tournaments {
     /// `who` joins event `id`.
@@ -41,7 +43,7 @@ impl Tournaments {
                     format!("the tournament is full: {most} players"),
                 ));
             }
-            self.consents(&t, who).await?;
+            self.consents(&t, who, false).await?;
             let pool = preset_pool(&t.rules);
             let rating = match &pool {
                 Some(pool) => {
@@ -75,8 +77,10 @@ impl Tournaments {
         Err(TournamentError::Game(crate::play::GameError::Conflict))
     }
 
-    /// Whether `who` may play in `t` (rule book §15, §17).
-    async fn consents(&self, t: &Tournament, who: &Account) -> Result<(), TournamentError> {
+    /// Whether `who` may play in `t` (rule book §15, §17); `pairing`: read
+    /// for a round's pairing, where a bot at its most games at once is no
+    /// refusal (it passes; its games end).
+    async fn consents(&self, t: &Tournament, who: &Account, pairing: bool) -> Result<(), TournamentError> {
         let terms =
             consent::terms(&t.rules, t.row.move_limit.and_then(|m| u32::try_from(m).ok()), t.row.rated != 0);
         if who.bot {
@@ -88,7 +92,8 @@ impl Tournaments {
             let games = self.games.store().unfinished_games_of_account(&who.id).await?;
             let profile = who.takes();
             for from_bot in [false, true] {
-                if let Some(reason) = refusal(&profile, &consent::Terms { from_bot, ..terms }, games) {
+                let refused = refusal(&profile, &consent::Terms { from_bot, ..terms }, games);
+                if let Some(reason) = refused.filter(|&r| !(pairing && r == Reason::Busy)) {
                     return Err(TournamentError::Consent(format!(
                         "{} does not take this tournament: {}",
                         who.name,
@@ -104,6 +109,38 @@ impl Tournaments {
             return Err(TournamentError::Consent(detail));
         }
         Ok(())
+    }
+
+    /// Withdraws at `now` the players of `t` whose consent no longer holds
+    /// as their accounts stand (rule book §17: read whenever a round is
+    /// paired, as §15 reads it whenever a seat is filled): a bot whose
+    /// profile stopped taking the event, a person who stopped agreeing to
+    /// rated games against bots, an account deleted. The rows changed.
+    pub(super) async fn withdraw_refusing(
+        &self,
+        t: &mut Tournament,
+        now: i64,
+    ) -> Result<Vec<TournamentPlayerRow>, TournamentError> {
+        let mut changed = Vec::new();
+        for i in 0..t.players.len() {
+            if t.players[i].withdrawn_at.is_some() {
+                continue;
+            }
+            let row = self.games.store().account_by_id(&t.players[i].account_id).await?;
+            let refuses = match row.as_ref().map(Account::from) {
+                None => true,
+                Some(account) => match self.consents(t, &account, true).await {
+                    Ok(()) => false,
+                    Err(TournamentError::Consent(_)) => true,
+                    Err(e) => return Err(e),
+                },
+            };
+            if refuses {
+                t.players[i].withdrawn_at = Some(now);
+                changed.push(t.players[i].clone());
+            }
+        }
+        Ok(changed)
     }
 
     /// `who` leaves event `id`: before the start, off the roster; after

@@ -122,6 +122,8 @@ impl Tournaments {
         if round_done {
             if u32::try_from(t.row.round).unwrap_or(u32::MAX) < t.total_rounds() {
                 let next = u32::try_from(t.row.round + 1).unwrap_or(u32::MAX);
+                let refusing = self.withdraw_refusing(t, now).await?;
+                step.change.players.extend(refusing);
                 self.pair_round(t, &mut step, next, now)?;
             } else {
                 finish(t, &mut step, now);
@@ -274,6 +276,8 @@ impl Tournaments {
             return Ok(false);
         }
         let next = u32::try_from(t.row.round + 1).unwrap_or(u32::MAX);
+        let refusing = self.withdraw_refusing(t, now).await?;
+        step.change.players.extend(refusing);
         self.pair_round(t, step, next, now)?;
         Ok(step.change.paired.len() > before)
     }
