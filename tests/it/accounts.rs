@@ -11,62 +11,37 @@ use crate::common::{Response, ServerProcess, TestApp, pg, spawn_app, spawn_with}
 
 pub(crate) const PASSWORD: &str = "frog-spawn-42";
 
-/// A sign-up; as a client does, it tries again when the server answers
-/// that its password checks are busy (503, `Retry-After`), a few times:
-/// the whole suite hashes passwords at once on two cores.
+/// A sign-up (asked again while the password checks are busy: the whole
+/// suite hashes passwords at once on two cores).
 pub(crate) fn sign_up(app: &TestApp, name: &str) -> Response {
-    for tries in 1.. {
-        let r = app.post_json("/v1/accounts", &json!({"name": name, "password": PASSWORD}));
-        if r.status != 503 || tries == 5 {
-            return r;
-        }
-        let wait: u64 = r.header("retry-after").and_then(|s| s.parse().ok()).unwrap_or(1);
-        std::thread::sleep(std::time::Duration::from_secs(wait.min(5)));
-    }
-    unreachable!("the loop returns")
+    again_after_503(|| app.post_json("/v1/accounts", &json!({"name": name, "password": PASSWORD})))
 }
 
-/// A token of `name`, as a client asks: again after a 503 (the password
-/// checks busy, `Retry-After`), as [`sign_up`] does.
+/// A token of `name` (asked again as a sign-up is).
 pub(crate) fn token(app: &TestApp, name: &str, password: &str, scopes: &[&str]) -> Response {
     let body = json!({"name": name, "password": password, "label": "test", "scopes": scopes});
-    for tries in 1.. {
-        let r = app.post_json("/v1/tokens", &body);
-        if r.status != 503 || tries == 5 {
-            return r;
-        }
-        let wait: u64 = r.header("retry-after").and_then(|s| s.parse().ok()).unwrap_or(1);
-        std::thread::sleep(std::time::Duration::from_secs(wait.min(5)));
+    again_after_503(|| app.post_json("/v1/tokens", &body))
+}
+
+/// `send`'s answer, asked again after a 503 once its `Retry-After` has
+/// passed, as a client does; five tries at most.
+fn again_after_503(send: impl Fn() -> Response) -> Response {
+    let mut r = send();
+    for _ in 1..5 {
+        let Some(wait) = (r.status == 503).then(|| r.header("retry-after").and_then(|s| s.parse().ok()))
+        else {
+            break;
+        };
+        std::thread::sleep(std::time::Duration::from_secs(wait.unwrap_or(1u64).min(5)));
+        r = send();
     }
-    unreachable!("the loop returns")
+    r
 }
 
 /// A new account `name` and its token with the `play` and `account` scopes.
 pub(crate) fn person(app: &TestApp, name: &str) -> String {
     assert_eq!(sign_up(app, name).status, 201);
     secret(&token(app, name, PASSWORD, &["play", "account"]))
-}
-
-/// Ann challenges Bob to a 6×6 `old` game of a day a move; Bob accepts:
-/// the game's id.
-pub(crate) fn long_game(app: &TestApp, ann: &str, bob: &str) -> String {
-    long_game_with(app, ann, ("Bob", bob))
-}
-
-/// Ann challenges the account `to` (name, token) to a 6×6 `old` game of
-/// a day a move; it accepts: the game's id.
-pub(crate) fn long_game_with(app: &TestApp, ann: &str, (to, bob): (&str, &str)) -> String {
-    let terms = json!({"to": to, "rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1});
-    let c = as_token(app, "POST", "/v1/challenges", ann, &terms).json();
-    let r = as_token(
-        app,
-        "POST",
-        &format!("/v1/challenges/{}/accept", c["id"].as_str().unwrap()),
-        bob,
-        &json!({}),
-    );
-    assert_eq!(r.status, 200, "{}", r.body);
-    r.json()["game"]["id"].as_str().unwrap().to_string()
 }
 
 pub(crate) fn secret(r: &Response) -> String {

@@ -6,8 +6,9 @@
 
 use serde_json::{Value, json};
 
-use crate::accounts::{as_token, long_game, person, with};
+use crate::accounts::{as_token, person, with};
 use crate::common::{TestApp, spawn_app};
+use crate::vacation::long_game;
 
 /// The position of a game view or an apply answer, as a request sends it.
 fn position_of(notation: &str) -> Value {

@@ -94,7 +94,7 @@ fn set_up(app: &TestApp) -> (Owner, String) {
 
 /// Ann's long game with Carol, two plies in.
 fn long_game_of(app: &TestApp, ann: &str, carol: &str) -> String {
-    let id = crate::accounts::long_game_with(app, ann, ("Carol", carol));
+    let id = crate::vacation::long_game_with(app, ann, ("Carol", carol));
     crate::accounts::play_plies(app, &id, &[ann.to_string(), carol.to_string()], 2);
     id
 }

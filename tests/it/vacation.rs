@@ -6,10 +6,32 @@
 
 use serde_json::{Value, json};
 
-use crate::accounts::{as_token, long_game, person, play_plies, with};
+use crate::accounts::{as_token, person, play_plies, with};
 use crate::common::{TempFiles, TestApp, temp_db};
 
 const DAY: i64 = 86_400_000;
+
+/// Ann challenges Bob to a 6×6 `old` game of a day a move; Bob accepts:
+/// the game's id.
+pub(crate) fn long_game(app: &TestApp, ann: &str, bob: &str) -> String {
+    long_game_with(app, ann, ("Bob", bob))
+}
+
+/// Ann challenges the account `to` (name, token) to a 6×6 `old` game of
+/// a day a move; it accepts: the game's id.
+pub(crate) fn long_game_with(app: &TestApp, ann: &str, (to, bob): (&str, &str)) -> String {
+    let terms = json!({"to": to, "rules": {"preset": "old", "rows": 6, "cols": 6}, "days_per_move": 1});
+    let c = as_token(app, "POST", "/v1/challenges", ann, &terms).json();
+    let r = as_token(
+        app,
+        "POST",
+        &format!("/v1/challenges/{}/accept", c["id"].as_str().unwrap()),
+        bob,
+        &json!({}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["game"]["id"].as_str().unwrap().to_string()
+}
 
 pub(crate) fn deadline(app: &TestApp, id: &str) -> i64 {
     let g = app.get(&format!("/v1/games/{id}")).json();

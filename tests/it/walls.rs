@@ -7,8 +7,9 @@
 
 use serde_json::json;
 
-use crate::accounts::{PASSWORD, as_token, long_game, play_plies, players, rated_game, secret, token, with};
+use crate::accounts::{PASSWORD, as_token, play_plies, players, rated_game, secret, token, with};
 use crate::common::{TestApp, spawn_app, spawn_with};
+use crate::vacation::long_game;
 
 /// A bot account `name` and its token.
 fn bot(app: &TestApp, name: &str) -> String {

@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::accounts::{as_token, long_game, person, play_plies, with};
+use crate::accounts::{as_token, person, play_plies, with};
 use crate::common::{EventStream, ServerProcess, TempFiles, TestApp, pg, temp_db};
+use crate::vacation::long_game;
 
 /// One request the receiver got.
 #[derive(Debug, Clone)]

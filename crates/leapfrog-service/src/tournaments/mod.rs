@@ -190,52 +190,17 @@ impl Tournaments {
             let detail = format!("{max} players: an event takes {} at most", self.limits.max_players);
             return Err(limit_with("max_players", self.limits.max_players as u64, detail));
         }
-        match (new.format, new.rounds) {
-            (Format::Swiss, Some(r)) if (1..=MAX_ROUNDS).contains(&r) => {}
-            (Format::Swiss, _) => {
-                return Err(TournamentError::Invalid(
-                    "rounds",
-                    format!("a Swiss has 1 to {MAX_ROUNDS} rounds"),
-                ));
-            }
-            (_, Some(_)) => {
-                return Err(TournamentError::Invalid(
-                    "rounds",
-                    "only a Swiss says its rounds: a round-robin's follow from its players".into(),
-                ));
-            }
-            (_, None) => {}
-        }
-        match (new.format, new.duration_ms) {
-            (Format::Arena, Some(ms))
-                if (MIN_ARENA_MS..=MAX_ARENA_MS).contains(&ms) && !new.correspondence => {}
-            (Format::Arena, Some(_)) if new.correspondence => {
-                return Err(TournamentError::Invalid(
-                    "days_per_move",
-                    "an arena is live: give move_time_limit".into(),
-                ));
-            }
-            (Format::Arena, _) => {
-                let detail =
-                    format!("an arena lasts {} to {} minutes", MIN_ARENA_MS / 60_000, MAX_ARENA_MS / 60_000);
-                return Err(TournamentError::Invalid("duration_minutes", detail));
-            }
-            (_, Some(_)) => {
-                let detail =
-                    "only an arena lasts a fixed time: a round-based event plays its rounds".to_string();
-                return Err(TournamentError::Invalid("duration_minutes", detail));
-            }
-            (_, None) => {}
-        }
-        if new.all_at_once && (matches!(new.format, Format::Swiss | Format::Arena) || !new.correspondence) {
-            let detail = "all games at once is for a round-robin played by correspondence".to_string();
-            return Err(TournamentError::Invalid("all_at_once", detail));
-        }
+        check_format(new)?;
         if new.starts_at.is_some_and(|at| at <= now) {
             return Err(TournamentError::Invalid("starts_at", "the start time has passed".into()));
         }
-        // A game it would make, made for nothing: what the rules refuse
-        // of its games (a rated game they do not allow) is refused now.
+        self.trial_game(new)
+    }
+
+    /// A game the event would make, made for nothing: what the rules
+    /// refuse of its games (a rated game they do not allow) is refused at
+    /// its creation.
+    fn trial_game(&self, new: &NewTournament) -> Result<(), TournamentError> {
         let trial = |i: usize| TournamentPlayerRow {
             tournament_id: String::new(),
             account_id: format!("trial-{i}"),
@@ -434,6 +399,49 @@ pub async fn run(tournaments: Tournaments) {
             tracing::warn!(error = %e, "moving tournaments on failed; the clock tries again");
         }
     }
+}
+
+/// Refuses a format's terms that do not go together: a Swiss's rounds, an
+/// arena's length (live only), all games at once (a correspondence
+/// round-robin's).
+fn check_format(new: &NewTournament) -> Result<(), TournamentError> {
+    match (new.format, new.rounds) {
+        (Format::Swiss, Some(r)) if (1..=MAX_ROUNDS).contains(&r) => {}
+        (Format::Swiss, _) => {
+            return Err(TournamentError::Invalid("rounds", format!("a Swiss has 1 to {MAX_ROUNDS} rounds")));
+        }
+        (_, Some(_)) => {
+            return Err(TournamentError::Invalid(
+                "rounds",
+                "only a Swiss says its rounds: a round-robin's follow from its players".into(),
+            ));
+        }
+        (_, None) => {}
+    }
+    match (new.format, new.duration_ms) {
+        (Format::Arena, Some(ms)) if (MIN_ARENA_MS..=MAX_ARENA_MS).contains(&ms) && !new.correspondence => {}
+        (Format::Arena, Some(_)) if new.correspondence => {
+            return Err(TournamentError::Invalid(
+                "days_per_move",
+                "an arena is live: give move_time_limit".into(),
+            ));
+        }
+        (Format::Arena, _) => {
+            let detail =
+                format!("an arena lasts {} to {} minutes", MIN_ARENA_MS / 60_000, MAX_ARENA_MS / 60_000);
+            return Err(TournamentError::Invalid("duration_minutes", detail));
+        }
+        (_, Some(_)) => {
+            let detail = "only an arena lasts a fixed time: a round-based event plays its rounds".to_string();
+            return Err(TournamentError::Invalid("duration_minutes", detail));
+        }
+        (_, None) => {}
+    }
+    if new.all_at_once && (matches!(new.format, Format::Swiss | Format::Arena) || !new.correspondence) {
+        let detail = "all games at once is for a round-robin played by correspondence".to_string();
+        return Err(TournamentError::Invalid("all_at_once", detail));
+    }
+    Ok(())
 }
 
 /// Refuses a change of an event that no longer takes players.
