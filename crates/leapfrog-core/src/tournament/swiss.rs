@@ -7,8 +7,8 @@
 //! bottom half in order; then the rest of its group; then the lower
 //! groups in ranking order: a float down) **with whom everyone left can
 //! still be paired** — a perfect-matching look-ahead stands for the Dutch
-//! system's transpositions, exchanges and backtracking, and finds the
-//! same first pairing they search for, in polynomial time.
+//! system's transpositions, exchanges and backtracking: it finds the first
+//! pairing in this order that can be completed, in polynomial time.
 //!
 //! Two constraints: **no rematch** (no two players meet twice) and
 //! **seats within one** (no two players meet who must both take the same
