@@ -176,12 +176,12 @@ static LISTED: LazyLock<Statement> = LazyLock::new(|| {
 /// pair, or the end), or an arena whose time is up.
 static DUE: LazyLock<Statement> = LazyLock::new(|| {
     Statement::new(
-        "SELECT t.id FROM tournaments t WHERE (t.status = 'open' AND t.starts_at <= :now) \
+        "SELECT t.id FROM tournaments t WHERE ((t.status = 'open' AND t.starts_at <= :now) \
          OR (t.status = 'running' AND (EXISTS (SELECT 1 FROM tournament_games tg JOIN games g ON g.id = tg.game_id \
            WHERE tg.tournament_id = t.id AND tg.outcome IS NULL AND g.status = 'over') \
          OR NOT EXISTS (SELECT 1 FROM tournament_games tg WHERE tg.tournament_id = t.id AND tg.outcome IS NULL) \
-         OR (t.format = 'arena' AND t.started_at + t.duration_ms <= :now))) \
-         ORDER BY t.created_at LIMIT :limit",
+         OR (t.format = 'arena' AND t.started_at + t.duration_ms <= :now)))) \
+         AND t.id > :after ORDER BY t.id LIMIT :limit",
     )
 });
 /// An event's games that are over but not yet counted.
@@ -294,14 +294,21 @@ impl Store {
     }
 
     /// The ids of the events with something to do at `now`, at most
-    /// `limit`: open ones whose start time has come; running ones with a
-    /// game over but not counted, or with every game counted.
+    /// `limit`, in order of id after `after`: open ones whose start time
+    /// has come; running ones with a game over but not counted, or with
+    /// every game counted; arenas whose time is up.
     ///
     /// # Errors
     ///
     /// On a database failure.
-    pub async fn tournaments_due(&self, now: i64, limit: i64) -> Result<Vec<String>, StoreError> {
-        let ids: Vec<(String,)> = self.rows(&DUE, &[("now", now.into()), ("limit", limit.into())]).await?;
+    pub async fn tournaments_due(
+        &self,
+        now: i64,
+        after: &str,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let args = [("now", now.into()), ("after", after.into()), ("limit", limit.into())];
+        let ids: Vec<(String,)> = self.rows(&DUE, &args).await?;
         Ok(ids.into_iter().map(|(id,)| id).collect())
     }
 

@@ -96,7 +96,7 @@ async fn an_events_change_is_written_whole_and_only_over_its_version(store: Stor
     assert_eq!(store.tournament_of_game("g1").await.unwrap().as_deref(), Some("t1"));
     assert_eq!(store.tournament_players("t1").await.unwrap()[1].seed, Some(1));
     // Its game is not over (there is no such game): nothing to do.
-    assert!(store.tournaments_due(0, 10).await.unwrap().is_empty());
+    assert!(store.tournaments_due(0, "", 10).await.unwrap().is_empty());
     assert!(store.tournament_games_ended("t1").await.unwrap().is_empty());
 
     // The game's end decided; the event over.
@@ -108,10 +108,19 @@ async fn an_events_change_is_written_whole_and_only_over_its_version(store: Stor
     assert_eq!(store.change_tournament(over).await.unwrap(), TournamentWrite::Done);
     let games = store.tournament_games("t1", (0, -1), 10, None).await.unwrap();
     assert_eq!(games[0].outcome.as_deref(), Some("first"));
-    assert!(store.tournaments_due(i64::MAX, 10).await.unwrap().is_empty());
+    assert!(store.tournaments_due(i64::MAX, "", 10).await.unwrap().is_empty());
     assert_eq!(store.tournaments(Some("over"), None, 10).await.unwrap().len(), 1);
     assert!(store.tournaments(Some("open"), None, 10).await.unwrap().is_empty());
     assert_eq!(store.tournaments_under_way("a0").await.unwrap(), (0, 0));
+    // Two due to start: the clock goes round them by id, from where it stopped.
+    for id in ["t2", "t3"] {
+        let due = TournamentRow { id: id.into(), starts_at: Some(5), ..event(1) };
+        store.insert_tournament(&due, &[]).await.unwrap();
+    }
+    assert_eq!(store.tournaments_due(10, "", 10).await.unwrap(), ["t2", "t3"]);
+    assert_eq!(store.tournaments_due(10, "t2", 10).await.unwrap(), ["t3"]);
+    assert!(store.tournaments_due(10, "t3", 10).await.unwrap().is_empty());
+    assert!(store.tournaments_due(4, "", 10).await.unwrap().is_empty(), "not yet");
     store.close().await;
 }
 

@@ -102,12 +102,15 @@ pub struct NewTournament {
 pub struct Tournaments {
     games: Games,
     limits: TournamentLimits,
+    /// The id of the last event the clock looked at: the next tick goes
+    /// on from there.
+    turn: Arc<std::sync::Mutex<String>>,
 }
 
 impl Tournaments {
     /// The tournaments service, making its games through `games`.
     pub fn new(games: Games, limits: TournamentLimits) -> Tournaments {
-        Tournaments { games, limits }
+        Tournaments { games, limits, turn: Arc::default() }
     }
 
     /// Its bounds.
@@ -372,13 +375,24 @@ impl Tournaments {
         Ok(written)
     }
 
-    /// Advances every event with something to do at `now`; how many.
+    /// Advances the events with something to do at `now`, at most
+    /// [`DUE_A_TICK`] a tick, going round them in order of id from where
+    /// the last tick stopped (so that many due at once each get their
+    /// turn); how many.
     ///
     /// # Errors
     ///
     /// Store failures.
     pub async fn tick(&self, now: i64) -> Result<usize, TournamentError> {
-        let due = self.games.store().tournaments_due(now, DUE_A_TICK).await?;
+        let store = self.games.store();
+        let after = self.turn.lock().map(|t| t.clone()).unwrap_or_default();
+        let mut due = store.tournaments_due(now, &after, DUE_A_TICK).await?;
+        if due.is_empty() && !after.is_empty() {
+            due = store.tournaments_due(now, "", DUE_A_TICK).await?;
+        }
+        if let Ok(mut turn) = self.turn.lock() {
+            *turn = due.last().cloned().unwrap_or_default();
+        }
         for id in &due {
             // One event that fails (a damaged row) holds up no other.
             if let Err(e) = self.advance(id).await {
