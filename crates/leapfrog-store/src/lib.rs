@@ -70,11 +70,12 @@ pub use challenges::{ChallengeRow, ChallengeWrite};
 pub use claims::{Due, Share};
 pub use games::WAITING;
 pub use ratings::{EndWrite, Ranked, RatingRow, RatingWrite};
-pub use rows::{Commit, DeliveryRow, EventRow, GameRow, KeyRecord, MoveRow, SeatRow, WebhookRow};
-pub use tokens::TokenRow;
-pub use tournaments::{
-    TournamentChange, TournamentGameRow, TournamentPlayerRow, TournamentRow, TournamentWrite,
+pub use rows::{
+    Commit, DeliveryRow, EventRow, GameRow, KeyRecord, MoveRow, SeatRow, TournamentGameRow,
+    TournamentPlayerRow, TournamentRow, WebhookRow,
 };
+pub use tokens::TokenRow;
+pub use tournaments::{TournamentChange, TournamentWrite};
 pub use vacation::Vacation;
 pub use webhooks::{MAX_BODY, Sent};
 

@@ -180,3 +180,97 @@ pub struct DeliveryRow {
     /// The last try's failure, when it got no answer.
     pub last_error: Option<String>,
 }
+
+/// An event as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct TournamentRow {
+    /// Its id (a UUID).
+    pub id: String,
+    /// Who made it.
+    pub creator_id: String,
+    /// Its name.
+    pub name: String,
+    /// `round_robin`, `double_round_robin`, `swiss` or `arena`.
+    pub format: String,
+    /// The rule set, JSON as the API gives it.
+    pub rules: String,
+    /// 1 for rated.
+    pub rated: i64,
+    /// A Swiss's rounds.
+    pub rounds: Option<i64>,
+    /// 1: a correspondence round-robin pairs every game at the start.
+    pub all_at_once: i64,
+    /// Seconds a move (days × 86400 by correspondence).
+    pub move_limit: Option<i64>,
+    /// 1 for correspondence.
+    pub correspondence: i64,
+    /// An arena's length, in milliseconds.
+    pub duration_ms: Option<i64>,
+    /// Players it needs to start.
+    pub min_players: i64,
+    /// Players it takes at most.
+    pub max_players: i64,
+    /// When it starts by itself (Unix milliseconds); `None`: when its
+    /// creator says.
+    pub starts_at: Option<i64>,
+    /// 1 when bots may join.
+    pub bots: i64,
+    /// JSON list of the account ids invited; `None`: open to all.
+    pub invited: Option<String>,
+    /// `open`, `running`, `over` or `canceled`.
+    pub status: String,
+    /// The round being played (0 before the first).
+    pub round: i64,
+    /// Bumped by every change.
+    pub version: i64,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds.
+    pub started_at: Option<i64>,
+    /// Unix milliseconds.
+    pub ended_at: Option<i64>,
+}
+
+/// A player of an event.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct TournamentPlayerRow {
+    /// The event.
+    pub tournament_id: String,
+    /// The account.
+    pub account_id: String,
+    /// Its name when it joined.
+    pub name: String,
+    /// 1 for a bot.
+    pub bot: i64,
+    /// Its rating when it joined, rounded.
+    pub rating: i64,
+    /// Unix milliseconds.
+    pub joined_at: i64,
+    /// Its place in the roster, from 0, set at the start.
+    pub seed: Option<i64>,
+    /// When it left the running event, or was withdrawn.
+    pub withdrawn_at: Option<i64>,
+    /// Games of the event it lost on time.
+    pub timeouts: i64,
+}
+
+/// A game (or a bye) of an event.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct TournamentGameRow {
+    /// The event.
+    pub tournament_id: String,
+    /// Its round, from 1 (an arena's games count up as they are paired).
+    pub round: i64,
+    /// Its place in the round, from 0.
+    pub board: i64,
+    /// The game; `None` for a bye.
+    pub game_id: Option<String>,
+    /// The first seat's account (a bye's player).
+    pub first_id: String,
+    /// The second seat's account.
+    pub second_id: Option<String>,
+    /// `first`, `second` or `draw` once decided.
+    pub outcome: Option<String>,
+    /// 1 when decided without being played over the board.
+    pub forfeit: i64,
+}
