@@ -203,9 +203,11 @@ impl Tournament {
         }
     }
 
-    /// The boards of the round being played.
-    pub fn current(&self) -> impl Iterator<Item = &TournamentGameRow> {
-        self.boards.iter().filter(move |b| b.round == self.row.round)
+    /// The boards of `account` not yet decided: its games under way.
+    pub fn under_way_of<'a>(&'a self, account: &'a str) -> impl Iterator<Item = &'a TournamentGameRow> {
+        self.boards.iter().filter(move |b| {
+            b.outcome.is_none() && (b.first_id == account || b.second_id.as_deref() == Some(account))
+        })
     }
 }
 

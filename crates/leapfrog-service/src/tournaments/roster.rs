@@ -183,10 +183,7 @@ impl Tournaments {
 
     /// Resigns the games of `account` in `t` still under way.
     async fn resign_games_of(&self, t: &Tournament, account: &str) -> Result<(), TournamentError> {
-        let mine = t.boards.iter().filter(|b| {
-            b.outcome.is_none() && (b.first_id == account || b.second_id.as_deref() == Some(account))
-        });
-        for b in mine {
+        for b in t.under_way_of(account) {
             let Some(game) = &b.game_id else { continue };
             if self.games.load(game).await?.status() == GameStatus::Over {
                 continue;

@@ -283,34 +283,43 @@ impl Tournaments {
     }
 
     /// A game of `t` between two of its players, the first moving first.
-    pub(super) fn game_between(
+    fn game_between(
         &self,
         t: &Tournament,
         players: [&TournamentPlayerRow; 2],
     ) -> Result<Game, TournamentError> {
-        let seats = players
-            .iter()
-            .map(|p| {
-                NewSeat::Account(
-                    SeatAccount { id: p.account_id.clone(), bot: p.bot != 0 },
-                    PlayerName::stored(&p.name),
-                )
-            })
-            .collect();
-        let new = NewGame {
-            id: uuid::Uuid::new_v4().to_string(),
-            max_moves: leapfrog_wire::budget::MOVES,
-            rules: t.rules.clone(),
-            seats,
-            seed: random_seed()?,
-            seed_chosen: false,
-            move_limit: t.row.move_limit.and_then(|m| u32::try_from(m).ok()),
-            // The event makes its games: no client's cap counts them.
-            client: format!("tournament:{}", t.id()),
-            rated: t.row.rated != 0,
-        };
-        Ok(Game::new(new, now_ms()).map_err(crate::play::GameError::from)?)
+        let terms = (t.rules.clone(), t.row.move_limit.and_then(|m| u32::try_from(m).ok()), t.row.rated != 0);
+        new_game(t.id(), terms, players)
     }
+}
+
+/// A game of event `event` on `terms` (rules, seconds a move, rated)
+/// between two players, the first moving first.
+pub(super) fn new_game(
+    event: &str,
+    (rules, move_limit, rated): (std::sync::Arc<jump_capture::Rules>, Option<u32>, bool),
+    players: [&TournamentPlayerRow; 2],
+) -> Result<Game, TournamentError> {
+    let seats = players
+        .iter()
+        .map(|p| {
+            let account = SeatAccount { id: p.account_id.clone(), bot: p.bot != 0 };
+            NewSeat::Account(account, PlayerName::stored(&p.name))
+        })
+        .collect();
+    let new = NewGame {
+        id: uuid::Uuid::new_v4().to_string(),
+        max_moves: leapfrog_wire::budget::MOVES,
+        rules,
+        seats,
+        seed: random_seed()?,
+        seed_chosen: false,
+        move_limit,
+        // The event makes its games: no client's cap counts them.
+        client: format!("tournament:{event}"),
+        rated,
+    };
+    Ok(Game::new(new, now_ms()).map_err(GameError::from)?)
 }
 
 /// The outcome of an arena's game stopped at its end: counted for no one.
@@ -321,11 +330,7 @@ pub const VOID: &str = "void";
 fn waiting(t: &Tournament) -> Vec<Waiting> {
     let history = t.history();
     let records = arena_records(&history);
-    let busy = |account: &str| {
-        t.boards.iter().any(|b| {
-            b.outcome.is_none() && (b.first_id == account || b.second_id.as_deref() == Some(account))
-        })
-    };
+    let busy = |account: &str| t.under_way_of(account).next().is_some();
     (0..t.players.len())
         .filter(|&p| t.players[p].withdrawn_at.is_none() && !busy(&t.players[p].account_id))
         .map(|p| {

@@ -1,9 +1,10 @@
 //! A new event's terms checked: its name, rules, players, format and
 //! start, and a game it would make, made for nothing.
 
-use leapfrog_store::{TournamentPlayerRow, TournamentRow};
+use leapfrog_store::TournamentPlayerRow;
 
-use super::event::{Format, Status, Tournament};
+use super::event::Format;
+use super::rounds::new_game;
 use super::{
     MAX_ARENA_MS, MAX_NAME, MAX_ROUNDS, MIN_ARENA_MS, NewTournament, TournamentError, Tournaments, limit_with,
 };
@@ -38,13 +39,13 @@ impl Tournaments {
         if new.starts_at.is_some_and(|at| at <= now) {
             return Err(TournamentError::Invalid("starts_at", "the start time has passed".into()));
         }
-        self.trial_game(new)
+        Self::trial_game(new)
     }
 
     /// A game the event would make, made for nothing: what the rules
     /// refuse of its games (a rated game they do not allow) is refused at
     /// its creation.
-    fn trial_game(&self, new: &NewTournament) -> Result<(), TournamentError> {
+    fn trial_game(new: &NewTournament) -> Result<(), TournamentError> {
         let trial = |i: usize| TournamentPlayerRow {
             tournament_id: String::new(),
             account_id: format!("trial-{i}"),
@@ -56,21 +57,8 @@ impl Tournaments {
             withdrawn_at: None,
             timeouts: 0,
         };
-        let row = TournamentRow {
-            rated: i64::from(new.rated),
-            move_limit: Some(i64::from(new.move_limit)),
-            ..placeholder()
-        };
-        let t = Tournament::read(
-            TournamentRow {
-                rules: leapfrog_store::stored::rules_json(&new.rules)
-                    .map_err(crate::play::GameError::from)?,
-                ..row
-            },
-            Vec::new(),
-            Vec::new(),
-        )?;
-        self.game_between(&t, [&trial(0), &trial(1)])?;
+        let terms = (new.rules.clone(), Some(new.move_limit), new.rated);
+        new_game("trial", terms, [&trial(0), &trial(1)])?;
         Ok(())
     }
 }
@@ -116,32 +104,4 @@ fn check_format(new: &NewTournament) -> Result<(), TournamentError> {
         return Err(TournamentError::Invalid("all_at_once", detail));
     }
     Ok(())
-}
-
-/// A row to read trial terms into.
-fn placeholder() -> TournamentRow {
-    TournamentRow {
-        id: "trial".into(),
-        creator_id: String::new(),
-        name: String::new(),
-        format: Format::Swiss.name().into(),
-        rules: String::new(),
-        rated: 0,
-        rounds: Some(1),
-        all_at_once: 0,
-        move_limit: None,
-        correspondence: 0,
-        duration_ms: None,
-        min_players: 2,
-        max_players: 2,
-        starts_at: None,
-        bots: 0,
-        invited: None,
-        status: Status::Open.name().into(),
-        round: 0,
-        version: 1,
-        created_at: 0,
-        started_at: None,
-        ended_at: None,
-    }
 }

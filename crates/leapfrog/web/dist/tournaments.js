@@ -6,7 +6,7 @@
 // Both pages read the event again every 5 s while shown.
 import { api } from "./client.js";
 import { account } from "./storage.js";
-import { h, main, reason, say } from "./dom.js";
+import { h, main, onLeave, reason, say } from "./dom.js";
 import { offered, presetName } from "./pieces.js";
 import { botBadge } from "./challenges.js";
 const FORMATS = {
@@ -15,15 +15,11 @@ const FORMATS = {
     double_round_robin: "Double round-robin",
     arena: "Arena",
 };
-/** Reads `load` now and every 5 s while `hash` is shown. */
-function keepFresh(hash, load) {
+/** Reads `load` now and every 5 s until the page is left. */
+function keepFresh(load) {
     void load();
-    const timer = window.setInterval(() => {
-        if (location.hash !== hash)
-            window.clearInterval(timer);
-        else
-            void load();
-    }, 5000);
+    const timer = window.setInterval(() => void load(), 5000);
+    onLeave(() => window.clearInterval(timer));
 }
 /** The events, newest first, and the form that creates one. */
 export function showTournaments() {
@@ -31,7 +27,7 @@ export function showTournaments() {
     const body = h("tbody", {});
     const me = account.get();
     root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "tournaments" }, h("h1", { id: "tournaments" }, "Tournaments"), h("table", { class: "lobby", id: "tournament-list" }, h("thead", {}, h("tr", {}, h("th", {}, "Event"), h("th", {}, "Format"), h("th", {}, "Game"), h("th", {}, "Status"))), body)), me ? h("section", { class: "panel", "aria-labelledby": "new-tournament" }, h("h1", { id: "new-tournament" }, "New tournament"), createForm(me.token)) : h("p", {}, "Sign in to create or join one.")));
-    keepFresh("#/tournaments", async () => {
+    keepFresh(async () => {
         try {
             const list = await api.tournaments();
             body.replaceChildren(...(list.tournaments.length ? list.tournaments.map((t) => h("tr", {}, h("td", {}, h("a", { href: `#/tournaments/${t.id}` }, t.name)), h("td", {}, FORMATS[t.format]), h("td", {}, `${t.rules.name} ${t.rules.rows}×${t.rules.cols}`), h("td", {}, t.status))) : [h("tr", {}, h("td", { colspan: 4 }, "No tournament yet."))]));
@@ -75,13 +71,13 @@ export function showTournament(id) {
     const cross = h("div", {});
     const games = h("div", {});
     root.replaceChildren(h("section", { class: "panel", "aria-labelledby": "tournament" }, head, players, standings, cross, games));
-    keepFresh(`#/tournaments/${id}`, async () => {
+    const load = async () => {
         try {
             const t = await api.tournament(id);
             const all = await recentGames(t);
             if (location.hash !== `#/tournaments/${id}`)
                 return;
-            head.replaceChildren(...header(t, all));
+            head.replaceChildren(...header(t, all, load));
             players.replaceChildren(h("h2", {}, `Players (${t.players.length} of ${t.max_players})`), h("ul", { id: "tournament-players" }, ...t.players.map((p) => h("li", {}, h("a", { href: `#/profile/${p.name}` }, p.name), " ", botBadge(p.bot), p.withdrawn ? " (withdrawn)" : ""))));
             standings.replaceChildren(...standingsTable(t));
             cross.replaceChildren(...crossTable(t));
@@ -90,7 +86,8 @@ export function showTournament(id) {
         catch (err) {
             say(`The tournament did not load: ${reason(err)}`, true);
         }
-    });
+    };
+    keepFresh(load);
 }
 /** The games of the round being played (an arena's: of its last ten
  * pairings), newest round first: what the page lists, and where the
@@ -109,13 +106,13 @@ async function recentGames(t) {
     return out;
 }
 /** The name, terms, status, the signed-in player's buttons and game under way. */
-function header(t, games) {
+function header(t, games, reload) {
     const me = account.get();
     const mine = me ? t.players.find((p) => p.name.toLowerCase() === me.name.toLowerCase()) : undefined;
     const act = (action, label) => h("button", { type: "button", id: `tournament-${action}`, onclick: () => {
             if (!me)
                 return;
-            api.tournamentAction(t.id, action, me.token).then(() => { say(`${label}: done.`); showTournament(t.id); }, (err) => say(`${label}: ${reason(err)}`, true));
+            api.tournamentAction(t.id, action, me.token).then(() => { say(`${label}: done.`); void reload(); }, (err) => say(`${label}: ${reason(err)}`, true));
         } }, label);
     const buttons = [];
     if (me && t.status === "open")

@@ -7,7 +7,7 @@
 
 import { api } from "./client.js";
 import { account } from "./storage.js";
-import { h, main, reason, say } from "./dom.js";
+import { h, main, onLeave, reason, say } from "./dom.js";
 import { offered, presetName } from "./pieces.js";
 import { botBadge } from "./challenges.js";
 import type { S } from "./types.js";
@@ -21,13 +21,11 @@ const FORMATS: Record<S["TournamentFormat"], string> = {
   arena: "Arena",
 };
 
-/** Reads `load` now and every 5 s while `hash` is shown. */
-function keepFresh(hash: string, load: () => Promise<void>): void {
+/** Reads `load` now and every 5 s until the page is left. */
+function keepFresh(load: () => Promise<void>): void {
   void load();
-  const timer = window.setInterval(() => {
-    if (location.hash !== hash) window.clearInterval(timer);
-    else void load();
-  }, 5000);
+  const timer = window.setInterval(() => void load(), 5000);
+  onLeave(() => window.clearInterval(timer));
 }
 
 /** The events, newest first, and the form that creates one. */
@@ -41,7 +39,7 @@ export function showTournaments(): void {
         h("thead", {}, h("tr", {}, h("th", {}, "Event"), h("th", {}, "Format"), h("th", {}, "Game"), h("th", {}, "Status"))), body)),
     me ? h("section", { class: "panel", "aria-labelledby": "new-tournament" },
       h("h1", { id: "new-tournament" }, "New tournament"), createForm(me.token)) : h("p", {}, "Sign in to create or join one.")));
-  keepFresh("#/tournaments", async () => {
+  keepFresh(async () => {
     try {
       const list = await api.tournaments();
       body.replaceChildren(...(list.tournaments.length ? list.tournaments.map((t) => h("tr", {},
@@ -98,12 +96,12 @@ export function showTournament(id: string): void {
   const cross = h("div", {});
   const games = h("div", {});
   root.replaceChildren(h("section", { class: "panel", "aria-labelledby": "tournament" }, head, players, standings, cross, games));
-  keepFresh(`#/tournaments/${id}`, async () => {
+  const load = async (): Promise<void> => {
     try {
       const t = await api.tournament(id);
       const all = await recentGames(t);
       if (location.hash !== `#/tournaments/${id}`) return;
-      head.replaceChildren(...header(t, all));
+      head.replaceChildren(...header(t, all, load));
       players.replaceChildren(h("h2", {}, `Players (${t.players.length} of ${t.max_players})`),
         h("ul", { id: "tournament-players" }, ...t.players.map((p) => h("li", {},
           h("a", { href: `#/profile/${p.name}` }, p.name), " ", botBadge(p.bot), p.withdrawn ? " (withdrawn)" : ""))));
@@ -113,7 +111,8 @@ export function showTournament(id: string): void {
     } catch (err) {
       say(`The tournament did not load: ${reason(err)}`, true);
     }
-  });
+  };
+  keepFresh(load);
 }
 
 /** The games of the round being played (an arena's: of its last ten
@@ -134,13 +133,13 @@ async function recentGames(t: Tournament): Promise<S["TournamentGameView"][]> {
 }
 
 /** The name, terms, status, the signed-in player's buttons and game under way. */
-function header(t: Tournament, games: S["TournamentGameView"][]): HTMLElement[] {
+function header(t: Tournament, games: S["TournamentGameView"][], reload: () => Promise<void>): HTMLElement[] {
   const me = account.get();
   const mine = me ? t.players.find((p) => p.name.toLowerCase() === me.name.toLowerCase()) : undefined;
   const act = (action: "join" | "leave" | "start", label: string) =>
     h("button", { type: "button", id: `tournament-${action}`, onclick: () => {
       if (!me) return;
-      api.tournamentAction(t.id, action, me.token).then(() => { say(`${label}: done.`); showTournament(t.id); },
+      api.tournamentAction(t.id, action, me.token).then(() => { say(`${label}: done.`); void reload(); },
         (err: unknown) => say(`${label}: ${reason(err)}`, true));
     } }, label);
   const buttons: HTMLElement[] = [];
