@@ -16,7 +16,8 @@
 //!   [`Position::play`] (refusing with an [`IllegalMove`] reason),
 //!   [`Position::outcome`].
 //! - Counting: [`Position::perft`] and [`Position::divide`], on bitboards
-//!   with make/unmake and bulk counting at the leaves.
+//!   with make/unmake, bulk counting at the leaves, and a table of the
+//!   counts of positions reached again.
 //! - Budgets: a position's moves can be exponentially many (every prefix
 //!   of a chain is a move). Every call that counts, lists or walks them
 //!   takes a [`PathBudget`] and stops with [`OverBudget`] past it; only the

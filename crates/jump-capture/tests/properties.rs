@@ -286,6 +286,34 @@ proptest! {
         prop_assert_eq!(plies, slow.ply() - start.ply());
         prop_assert!(fast.is_over());
     }
+
+    /// Perft keeps the counts of positions reached again (a chain's
+    /// captures in another order, two moves made in the other order): its
+    /// totals equal those of playing every sequence out one by one.
+    #[test]
+    fn perft_with_its_table_counts_what_playing_every_sequence_counts(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..4) {
+        let pos = any_position(seed, preset, dirs);
+        // Small enough to play out one by one.
+        prop_assume!(pos.perft(2, jump_capture::PathBudget::new(20_000)).is_ok());
+        prop_assert_eq!(pos.perft_unbounded(3), played_out(&pos, 3));
+        let divided: u64 = pos.divide_unbounded(3).iter().map(|(_, n)| n).sum();
+        prop_assert_eq!(divided, played_out(&pos, 3));
+    }
+}
+
+/// Perft by playing every move of every sequence, one position at a time.
+fn played_out(pos: &jump_capture::Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    pos.legal_moves_unbounded()
+        .iter()
+        .map(|mv| {
+            let mut next = pos.clone();
+            next.play(mv).unwrap();
+            played_out(&next, depth - 1)
+        })
+        .sum()
 }
 
 proptest! {

@@ -7,6 +7,8 @@
 //! perft) is done in bulk: for each direction `d` the landing cells of all
 //! single jumps are `empty & capturable<<d & movable<<2d`, and only the
 //! landings from which a further jump exists are followed one by one.
+//! Perft keeps the count below each position it has counted, for the
+//! move sequences that reach it again (`transpose.rs`).
 
 /// Calls `$body` with `$w` bound as a `const usize` wide enough for the
 /// layout's bitboards (rounded up to limit monomorphised copies).
@@ -84,11 +86,13 @@ mod order;
 mod perft;
 mod select;
 mod tables;
+mod transpose;
 mod walk;
 
 pub(crate) use board::{Board, MB_EMPTY, MB_INERT, MB_OFF, Mailbox};
 pub(crate) use select::CountRecord;
 pub(crate) use tables::RuleTables;
+pub(crate) use transpose::Counts;
 
 /// What the opening asks for at a ply.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -13,7 +13,9 @@ use crate::cell::{Cell, Direction, MAX_SIDE};
 use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::{Layout, MAX_WORDS};
-use crate::movegen::{Board, CountRecord, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, RuleTables, with_width};
+use crate::movegen::{
+    Board, CountRecord, Counts, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, RuleTables, with_width,
+};
 use crate::moves::{IllegalMove, JumpTree, Move, MoveList, ScoredPath};
 use crate::outcome::{Outcome, Solitaire};
 use crate::rules::{Capture, Chain, EndRule, Kind, Opening, PlayersError, Rules};
@@ -318,6 +320,12 @@ impl Position {
     /// or [`OverBudget`] once it has gone through `budget` positions and
     /// paths.
     ///
+    /// The count below a position reached again (a chain's captures taken
+    /// in another order, two moves made in the other order) is read from a
+    /// table kept for the call, found by a 128-bit fingerprint of the
+    /// board; the table takes at most 12 MiB, and a count read from it
+    /// spends none of the budget.
+    ///
     /// # Errors
     ///
     /// [`OverBudget`] past the budget.
@@ -325,7 +333,7 @@ impl Position {
         with_width!(self.rules.layout.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
             st.quota = budget.paths();
-            let n = st.perft(&ctx, self.ply, depth);
+            let n = st.perft(&ctx, self.ply, depth, &mut Counts::new());
             if st.over { Err(OverBudget::of(budget)) } else { Ok(n) }
         })
     }
@@ -351,13 +359,14 @@ impl Position {
         let over = with_width!(lay.words, W => {
             let (ctx, mut st) = self.kernel::<W>();
             st.quota = budget.paths();
+            let mut seen = Counts::new();
             let _ = st.walk(&ctx, self.ply, &mut |st: &mut Board<W>, path: &[usize]| {
                 if !st.spend() {
                     return ControlFlow::Break(());
                 }
                 let mv = Move::new(path.iter().map(|&i| lay.cell(i)).collect())
                     .expect("generated paths are not empty");
-                let n = st.perft(&ctx, self.ply + 1, depth - 1);
+                let n = st.perft_seen(&ctx, self.ply + 1, depth - 1, &mut seen);
                 out.push((mv, n));
                 if st.over { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
             });
