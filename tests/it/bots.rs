@@ -86,6 +86,17 @@ impl BotProcess {
         token: &str,
         level: &str,
     ) -> BotProcess {
+        BotProcess::start_with(server, account, token, level, &[])
+    }
+
+    /// [`BotProcess::start`] with more arguments.
+    pub(crate) fn start_with(
+        server: &crate::common::TestApp,
+        account: &str,
+        token: &str,
+        level: &str,
+        more: &[&str],
+    ) -> BotProcess {
         let child = std::process::Command::new(crate::common::leapfrog_binary())
             .args([
                 "bot",
@@ -98,6 +109,7 @@ impl BotProcess {
                 "--accept",
                 "old",
             ])
+            .args(more)
             .env("LEAPFROG_BOT_TOKEN", token)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())

@@ -13,7 +13,8 @@
 //!   their pairings and standings;
 //!   `bad_input`: mutated requests to every endpoint that takes a body;
 //!   `process`: `leapfrog serve` as a process, and how it stops; `metrics`: `/metrics` and a real Prometheus; `fleet`: three processes behind nginx (`deploy/`); `records`: game records; `engine`: the rules crate
-//!   through its public API; `generated_client`: clients generated from the
+//!   through its public API; `engine_protocol`: `leapfrog engine` and other
+//!   programs as players of `leapfrog arena` and `leapfrog bot`; `generated_client`: clients generated from the
 //!   committed spec.
 //! - `common`: `spawn_app`, a small HTTP client, and a throwaway
 //!   PostgreSQL cluster (`common::pg`).
@@ -38,6 +39,7 @@ mod conditional;
 mod custom_rules;
 mod domain;
 mod engine;
+mod engine_protocol;
 mod events;
 mod fleet;
 mod games;

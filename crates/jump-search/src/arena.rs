@@ -3,7 +3,29 @@
 
 use jump_capture::{Position, PositionError, Rules};
 
-use crate::{Level, win_shares};
+use crate::{Level, Player, win_shares};
+
+/// Who an arena's seat can be given to: anything that makes a player for
+/// each game. A [`Level`] is one; so is another program that speaks the
+/// engine protocol (see [`crate::protocol`]), made by the `leapfrog`
+/// command line.
+pub trait Entrant: Sync {
+    /// What it is, for people.
+    fn name(&self) -> String;
+
+    /// A player for one game, drawing from `seed`.
+    fn player(&self, seed: u64) -> Box<dyn Player>;
+}
+
+impl Entrant for Level {
+    fn name(&self) -> String {
+        self.to_string()
+    }
+
+    fn player(&self, seed: u64) -> Box<dyn Player> {
+        Level::player(*self, seed)
+    }
+}
 
 /// The result of one arena game, by entrant (the order the levels were
 /// given in), not by seat.
@@ -15,6 +37,10 @@ pub struct GameRecord {
     pub shares: Vec<f64>,
     /// Plies played.
     pub plies: u32,
+    /// The entrant that forfeited the game, if one did: it had a move to
+    /// make and made none, or one the rules refuse. The others share its
+    /// win; it has none.
+    pub forfeit: Option<usize>,
 }
 
 /// Plays arena game number `game` (from 0) between `entrants` to the end.
@@ -27,9 +53,9 @@ pub struct GameRecord {
 /// # Errors
 ///
 /// When the rules do not allow this many players.
-pub fn play_game(
+pub fn play_game<E: Entrant>(
     rules: &Rules,
-    entrants: &[Level],
+    entrants: &[E],
     game: u64,
     seed: u64,
 ) -> Result<GameRecord, PositionError> {
@@ -45,16 +71,31 @@ pub fn play_game(
             entrants[entrant_of(seat)].player(own)
         })
         .collect();
-    while let Some(mv) = players[pos.to_move()].choose(&pos) {
+    let mut forfeit = None;
+    while !pos.is_over() {
+        let seat = pos.to_move();
+        let Some(mv) = players[seat].choose(&pos).filter(|mv| pos.check(mv).is_ok()) else {
+            forfeit = Some(seat);
+            break;
+        };
         for player in &mut players {
             player.observe(&pos, &mv);
         }
         if pos.play(&mv).is_err() {
+            forfeit = Some(seat);
             break;
         }
     }
-    let shares = win_shares(&pos).unwrap_or_else(|| vec![0.0; n]);
-    let mut record = GameRecord { scores: vec![0; n], shares: vec![0.0; n], plies: pos.ply() };
+    let shares = match forfeit {
+        Some(loser) => (0..n).map(|s| if s == loser { 0.0 } else { 1.0 / (n - 1).max(1) as f64 }).collect(),
+        None => win_shares(&pos).unwrap_or_else(|| vec![0.0; n]),
+    };
+    let mut record = GameRecord {
+        scores: vec![0; n],
+        shares: vec![0.0; n],
+        plies: pos.ply(),
+        forfeit: forfeit.map(entrant_of),
+    };
     for seat in 0..n {
         record.scores[entrant_of(seat)] = pos.scores()[seat];
         record.shares[entrant_of(seat)] = shares[seat];
@@ -70,9 +111,9 @@ pub fn play_game(
 /// # Errors
 ///
 /// When the rules do not allow this many players.
-pub fn run(
+pub fn run<E: Entrant>(
     rules: &Rules,
-    entrants: &[Level],
+    entrants: &[E],
     games: u64,
     seed: u64,
     threads: usize,
@@ -129,6 +170,8 @@ pub struct Standing {
     pub interval: (f64, f64),
     /// Mean score.
     pub mean_score: f64,
+    /// Games it forfeited.
+    pub forfeits: u64,
 }
 
 /// The tally of an arena.
@@ -138,17 +181,19 @@ pub struct Tally {
     games: u64,
     shares: Vec<f64>,
     scores: Vec<f64>,
+    forfeits: Vec<u64>,
 }
 
 impl Tally {
     /// An empty tally for these entrants.
-    pub fn new(entrants: &[Level]) -> Tally {
+    pub fn new<E: Entrant>(entrants: &[E]) -> Tally {
         let n = entrants.len();
         Tally {
-            names: entrants.iter().map(ToString::to_string).collect(),
+            names: entrants.iter().map(Entrant::name).collect(),
             games: 0,
             shares: vec![0.0; n],
             scores: vec![0.0; n],
+            forfeits: vec![0; n],
         }
     }
 
@@ -158,6 +203,9 @@ impl Tally {
         for i in 0..self.names.len() {
             self.shares[i] += game.shares[i];
             self.scores[i] += f64::from(game.scores[i]);
+        }
+        if let Some(f) = game.forfeit {
+            self.forfeits[f] += 1;
         }
     }
 
@@ -174,6 +222,7 @@ impl Tally {
                     rate,
                     interval: wilson(rate, g),
                     mean_score: self.scores[i] / g,
+                    forfeits: self.forfeits[i],
                 }
             })
             .collect()
@@ -230,6 +279,46 @@ mod tests {
             play_game(&rules, &entrants, 4, 11).unwrap(),
             play_game(&rules, &entrants, 4, 11).unwrap()
         );
+    }
+
+    /// Plays its level's moves, but none from ply `from` on.
+    struct Quitter(u32);
+
+    impl Entrant for Quitter {
+        fn name(&self) -> String {
+            "quitter".into()
+        }
+
+        fn player(&self, seed: u64) -> Box<dyn Player> {
+            struct P(u32, Box<dyn Player>);
+            impl Player for P {
+                fn name(&self) -> String {
+                    "quitter".into()
+                }
+                fn choose(&mut self, pos: &Position) -> Option<jump_capture::Move> {
+                    if pos.ply() >= self.0 { None } else { self.1.choose(pos) }
+                }
+            }
+            Box::new(P(self.0, Level::Greedy.player(seed)))
+        }
+    }
+
+    #[test]
+    fn a_player_with_no_move_to_give_forfeits_and_the_other_wins() {
+        let rules = Rules::new(Preset::Old.spec().with_size(5, 5)).unwrap();
+        let entrants = [Quitter(4), Quitter(u32::MAX)];
+        let mut tally = Tally::new(&entrants);
+        for g in 0..4 {
+            let game = play_game(&rules, &entrants, g, 5).unwrap();
+            assert_eq!(game.forfeit, Some(0), "game {g}");
+            assert_eq!(game.shares, [0.0, 1.0]);
+            // Its first turn at ply 4 or later: 4 in the first seat, 5 in the second.
+            assert_eq!(game.plies, 4 + (g % 2) as u32);
+            tally.add(&game);
+        }
+        let standings = tally.standings();
+        assert_eq!((standings[0].forfeits, standings[1].forfeits), (4, 0));
+        assert_eq!((standings[0].wins, standings[1].wins), (0.0, 4.0));
     }
 
     #[test]

@@ -48,12 +48,14 @@ mod exact;
 mod habits;
 mod level;
 mod mcts;
+pub mod protocol;
 mod reward;
 pub mod solitaire;
 
 use web_time::{Duration, Instant};
 
 use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
 
 use jump_capture::{Move, PathBudget, Position, ScoredPath};
 
@@ -192,6 +194,19 @@ pub fn analyse(pos: &Position, budget: Budget, seed: u64) -> Option<Analysis> {
 /// gain (see [`Habits`]); the others to search as well as the searcher.
 /// The exact search near the end expects perfect play of everyone.
 pub fn analyse_with(pos: &Position, budget: Budget, seed: u64, habits: &Habits) -> Option<Analysis> {
+    analyse_until(pos, budget, seed, habits, &AtomicBool::new(false))
+}
+
+/// [`analyse_with`], ended early once `stop` is set (checked between
+/// iterations of the tree search; the exact search near the end, bounded
+/// by half the budget, runs to its end): what it found by then.
+pub fn analyse_until(
+    pos: &Position,
+    budget: Budget,
+    seed: u64,
+    habits: &Habits,
+    stop: &AtomicBool,
+) -> Option<Analysis> {
     let started = Instant::now();
     if !pos.has_moves() {
         return None;
@@ -206,6 +221,6 @@ pub fn analyse_with(pos: &Position, budget: Budget, seed: u64, habits: &Habits) 
         }
     }
     let mut tree = mcts::Tree::new(pos, seed, habits);
-    let iterations = tree.run(budget, started);
+    let iterations = tree.run(budget, started, stop);
     tree.analysis(iterations, started)
 }

@@ -12,6 +12,8 @@
 //! [`Habits`]) has, at its nodes, only its moves of the largest gain,
 //! tried in turn.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use web_time::Instant;
 
 use jump_capture::{EndRule, Move, Position};
@@ -149,12 +151,13 @@ impl Tree {
         }
     }
 
-    /// Runs the search within `budget`; returns the iterations done.
-    pub(crate) fn run(&mut self, budget: Budget, started: Instant) -> u64 {
+    /// Runs the search within `budget`, or until `stop` is set once an
+    /// iteration is done; returns the iterations done.
+    pub(crate) fn run(&mut self, budget: Budget, started: Instant, stop: &AtomicBool) -> u64 {
         let mut done = 0;
         let (iterations, millis) = (budget.iterations(), budget.millis());
         loop {
-            if iterations.is_some_and(|n| done >= n) {
+            if iterations.is_some_and(|n| done >= n) || (done > 0 && stop.load(Ordering::Relaxed)) {
                 break;
             }
             // The clock every iteration: it costs a few tens of nanoseconds,
@@ -366,7 +369,7 @@ mod tests {
         let pos = Position::from_setup(rules, &setup).unwrap();
         let mut tree = Tree::new(&pos, 1, &Habits::new());
         let started = Instant::now();
-        let done = tree.run(Budget::Iterations(iterations), started);
+        let done = tree.run(Budget::Iterations(iterations), started, &AtomicBool::new(false));
         tree.analysis(done, started).unwrap()
     }
 

@@ -3,7 +3,7 @@
 //! account's event stream (resuming with `Last-Event-ID` after a drop),
 //! accepts the challenges sent to it, and plays each of its games on a
 //! thread of its own: on its turn it reads the game's record, replays it,
-//! and sends the move its level chooses.
+//! and sends the move its level (or its program, `cmd:COMMAND`) chooses.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -13,7 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::Args;
-use jump_search::Level;
+use jump_search::arena::Entrant;
+
+use super::external::Contestant;
 use leapfrog_wire::account_events::{AccountEventData, GameStartedEvent, YourTurnEvent};
 use serde_json::{Value, json};
 
@@ -36,9 +38,14 @@ pub struct BotArgs {
     #[arg(long, env = "LEAPFROG_BOT_TOKEN", hide_env_values = true)]
     token: String,
     /// The computer's level: random, greedy, lookahead, easy, medium, hard,
-    /// or mcts-N / mcts-Nms.
+    /// or mcts-N / mcts-Nms; or cmd:COMMAND, a program speaking the engine
+    /// protocol (started by sh for each game).
     #[arg(long, default_value = "medium")]
-    level: Level,
+    level: Contestant,
+    /// Milliseconds a move for a cmd: level.
+    #[arg(long, value_name = "MS", default_value_t = super::external::DEFAULT_MOVETIME,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: u64,
     /// The presets it accepts, comma-separated (`murray,konane`); default:
     /// any rules.
     #[arg(long, value_name = "PRESETS", value_delimiter = ',')]
@@ -117,8 +124,9 @@ pub fn run(args: &BotArgs) -> Result<String, String> {
     );
     let games: Arc<Mutex<HashMap<String, mpsc::Sender<()>>>> = Arc::default();
     let mut last: Option<String> = None;
+    let level = args.level.clone().with_movetime(args.movetime);
     while !stop.load(Ordering::Relaxed) {
-        if let Err(e) = follow(&client, &me, args.level, &mut last, &games, &tally) {
+        if let Err(e) = follow(&client, &me, &level, &mut last, &games, &tally) {
             eprintln!(
                 "{me}: the stream dropped ({e}); reconnecting after {}",
                 last.as_deref().unwrap_or("the start")
@@ -157,7 +165,7 @@ fn watch_interrupt(stop: Arc<AtomicBool>, tally: Arc<Tally>) {
 fn follow(
     client: &Client,
     me: &str,
-    level: Level,
+    level: &Contestant,
     last: &mut Option<String>,
     games: &Arc<Mutex<HashMap<String, mpsc::Sender<()>>>>,
     tally: &Arc<Tally>,
@@ -199,7 +207,7 @@ fn follow(
 fn act(
     client: &Client,
     me: &str,
-    level: Level,
+    level: &Contestant,
     told: &AccountEventData,
     games: &Arc<Mutex<HashMap<String, mpsc::Sender<()>>>>,
     tally: &Arc<Tally>,
@@ -225,10 +233,16 @@ fn act(
                 running.insert(game.to_string(), tx);
                 tally.games.fetch_add(1, Ordering::Relaxed);
                 eprintln!("{me}: game {game} started");
-                let (client, me, game, games, tally) =
-                    (client.clone(), me.to_string(), game.to_string(), games.clone(), tally.clone());
+                let (client, me, game, games, tally, level) = (
+                    client.clone(),
+                    me.to_string(),
+                    game.to_string(),
+                    games.clone(),
+                    tally.clone(),
+                    level.clone(),
+                );
                 std::thread::spawn(move || {
-                    play(&client, &me, level, &game, &rx, &tally);
+                    play(&client, &me, &level, &game, &rx, &tally);
                     games.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&game);
                 });
             }
@@ -268,7 +282,7 @@ fn act(
 
 /// Plays game `id` until it is over: on each of its turns, the move the
 /// level chooses in the position its record replays to.
-fn play(client: &Client, me: &str, level: Level, id: &str, told: &mpsc::Receiver<()>, tally: &Tally) {
+fn play(client: &Client, me: &str, level: &Contestant, id: &str, told: &mpsc::Receiver<()>, tally: &Tally) {
     let mut player = level.player(rand::random());
     loop {
         let game = match client.call("GET", &format!("/v1/games/{id}"), None) {

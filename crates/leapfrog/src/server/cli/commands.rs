@@ -98,8 +98,11 @@ pub(super) fn analyse(args: &AnalyseArgs) -> Result<String, CliError> {
 
 pub(super) fn arena(args: &ArenaArgs) -> Result<String, CliError> {
     let rules = args.rules.rules(Shape::Size(args.size))?;
+    let players: Vec<_> = args.players.iter().map(|p| p.clone().with_movetime(args.movetime)).collect();
+    let programs = players.iter().any(|p| matches!(p, super::external::Contestant::Program { .. }));
     let threads = args
         .threads
+        .or(programs.then_some(1))
         .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get() as u64))
         .unwrap_or(1)
         .min(args.games);
@@ -108,9 +111,8 @@ pub(super) fn arena(args: &ArenaArgs) -> Result<String, CliError> {
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let threads = usize::try_from(threads).unwrap_or(1);
-    let tally =
-        jump_search::arena::run(&rules, &args.players, args.games, args.seed, threads, || progress.inc(1))
-            .map_err(|e| CliError::Arena(e.to_string()));
+    let tally = jump_search::arena::run(&rules, &players, args.games, args.seed, threads, || progress.inc(1))
+        .map_err(|e| CliError::Arena(e.to_string()));
     progress.finish_and_clear();
     let tally = tally?;
     let mut out = String::new();
@@ -126,20 +128,21 @@ pub(super) fn arena(args: &ArenaArgs) -> Result<String, CliError> {
     );
     let _ = writeln!(
         out,
-        "{:<3} {:<14} {:>8} {:>9}  {:<15} {:>10}",
-        "#", "player", "wins", "win rate", "95% interval", "mean score"
+        "{:<3} {:<14} {:>8} {:>9}  {:<15} {:>10} {:>9}",
+        "#", "player", "wins", "win rate", "95% interval", "mean score", "forfeits"
     );
     for (i, s) in tally.standings().iter().enumerate() {
         let interval = format!("{:.1}%–{:.1}%", 100.0 * s.interval.0, 100.0 * s.interval.1);
         let _ = writeln!(
             out,
-            "{:<3} {:<14} {:>8.1} {:>8.1}%  {:<15} {:>10.1}",
+            "{:<3} {:<14} {:>8.1} {:>8.1}%  {:<15} {:>10.1} {:>9}",
             i + 1,
             s.name,
             s.wins,
             100.0 * s.rate,
             interval,
-            s.mean_score
+            s.mean_score,
+            s.forfeits
         );
     }
     Ok(out)

@@ -4,7 +4,9 @@
 //! Output goes to stdout; every error is one line on stderr and exit code 2.
 //!
 //! Its parts: `commands` (the subcommands that run the engine), `bot` (the
-//! bot client: an account that plays the games of its challenges).
+//! bot client: an account that plays the games of its challenges),
+//! `engine` (the search speaking the engine protocol on standard input and
+//! output), `external` (players from other programs that speak it).
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -14,6 +16,8 @@ use jump_capture::{DirectionSet, Position, Preset, Rules, Setup};
 
 mod bot;
 mod commands;
+mod engine;
+mod external;
 
 use commands::{analyse, arena, position, replay, setup, solve};
 
@@ -99,6 +103,8 @@ pub enum CliError {
     leapfrog perft --preset old --position '1OO/1OO/1OO 2 1,1' --depth 2 --divide\n  \
     leapfrog analyse --preset murray --position \"$(leapfrog setup --preset murray --seed 1 --random-plies 40)\" --iterations 20000\n  \
     leapfrog arena --preset froglet --players medium,greedy --games 100 --seed 1\n  \
+    leapfrog arena --preset konane --size 8 --players 'cmd:./old/leapfrog engine' 'cmd:leapfrog engine' --movetime 2000\n  \
+    leapfrog engine          (then type: jcp / rules old / position 1OO/1OO/1OO 2 1,1 / go movetime 500)\n  \
     leapfrog solve --preset english\n  \
     leapfrog solve --preset triangle --position '4O/4-/3--/2---/1---- 13 0'\n  \
     leapfrog serve --bind 0.0.0.0:8080          (then open http://localhost:8080/docs)\n  \
@@ -124,6 +130,10 @@ enum Command {
     Analyse(AnalyseArgs),
     /// Play seeded games between computer players, seats rotated, and tally them.
     Arena(ArenaArgs),
+    /// Speak the engine protocol (JCP) on standard input and output, one
+    /// command a line: jcp, isready, newgame, rules, position, go, stop, quit
+    /// (see the jump-search crate's README).
+    Engine(engine::EngineArgs),
     /// Solve peg solitaire: a solution's moves in order, one per line, then
     /// a summary line (or that there is none, or that the budget ran out).
     Solve(SolveArgs),
@@ -323,16 +333,23 @@ struct ArenaArgs {
     #[arg(long, value_name = "N", value_parser = parse_side)]
     size: Option<u8>,
     /// One player per seat, comma-separated: random, greedy, lookahead, easy,
-    /// medium, hard, mcts-N (iterations) or mcts-Nms (milliseconds).
+    /// medium, hard, mcts-N (iterations), mcts-Nms (milliseconds), or
+    /// cmd:COMMAND, a program speaking the engine protocol (started by sh for
+    /// each game; give it as a value of its own, and without commas).
     #[arg(long, value_name = "LIST", value_delimiter = ',', required = true, num_args = 1..)]
-    players: Vec<jump_search::Level>,
+    players: Vec<external::Contestant>,
+    /// Milliseconds a move for the cmd: players.
+    #[arg(long, value_name = "MS", default_value_t = external::DEFAULT_MOVETIME,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: u64,
     /// Number of games (seats rotate every game; a deal is played once per rotation).
     #[arg(long, value_name = "G", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
     /// Seed of the deals and of the players' choices.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
-    /// Games played at once; default: the number of cores.
+    /// Games played at once; default: the number of cores, or one when a
+    /// cmd: player takes part (a program may use every core).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
 }
@@ -435,6 +452,7 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
         Command::Replay(args) => replay(&args),
         Command::Bot(args) => bot::run(&args).map_err(CliError::Bot),
         Command::Arena(args) => arena(&args),
+        Command::Engine(args) => engine::run(&args).map_err(CliError::Usage),
         Command::Solve(args) => solve(&args),
         Command::Perft(args) => {
             let pos = position(&args.position)?;
