@@ -48,6 +48,7 @@ mod exact;
 mod habits;
 mod level;
 mod mcts;
+mod parallel;
 pub mod protocol;
 mod reward;
 pub mod solitaire;
@@ -178,6 +179,12 @@ pub struct Analysis {
 /// solution first.
 pub const EXACT_MOVES: u64 = 16;
 
+/// Under a time budget, the exact search may take this share of it (one
+/// part in `EXACT_SHARE`) before the tree search takes over: in Konane most
+/// positions have few moves long before they can be solved, and half the
+/// time spent on a search that fails measured weaker (see the README).
+pub const EXACT_SHARE: u32 = 10;
+
 /// Searches `pos` within `budget`, from `seed`; `None` when the game is
 /// over.
 ///
@@ -199,7 +206,7 @@ pub fn analyse_with(pos: &Position, budget: Budget, seed: u64, habits: &Habits) 
 
 /// [`analyse_with`], ended early once `stop` is set (checked between
 /// iterations of the tree search; the exact search near the end, bounded
-/// by half the budget, runs to its end): what it found by then.
+/// by a share of the budget, runs to its end): what it found by then.
 pub fn analyse_until(
     pos: &Position,
     budget: Budget,
@@ -207,6 +214,24 @@ pub fn analyse_until(
     habits: &Habits,
     stop: &AtomicBool,
 ) -> Option<Analysis> {
+    analyse_on(pos, budget, seed, habits, stop, 1)
+}
+
+/// [`analyse_until`] on `threads` threads (at least one): as many trees,
+/// each from its own seed, their root statistics summed (root
+/// parallelism). A time budget is each tree's; an iteration budget is
+/// shared out among them, so the result depends only on the position, the
+/// seed and the number of threads. Where threads cannot be started (a
+/// WebAssembly build), one tree.
+pub fn analyse_on(
+    pos: &Position,
+    budget: Budget,
+    seed: u64,
+    habits: &Habits,
+    stop: &AtomicBool,
+    threads: usize,
+) -> Option<Analysis> {
+    let threads = if cfg!(target_family = "wasm") { 1 } else { threads.max(1) };
     let started = Instant::now();
     if !pos.has_moves() {
         return None;
@@ -215,12 +240,34 @@ pub fn analyse_until(
         let limit = budget
             .iterations()
             .map_or(usize::MAX, |n| usize::try_from(n.saturating_mul(4)).unwrap_or(usize::MAX).max(20_000));
-        let deadline = budget.millis().map(|ms| started + Duration::from_millis(ms) / 2);
+        let deadline = budget.millis().map(|ms| started + Duration::from_millis(ms) / EXACT_SHARE);
         if let Some(exact) = exact::Solver::new(limit, deadline).analyse(pos, started) {
             return Some(exact);
         }
     }
-    let mut tree = mcts::Tree::new(pos, seed, habits);
-    let iterations = tree.run(budget, started, stop);
-    tree.analysis(iterations, started)
+    if threads == 1 {
+        let mut tree = mcts::Tree::new(pos, seed, habits);
+        let iterations = tree.run(budget, started, stop);
+        return tree.analysis(iterations, started);
+    }
+    let share = match budget {
+        Budget::Iterations(n) => Budget::Iterations(n.div_ceil(threads as u64)),
+        Budget::IterationsWithin { iterations, millis } => {
+            Budget::IterationsWithin { iterations: iterations.div_ceil(threads as u64), millis }
+        }
+        Budget::Millis(ms) => Budget::Millis(ms),
+    };
+    let analyses = std::thread::scope(|scope| {
+        let trees: Vec<_> = (0..threads as u64)
+            .map(|k| {
+                scope.spawn(move || {
+                    let mut tree = mcts::Tree::new(pos, seed ^ k.wrapping_mul(0xA24B_AED4_963E_E407), habits);
+                    let iterations = tree.run(share, started, stop);
+                    tree.analysis(iterations, started)
+                })
+            })
+            .collect();
+        trees.into_iter().filter_map(|t| t.join().ok().flatten()).collect::<Vec<_>>()
+    });
+    parallel::merged(analyses, started)
 }
