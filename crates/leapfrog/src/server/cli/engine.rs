@@ -16,11 +16,10 @@ pub struct EngineArgs {
     /// Seed of the searches (each move's seed is made of it and the ply).
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
-    /// Threads a search runs on, one tree each (root parallelism). Measured
-    /// no stronger at 200 ms a move than one thread (see the jump-search
-    /// README), so one unless asked.
-    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-    threads: u64,
+    /// Threads a search runs on, one tree each (root parallelism); default:
+    /// the number of cores.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
 }
 
 /// A search under way: its stop flag and its thread, which prints its
@@ -67,7 +66,11 @@ fn say(lines: &[String]) {
 pub fn run(args: &EngineArgs) -> Result<String, String> {
     let mut session = Session::new(&format!("leapfrog {}", env!("CARGO_PKG_VERSION")), args.seed);
     let mut running: Option<Running> = None;
-    let threads = usize::try_from(args.threads).unwrap_or(1);
+    let threads = args
+        .threads
+        .and_then(|t| usize::try_from(t).ok())
+        .or_else(|| std::thread::available_parallelism().ok().map(std::num::NonZero::get))
+        .unwrap_or(1);
     for line in std::io::stdin().lock().lines() {
         let line = line.map_err(|e| format!("reading standard input: {e}"))?;
         let word = line.split_whitespace().next().unwrap_or("");
