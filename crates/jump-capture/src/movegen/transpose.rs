@@ -15,7 +15,8 @@ use super::{Board, RuleTables};
 /// One stored count: the fingerprint and the count (0 words: unused).
 type Entry = [u64; 3];
 
-/// The most entries a table grows to (24 bytes each: 12 MiB), and the
+/// The most entries a table grows to (24 bytes each: 12 MiB, and the
+/// half-size table beside it while it is copied), and the
 /// entries it starts with.
 const MAX_ENTRIES: usize = 1 << 19;
 const MIN_ENTRIES: usize = 1 << 10;

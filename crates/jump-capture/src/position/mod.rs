@@ -323,8 +323,8 @@ impl Position {
     /// The count below a position reached again (a chain's captures taken
     /// in another order, two moves made in the other order) is read from a
     /// table kept for the call, found by a 128-bit fingerprint of the
-    /// board; the table takes at most 12 MiB, and a count read from it
-    /// spends none of the budget.
+    /// board; the table grows to at most 12 MiB (18 MiB for the moment it
+    /// last doubles), and a count read from it spends none of the budget.
     ///
     /// # Errors
     ///
