@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use jump_capture::{DirectionSet, Move, Position, Preset, Rules, Setup};
+use jump_capture::{DirectionSet, Grid, Move, Position, Preset, Rules, RulesSpec, Setup};
 
 use crate::{Budget, Habits};
 
@@ -193,6 +193,17 @@ impl fmt::Display for Command {
     }
 }
 
+/// The rule set `rules PRESET [DIRECTIONS]` names, on the board of a
+/// position's `grid`: what an engine plays, and what a driver checks a
+/// game's rules against before it names them so.
+pub fn spec_of(preset: Preset, directions: Option<DirectionSet>, grid: &Grid) -> RulesSpec {
+    let spec = preset.spec().with_shape_of(grid);
+    match directions {
+        Some(d) => spec.with_directions(d),
+        None => spec,
+    }
+}
+
 /// A search a session asks its driver to run: on another thread, so that
 /// `stop` can end it (see [`crate::analyse_until`]).
 #[derive(Debug, Clone)]
@@ -279,11 +290,7 @@ impl Session {
     /// habits. Nothing changes when any of it is refused.
     fn set_position(&mut self, setup: &Setup, moves: &[Move]) -> Result<(), String> {
         let (preset, dirs) = self.rules.ok_or("no rules yet: send 'rules PRESET [DIRECTIONS]' first")?;
-        let mut spec = preset.spec().with_shape_of(&setup.grid);
-        if let Some(d) = dirs {
-            spec = spec.with_directions(d);
-        }
-        let rules = Rules::new(spec).map_err(|e| e.to_string())?;
+        let rules = Rules::new(spec_of(preset, dirs, &setup.grid)).map_err(|e| e.to_string())?;
         let mut pos = Position::from_setup(rules, setup).map_err(|e| e.to_string())?;
         let mut habits = Habits::new();
         for mv in moves {

@@ -13,7 +13,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use jump_capture::{Move, Position, Preset};
-use jump_search::protocol::{Command, Go};
+use jump_search::protocol::{self, Command, Go};
 use jump_search::{Budget, Level, Player};
 
 /// How long a program may take to start and say `jcpok`, and to answer
@@ -115,8 +115,7 @@ impl Program {
         let rules = pos.rules();
         let preset: Preset = rules.name().parse().map_err(|_| format!("{}: not a preset", rules.name()))?;
         let told = Command::Rules(preset, Some(rules.directions()));
-        let spec = preset.spec().with_shape_of(&pos.setup().grid).with_directions(rules.directions());
-        if spec != *rules.spec() {
+        if protocol::spec_of(preset, Some(rules.directions()), &pos.setup().grid) != *rules.spec() {
             return Err(format!(
                 "these {} rules differ from the preset's; the protocol names presets",
                 preset.id()
@@ -165,6 +164,19 @@ impl Program {
             Some("none") => Ok(None),
             Some(text) => text.parse::<Move>().map(Some).map_err(|e| format!("bestmove {text}: {e}")),
             None => Err(line),
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut r) = self.running.take() {
+            let _ = r.send(&Command::Quit);
+            // A moment to leave by itself, then it is ended.
+            let until = Instant::now() + Duration::from_millis(200);
+            while Instant::now() < until && matches!(r.child.try_wait(), Ok(None)) {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let _ = r.child.kill();
+            let _ = r.child.wait();
         }
     }
 }
@@ -221,21 +233,6 @@ impl Player for Program {
             self.start = Some(before.clone());
         }
         self.moves.push(mv.clone());
-    }
-}
-
-impl Program {
-    fn stop(&mut self) {
-        if let Some(mut r) = self.running.take() {
-            let _ = r.send(&Command::Quit);
-            // A moment to leave by itself, then it is ended.
-            let until = Instant::now() + Duration::from_millis(200);
-            while Instant::now() < until && matches!(r.child.try_wait(), Ok(None)) {
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            let _ = r.child.kill();
-            let _ = r.child.wait();
-        }
     }
 }
 
