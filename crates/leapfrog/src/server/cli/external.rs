@@ -183,9 +183,11 @@ impl Program {
 
 impl Running {
     fn send(&mut self, command: &Command) -> Result<(), String> {
-        writeln!(self.input, "{command}")
-            .and_then(|()| self.input.flush())
-            .map_err(|e| format!("{command}: {e}"))
+        writeln!(self.input, "{command}").and_then(|()| self.input.flush()).map_err(|e| match e.kind() {
+            // Whether the write or the read notices first is a race.
+            std::io::ErrorKind::BrokenPipe => format!("{command}: the program ended or stopped reading"),
+            _ => format!("{command}: {e}"),
+        })
     }
 
     /// The first line that `wanted` takes, within `wait`; other lines
