@@ -301,6 +301,92 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// `greedy_move` answers a legal move of the largest gain of all the
+    /// moves, with that gain; drawn again and again, each move of that
+    /// gain in turn; and, looking at one move only, some legal move.
+    #[test]
+    fn the_greedy_move_is_any_legal_move_of_the_largest_gain(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..4) {
+        let pos = any_position(seed, preset, dirs);
+        prop_assume!(pos.count_moves(jump_capture::PathBudget::new(5_000)).is_ok());
+        let mut all = Vec::new();
+        pos.for_each_move(None, |m| {
+            all.push((Move::new(m.path.to_vec()).unwrap(), m.gain));
+            ControlFlow::Continue(())
+        });
+        let top = all.iter().map(|&(_, g)| g).max();
+        let ties: Vec<&Move> = all.iter().filter(|(_, g)| Some(*g) == top).map(|(m, _)| m).collect();
+        let mut r = rng(seed ^ 2);
+        let Some(first) = pos.greedy_move(&mut r, u64::MAX) else {
+            prop_assert!(all.is_empty() && pos.largest_gain(u64::MAX).is_none());
+            return Ok(());
+        };
+        prop_assert_eq!(Some(first.1), top);
+        prop_assert_eq!(pos.largest_gain(u64::MAX), Some((first.1, ties.len() as u32)));
+        prop_assert_eq!(pos.check(&first.0).unwrap().gain, first.1);
+        // Each of k equals is missed in 30k draws with odds below e^-30.
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..30 * ties.len().min(40) {
+            let (mv, gain) = pos.greedy_move(&mut r, u64::MAX).unwrap();
+            prop_assert!(ties.contains(&&mv) && Some(gain) == top, "{mv} ({gain}) is not of the largest gain");
+            seen.insert(mv);
+        }
+        if ties.len() <= 40 {
+            prop_assert_eq!(seen.len(), ties.len());
+        }
+        let (one, gain) = pos.greedy_move(&mut r, 1).unwrap();
+        prop_assert!(all.contains(&(one, gain)));
+        prop_assert!(pos.greedy_move(&mut r, 0).is_none());
+    }
+
+    /// `ranked_move` ranks every legal move once, largest gain first, in
+    /// the same order for the same salt.
+    #[test]
+    fn ranked_moves_are_every_move_once_by_gain(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..4) {
+        let pos = any_position(seed, preset, dirs);
+        prop_assume!(pos.count_moves(jump_capture::PathBudget::new(300)).is_ok());
+        let mut all = Vec::new();
+        pos.for_each_move(None, |m| {
+            all.push((m.gain, Move::new(m.path.to_vec()).unwrap()));
+            ControlFlow::Continue(())
+        });
+        let ranked: Vec<(u32, Move)> = (0..all.len() as u64)
+            .map(|k| {
+                let mv = pos.ranked_move(k, seed, u64::MAX).unwrap();
+                (pos.check(&mv).unwrap().gain, mv)
+            })
+            .collect();
+        prop_assert!(ranked.windows(2).all(|w| w[0].0 >= w[1].0), "not by gain: {:?}", ranked);
+        prop_assert!(pos.ranked_move(all.len() as u64, seed, u64::MAX).is_none());
+        let again: Vec<Move> = (0..all.len() as u64).map(|k| pos.ranked_move(k, seed, u64::MAX).unwrap()).collect();
+        prop_assert_eq!(&again, &ranked.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>());
+        let mut sorted = ranked;
+        sorted.sort_by(|a, b| a.1.cmp(&b.1));
+        all.sort_by(|a, b| a.1.cmp(&b.1));
+        prop_assert_eq!(sorted, all);
+    }
+
+    /// `greedy_playout` plays what `greedy_move` and `play` (which checks
+    /// every move) play from the same generator state.
+    #[test]
+    fn a_greedy_playout_plays_the_greedy_moves(seed in any::<u64>(), preset in 0usize..4, dirs in 0usize..4) {
+        let start = any_position(seed, preset, dirs);
+        let mut fast = start.clone();
+        let plies = fast.greedy_playout(&mut rng(seed ^ 3), 6, 10_000);
+        let mut slow = start.clone();
+        let mut r = rng(seed ^ 3);
+        for _ in 0..6 {
+            let Some((mv, gain)) = slow.greedy_move(&mut r, 10_000) else { break };
+            let played = slow.play(&mv).map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
+            prop_assert_eq!(played.gain, gain);
+        }
+        prop_assert_eq!(fast.to_string(), slow.to_string());
+        prop_assert_eq!(plies, slow.ply() - start.ply());
+    }
+}
+
 /// Perft by playing every move of every sequence, one position at a time.
 fn played_out(pos: &jump_capture::Position, depth: u32) -> u64 {
     if depth == 0 {

@@ -31,45 +31,7 @@ const EXPLORATION: f64 = 0.5;
 const WIDEN: f64 = 2.0;
 
 /// Greedy plies played after a new node before the scores are read.
-const ROLLOUT_PLIES: usize = 4;
-
-/// A move of the largest gain, drawn uniformly among equals; `None` when
-/// the game is over.
-fn greedy_move(pos: &Position, rng: &mut ChaCha8Rng) -> Option<Move> {
-    let mut top = 0;
-    let mut ties = 0u32;
-    let mut chosen: Vec<jump_capture::Cell> = Vec::new();
-    crate::for_each_considered(pos, |m| {
-        if m.gain > top || ties == 0 {
-            top = m.gain;
-            ties = 0;
-        }
-        if m.gain == top {
-            // Reservoir sampling: the k-th equal replaces the choice with
-            // probability 1/k, so each is kept with the same chance.
-            ties += 1;
-            if rand::RngExt::random_range(rng, 0..ties) == 0 {
-                chosen.clear();
-                chosen.extend_from_slice(m.path);
-            }
-        }
-    });
-    Move::new(chosen).ok()
-}
-
-/// How many moves of `pos` have the largest gain.
-fn largest_gains(pos: &Position) -> usize {
-    let (mut top, mut count) = (0, 0);
-    crate::for_each_considered(pos, |m| {
-        if m.gain > top || count == 0 {
-            (top, count) = (m.gain, 0);
-        }
-        if m.gain == top {
-            count += 1;
-        }
-    });
-    count
-}
+const ROLLOUT_PLIES: u32 = 4;
 
 /// What a game not yet over is worth to each player, from the scores: the
 /// softmax of the scores (in units of [`SCORE_SCALE`] points) as the
@@ -192,7 +154,7 @@ impl Tree {
                     // A player expected to be greedy has only its moves of
                     // the largest gain: they come first in `nth_best` order.
                     let n = if greedy {
-                        largest_gains(&pos)
+                        pos.largest_gain(CONSIDERED).map_or(0, |(_, n)| n as usize)
                     } else {
                         // Past the budget: the first CONSIDERED moves.
                         pos.count_moves(CONSIDERED_BUDGET).unwrap_or(CONSIDERED) as usize
@@ -250,12 +212,7 @@ impl Tree {
             // A ply past the budget ends the playout where it is.
             let _ = pos.playout(&mut self.rng, CONSIDERED_BUDGET);
         } else {
-            for _ in 0..ROLLOUT_PLIES {
-                let Some(mv) = greedy_move(pos, &mut self.rng) else { break };
-                if pos.play(&mv).is_err() {
-                    break;
-                }
-            }
+            pos.greedy_playout(&mut self.rng, ROLLOUT_PLIES, CONSIDERED);
         }
         rewards(pos).unwrap_or_else(|| estimate(pos))
     }
@@ -265,24 +222,8 @@ impl Tree {
     /// drawn from the search's seed and the node (the same every time it
     /// is asked, so the list need not be kept).
     fn nth_best(&self, pos: &Position, node: usize, k: usize) -> Option<Move> {
-        let list = crate::considered_moves(pos);
         let salt = self.salt ^ (node as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let key = |i: &u32| {
-            let i = *i as usize;
-            let gain = list.gain(i).unwrap_or(0);
-            let tie = list
-                .path(i)
-                .unwrap_or(&[])
-                .iter()
-                .fold(salt, |h, c| mix(h ^ (u64::from(c.file()) << 8) ^ u64::from(c.rank())));
-            (std::cmp::Reverse(gain), tie)
-        };
-        let mut order: Vec<u32> = (0..list.len() as u32).collect();
-        if k >= order.len() {
-            return None;
-        }
-        order.select_nth_unstable_by_key(k, key);
-        list.get(order[k] as usize)
+        pos.ranked_move(k as u64, salt, CONSIDERED)
     }
 
     /// The child of `node` with the best UCT value for the player to move

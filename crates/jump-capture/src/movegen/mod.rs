@@ -82,6 +82,7 @@ pub(crate) use with_width;
 // The kernels below use the macros above (textual scope).
 mod board;
 mod count;
+mod greedy;
 mod order;
 mod perft;
 mod select;
@@ -90,6 +91,7 @@ mod transpose;
 mod walk;
 
 pub(crate) use board::{Board, MB_EMPTY, MB_INERT, MB_OFF, Mailbox};
+pub(crate) use greedy::{GainVisitor, Greediest, Numbered, Ranks};
 pub(crate) use select::CountRecord;
 pub(crate) use tables::RuleTables;
 pub(crate) use transpose::Counts;

@@ -14,7 +14,8 @@ use crate::deal::{below, random_seed, starting_grid};
 use crate::grid::{Grid, Square};
 use crate::layout::{Layout, MAX_WORDS};
 use crate::movegen::{
-    Board, CountRecord, Counts, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, RuleTables, with_width,
+    Board, CountRecord, Counts, GainVisitor, Greediest, MB_EMPTY, MB_INERT, MB_OFF, Mailbox, Numbered, Ranks,
+    RuleTables, with_width,
 };
 use crate::moves::{IllegalMove, JumpTree, Move, MoveList, ScoredPath};
 use crate::outcome::{Outcome, Solitaire};

@@ -273,6 +273,136 @@ impl Position {
         Ok(Move::new(path.iter().map(|&i| lay.cell(i)).collect()).ok())
     }
 
+    /// A move of the largest gain, drawn uniformly among the moves of that
+    /// gain, with its gain; `None` when the game is over. Looks at no more
+    /// than `limit` moves, in the engine's own order (not notation order):
+    /// past it, the best of those. A greedy player's move and a search's
+    /// greedy playouts: nothing is built or named per move.
+    ///
+    /// ```
+    /// use jump_capture::{Position, Preset, Rules, Setup};
+    ///
+    /// let rules = Rules::new(Preset::Murray.spec().with_size(3, 3))?;
+    /// let setup: Setup = "1GR/RW1/YWG 2 0,0".parse()?;
+    /// let pos = Position::from_setup(rules, &setup)?;
+    /// let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(7);
+    /// let (mv, gain) = pos.greedy_move(&mut rng, u64::MAX).expect("a move");
+    /// // Over the green piece (4), the largest gain.
+    /// assert_eq!((mv.to_string().as_str(), gain), ("c3xa3", 4));
+    /// # use rand::SeedableRng;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn greedy_move<R: rand::Rng + ?Sized>(&self, rng: &mut R, limit: u64) -> Option<(Move, u32)> {
+        let lay = &self.rules.layout;
+        let (path, gain) = with_width!(lay.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            self.greediest_path(&ctx, &mut st, rng, limit)?
+        });
+        let mv = Move::new(path.iter().map(|&i| lay.cell(i)).collect()).ok()?;
+        Some((mv, gain))
+    }
+
+    /// The largest gain of a legal move and how many moves have it; `None`
+    /// when the game is over. Looks at no more than `limit` moves, as
+    /// [`greedy_move`](Self::greedy_move) does.
+    pub fn largest_gain(&self, limit: u64) -> Option<(u32, u32)> {
+        with_width!(self.rules.layout.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            let mut keep = Greediest::new(|_| false, limit);
+            self.visit_gains(&ctx, &mut st, &mut keep);
+            (keep.ties > 0).then_some((keep.top, keep.ties))
+        })
+    }
+
+    /// Plays up to `plies` moves of [`greedy_move`](Self::greedy_move)'s
+    /// (each looking at no more than `limit` moves); returns the plies
+    /// played, fewer when the game ends first. One move-generator state is
+    /// kept for them all, and nothing is checked: the moves are the
+    /// engine's.
+    pub fn greedy_playout<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, plies: u32, limit: u64) -> u32 {
+        let start = self.ply;
+        with_width!(self.rules.layout.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            while self.ply - start < plies {
+                let Some((path, _)) = self.greediest_path(&ctx, &mut st, rng, limit) else { break };
+                st.apply(&ctx, self.ply, &path);
+                self.apply_unchecked(&path);
+            }
+        });
+        self.ply - start
+    }
+
+    /// Move `k` (from 0) of the legal moves ranked by gain, largest first,
+    /// moves of equal gain in an order drawn from `salt`: the same order
+    /// for the same position and salt, another for another salt. Looks at
+    /// no more than `limit` moves, in the engine's own order. For a search
+    /// that makes a node's children one at a time, best first: it asks for
+    /// the next without keeping the list.
+    ///
+    /// ```
+    /// use jump_capture::{Position, Preset, Rules, Setup};
+    ///
+    /// let rules = Rules::new(Preset::Murray.spec().with_size(3, 3))?;
+    /// let setup: Setup = "1GR/RW1/YWG 2 0,0".parse()?;
+    /// let pos = Position::from_setup(rules, &setup)?;
+    /// let ranked: Vec<String> = (0..4).filter_map(|k| pos.ranked_move(k, 7, u64::MAX)).map(|m| m.to_string()).collect();
+    /// // Over green (4), red (3), white (1); there are no more.
+    /// assert_eq!(ranked, ["c3xa3", "a1xa3", "a2xc2"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn ranked_move(&self, k: u64, salt: u64, limit: u64) -> Option<Move> {
+        let lay = &self.rules.layout;
+        let path = with_width!(lay.words, W => {
+            let (ctx, mut st) = self.kernel::<W>();
+            let mut ranks = Ranks { salt, left: limit, keys: Vec::new() };
+            self.visit_gains(&ctx, &mut st, &mut ranks);
+            let k = usize::try_from(k).ok().filter(|&k| k < ranks.keys.len())?;
+            let (_, _, seq) = *ranks.keys.select_nth_unstable(k).1;
+            // The walk again, to path number `seq`: cheaper than keeping
+            // every path of the first.
+            let mut numbered = Numbered { seq, path: Vec::with_capacity(16) };
+            self.visit_gains(&ctx, &mut st, &mut numbered);
+            numbered.path
+        });
+        Move::new(path.iter().map(|&i| lay.cell(i)).collect()).ok()
+    }
+
+    /// The path (layout indices) and gain of [`greedy_move`](Self::greedy_move),
+    /// on `st`, this position's move-generator state.
+    fn greediest_path<const W: usize, R: rand::Rng + ?Sized>(
+        &self,
+        ctx: &RuleTables<W>,
+        st: &mut Board<W>,
+        rng: &mut R,
+        limit: u64,
+    ) -> Option<(Vec<usize>, u32)> {
+        // The `k`-th equal replaces the kept one with probability 1/k
+        // (reservoir sampling): each is kept with the same chance.
+        let mut keep = Greediest::new(|k: u32| below(rng, u64::from(k)) == 0, limit);
+        self.visit_gains(ctx, st, &mut keep);
+        (keep.ties > 0).then_some((keep.best, keep.top))
+    }
+
+    /// Shows `visitor` every legal move's path (layout indices) and gain,
+    /// in the engine's order, on `st`, this position's move-generator
+    /// state.
+    fn visit_gains<const W: usize, G: GainVisitor>(
+        &self,
+        ctx: &RuleTables<W>,
+        st: &mut Board<W>,
+        visitor: &mut G,
+    ) {
+        if self.is_opening() {
+            // Removals: a cell each, few; the walk in notation order serves.
+            let lay = &self.rules.layout;
+            self.for_each_move(None, |m| visitor.visit(&[lay.index(m.path[0])], m.gain));
+        } else {
+            let kinds = self.rules.kinds();
+            let value = |i: usize| kind_index(self.squares[i]).map_or(0, |k| kinds[k].value);
+            st.walk_gains(ctx, self.ply, &value, visitor);
+        }
+    }
+
     /// Plays uniformly random legal moves (every path equally likely) until
     /// the game is over; returns the number of plies played. The engine of
     /// Monte Carlo search: one move-generator state is kept for the whole

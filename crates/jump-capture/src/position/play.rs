@@ -22,12 +22,24 @@ impl Position {
     pub fn play(&mut self, mv: &Move) -> Result<Played, IllegalMove> {
         let (played, squares) = self.try_move(mv)?;
         let lay = &self.rules.layout;
-        for (i, (old, new)) in self.squares.iter().zip(&squares).enumerate() {
-            if kind_index(*old).is_some() != kind_index(*new).is_some() {
+        // Only the path's ends and the captured pieces' cells change
+        // (a move's own cells, not the whole board: this runs for every
+        // move a search plays).
+        let touched = played.captures.iter().map(|&(c, _)| c).chain([played.mv.from(), played.mv.to()]);
+        for i in touched.map(|c| lay.index(c)) {
+            if kind_index(self.squares[i]).is_some() != kind_index(squares[i]).is_some() {
                 self.occ[i >> 6] ^= 1 << (i & 63);
             }
+            // A cell named twice (a removal's, a path home) toggles once.
+            self.squares[i] = squares[i];
         }
         debug_assert!(lay.bits == squares.len());
+        debug_assert!(
+            squares
+                .iter()
+                .enumerate()
+                .all(|(i, &sq)| { kind_index(sq).is_some() == (self.occ[i >> 6] >> (i & 63) & 1 != 0) })
+        );
         self.squares = squares;
         let score = &mut self.scores[played.player];
         *score = score.saturating_add(played.gain);
