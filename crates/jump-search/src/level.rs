@@ -5,7 +5,9 @@ use std::str::FromStr;
 
 use jump_capture::{Move, Position};
 
-use crate::{Budget, GreedyPlayer, Habits, LookaheadPlayer, Player, RandomPlayer, analyse_with};
+use std::sync::atomic::AtomicBool;
+
+use crate::{Budget, GreedyPlayer, Habits, LookaheadPlayer, Player, RandomPlayer, Searcher};
 
 /// The most milliseconds `easy` and `medium` think about a move.
 pub const LEVEL_MILLIS: u64 = 2_000;
@@ -72,6 +74,7 @@ impl Level {
                 budget: level.budget().unwrap_or(Budget::Iterations(1)),
                 seed,
                 habits: Habits::new(),
+                searcher: Searcher::new(),
             }),
         }
     }
@@ -126,21 +129,29 @@ impl FromStr for Level {
     }
 }
 
-/// The search as a player: [`analyse_with`] within a budget, each move
+/// The search as a player: [`analyse_with`](crate::analyse_with) within a budget, each move
 /// from a seed made of the player's seed and the ply, expecting of the
-/// others what it has [observed](Player::observe) of them in this game.
+/// others what it has [observed](Player::observe) of them in this game,
+/// and going on from its last move's tree where it can (a [`Searcher`]).
 #[derive(Debug, Clone)]
 pub struct SearchPlayer {
     name: String,
     budget: Budget,
     seed: u64,
     habits: Habits,
+    searcher: Searcher,
 }
 
 impl SearchPlayer {
     /// A search player within `budget`, drawing from `seed`.
     pub fn new(budget: Budget, seed: u64) -> SearchPlayer {
-        SearchPlayer { name: Level::Search(budget).to_string(), budget, seed, habits: Habits::new() }
+        SearchPlayer {
+            name: Level::Search(budget).to_string(),
+            budget,
+            seed,
+            habits: Habits::new(),
+            searcher: Searcher::new(),
+        }
     }
 }
 
@@ -152,7 +163,8 @@ impl Player for SearchPlayer {
     fn choose(&mut self, pos: &Position) -> Option<Move> {
         // A different stream for each ply, the same for the same game.
         let seed = self.seed ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        analyse_with(pos, self.budget, seed, &self.habits).map(|a| a.best)
+        let never = AtomicBool::new(false);
+        self.searcher.analyse(pos, self.budget, seed, &self.habits, &never, 1).map(|a| a.best)
     }
 
     fn observe(&mut self, before: &Position, mv: &Move) {

@@ -231,43 +231,90 @@ pub fn analyse_on(
     stop: &AtomicBool,
     threads: usize,
 ) -> Option<Analysis> {
-    let threads = if cfg!(target_family = "wasm") { 1 } else { threads.max(1) };
-    let started = Instant::now();
-    if !pos.has_moves() {
-        return None;
+    Searcher::new().analyse(pos, budget, seed, habits, stop, threads)
+}
+
+/// A search that keeps its trees between the searches of one game: asked
+/// about a position that follows the last one it searched by moves its
+/// trees had made (a few plies on: its own move and the others' replies),
+/// it goes on from their subtrees under those moves instead of new trees.
+/// Asked about any other position, it starts afresh, as [`analyse_on`]
+/// does; the same questions in the same order get the same answers.
+#[derive(Debug, Default)]
+pub struct Searcher {
+    trees: Vec<mcts::Tree>,
+}
+
+/// A clone has no trees: it starts afresh (a tree's generator cannot be
+/// copied).
+impl Clone for Searcher {
+    fn clone(&self) -> Searcher {
+        Searcher::new()
     }
-    if pos.count_moves(PathBudget::new(EXACT_MOVES)).is_ok() {
-        let limit = budget
-            .iterations()
-            .map_or(usize::MAX, |n| usize::try_from(n.saturating_mul(4)).unwrap_or(usize::MAX).max(20_000));
-        let deadline = budget.millis().map(|ms| started + Duration::from_millis(ms) / EXACT_SHARE);
-        if let Some(exact) = exact::Solver::new(limit, deadline).analyse(pos, started) {
-            return Some(exact);
+}
+
+impl Searcher {
+    /// A searcher with no trees yet.
+    pub fn new() -> Searcher {
+        Searcher::default()
+    }
+
+    /// [`analyse_on`], going on from the trees of the last search where
+    /// `pos` follows it. Its iterations are this search's own.
+    pub fn analyse(
+        &mut self,
+        pos: &Position,
+        budget: Budget,
+        seed: u64,
+        habits: &Habits,
+        stop: &AtomicBool,
+        threads: usize,
+    ) -> Option<Analysis> {
+        let threads = if cfg!(target_family = "wasm") { 1 } else { threads.max(1) };
+        let started = Instant::now();
+        if !pos.has_moves() {
+            return None;
         }
-    }
-    if threads == 1 {
-        let mut tree = mcts::Tree::new(pos, seed, habits);
-        let iterations = tree.run(budget, started, stop);
-        return tree.analysis(iterations, started);
-    }
-    let share = match budget {
-        Budget::Iterations(n) => Budget::Iterations(n.div_ceil(threads as u64)),
-        Budget::IterationsWithin { iterations, millis } => {
-            Budget::IterationsWithin { iterations: iterations.div_ceil(threads as u64), millis }
+        if pos.count_moves(PathBudget::new(EXACT_MOVES)).is_ok() {
+            let limit = budget.iterations().map_or(usize::MAX, |n| {
+                usize::try_from(n.saturating_mul(4)).unwrap_or(usize::MAX).max(20_000)
+            });
+            let deadline = budget.millis().map(|ms| started + Duration::from_millis(ms) / EXACT_SHARE);
+            if let Some(exact) = exact::Solver::new(limit, deadline).analyse(pos, started) {
+                self.trees.clear();
+                return Some(exact);
+            }
         }
-        Budget::Millis(ms) => Budget::Millis(ms),
-    };
-    let analyses = std::thread::scope(|scope| {
-        let trees: Vec<_> = (0..threads as u64)
-            .map(|k| {
-                scope.spawn(move || {
-                    let mut tree = mcts::Tree::new(pos, seed ^ k.wrapping_mul(0xA24B_AED4_963E_E407), habits);
-                    let iterations = tree.run(share, started, stop);
-                    tree.analysis(iterations, started)
+        let kept = self.trees.len() == threads && self.trees.iter_mut().all(|t| t.reroot(pos, habits));
+        if !kept {
+            self.trees = (0..threads as u64)
+                .map(|k| mcts::Tree::new(pos, seed ^ k.wrapping_mul(0xA24B_AED4_963E_E407), habits))
+                .collect();
+        }
+        if let [tree] = self.trees.as_mut_slice() {
+            let iterations = tree.run(budget, started, stop);
+            return tree.analysis(iterations, started);
+        }
+        let share = match budget {
+            Budget::Iterations(n) => Budget::Iterations(n.div_ceil(threads as u64)),
+            Budget::IterationsWithin { iterations, millis } => {
+                Budget::IterationsWithin { iterations: iterations.div_ceil(threads as u64), millis }
+            }
+            Budget::Millis(ms) => Budget::Millis(ms),
+        };
+        let analyses = std::thread::scope(|scope| {
+            let running: Vec<_> = self
+                .trees
+                .iter_mut()
+                .map(|tree| {
+                    scope.spawn(move || {
+                        let iterations = tree.run(share, started, stop);
+                        tree.analysis(iterations, started)
+                    })
                 })
-            })
-            .collect();
-        trees.into_iter().filter_map(|t| t.join().ok().flatten()).collect::<Vec<_>>()
-    });
-    parallel::merged(analyses, started)
+                .collect();
+            running.into_iter().filter_map(|t| t.join().ok().flatten()).collect::<Vec<_>>()
+        });
+        parallel::merged(analyses, started)
+    }
 }

@@ -79,7 +79,24 @@ struct Node {
     /// took most of the memory of a long search): each new child is the
     /// next of them in [`Tree::nth_best`] order, generated again.
     moves: Option<u32>,
+    /// Orders its moves of equal gain (see [`Tree::nth_best`]): drawn when
+    /// it is made, and kept with it when the tree is re-rooted.
+    salt: u64,
 }
+
+impl Node {
+    /// A node with nothing in it, left where one was moved out.
+    fn empty() -> Node {
+        Node { mv: None, mover: usize::MAX, visits: 0, children: Vec::new(), moves: None, salt: 0 }
+    }
+}
+
+/// The most moves between the positions of two searches of one game for
+/// the second to go on with the first's tree: the players of a game.
+pub(crate) const REROOT_PLIES: u32 = 6;
+
+/// The most nodes a tree keeps from one search to the next (about 100 MB).
+pub(crate) const KEPT_NODES: usize = 1 << 20;
 
 /// A search tree over one root position.
 #[derive(Debug)]
@@ -90,7 +107,7 @@ pub(crate) struct Tree {
     sums: Vec<f64>,
     players: usize,
     rng: ChaCha8Rng,
-    /// Orders moves of equal gain (see [`Tree::nth_best`]).
+    /// Draws the nodes' salts.
     salt: u64,
     /// Per player: expected to take a largest gain (see [`Habits`]). Never
     /// the searching player itself.
@@ -100,17 +117,77 @@ pub(crate) struct Tree {
 impl Tree {
     pub(crate) fn new(root: &Position, seed: u64, habits: &Habits) -> Tree {
         let players = root.players();
-        let greedy = (0..players).map(|p| p != root.to_move() && habits.is_greedy(p)).collect();
-        let root_node = Node { mv: None, mover: usize::MAX, visits: 0, children: Vec::new(), moves: None };
+        let greedy = Tree::greedy_of(root, habits);
+        let salt = mix(seed);
+        let root_node =
+            Node { mv: None, mover: usize::MAX, visits: 0, children: Vec::new(), moves: None, salt };
         Tree {
             root: root.clone(),
             nodes: vec![root_node],
             sums: vec![0.0; players],
             players,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            salt: mix(seed),
+            salt,
             greedy,
         }
+    }
+
+    /// Makes the node of `pos` the root, keeping its subtree and dropping
+    /// the rest, if `pos` follows the root by at most [`REROOT_PLIES`]
+    /// moves the tree has made, expecting the same of the other players
+    /// (`habits`), and the subtree is at most [`KEPT_NODES`]; whether it
+    /// did. When not, the tree is as it was.
+    pub(crate) fn reroot(&mut self, pos: &Position, habits: &Habits) -> bool {
+        let depth = pos.ply().wrapping_sub(self.root.ply());
+        if !(1..=REROOT_PLIES).contains(&depth) || Tree::greedy_of(pos, habits) != self.greedy {
+            return false;
+        }
+        let Some(top) = self.find(0, &self.root, depth, pos) else { return false };
+        // The subtree, breadth first, its nodes numbered anew.
+        let mut order = vec![top];
+        let mut i = 0;
+        while i < order.len() {
+            if order.len() > KEPT_NODES {
+                return false;
+            }
+            order.extend_from_slice(&self.nodes[order[i] as usize].children);
+            i += 1;
+        }
+        let mut number = std::collections::HashMap::with_capacity(order.len());
+        for (new, &old) in order.iter().enumerate() {
+            number.insert(old, new as u32);
+        }
+        let (mut nodes, mut sums) =
+            (Vec::with_capacity(order.len()), Vec::with_capacity(order.len() * self.players));
+        for &old in &order {
+            let old = old as usize;
+            let node = std::mem::replace(&mut self.nodes[old], Node::empty());
+            let children = node.children.iter().map(|c| number[c]).collect();
+            nodes.push(Node { children, ..node });
+            sums.extend_from_slice(&self.sums[old * self.players..(old + 1) * self.players]);
+        }
+        nodes[0].mv = None;
+        nodes[0].mover = usize::MAX;
+        (self.nodes, self.sums, self.root) = (nodes, sums, pos.clone());
+        true
+    }
+
+    /// The node `depth` moves below `node` (whose position is `at`) whose
+    /// position is `pos`, among those made.
+    fn find(&self, node: u32, at: &Position, depth: u32, pos: &Position) -> Option<u32> {
+        if depth == 0 {
+            return (at == pos).then_some(node);
+        }
+        self.nodes[node as usize].children.iter().find_map(|&c| {
+            let mut next = at.clone();
+            next.play(self.nodes[c as usize].mv.as_ref()?).ok()?;
+            self.find(c, &next, depth - 1, pos)
+        })
+    }
+
+    /// Per player: expected to be greedy at `pos`.
+    fn greedy_of(pos: &Position, habits: &Habits) -> Vec<bool> {
+        (0..pos.players()).map(|p| p != pos.to_move() && habits.is_greedy(p)).collect()
     }
 
     /// Runs the search within `budget`, or until `stop` is set once an
@@ -175,7 +252,15 @@ impl Tree {
                     break;
                 }
                 let child = self.nodes.len() as u32;
-                self.nodes.push(Node { mv: Some(mv), mover, visits: 0, children: Vec::new(), moves: None });
+                let salt = self.salt ^ u64::from(child).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                self.nodes.push(Node {
+                    mv: Some(mv),
+                    mover,
+                    visits: 0,
+                    children: Vec::new(),
+                    moves: None,
+                    salt,
+                });
                 self.sums.extend(std::iter::repeat_n(0.0, self.players));
                 self.nodes[node].children.push(child);
                 path.push(child);
@@ -222,8 +307,7 @@ impl Tree {
     /// drawn from the search's seed and the node (the same every time it
     /// is asked, so the list need not be kept).
     fn nth_best(&self, pos: &Position, node: usize, k: usize) -> Option<Move> {
-        let salt = self.salt ^ (node as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        pos.ranked_move(k as u64, salt, CONSIDERED)
+        pos.ranked_move(k as u64, self.nodes[node].salt, CONSIDERED)
     }
 
     /// The child of `node` with the best UCT value for the player to move
@@ -312,6 +396,55 @@ mod tests {
         let started = Instant::now();
         let done = tree.run(Budget::Iterations(iterations), started, &AtomicBool::new(false));
         tree.analysis(done, started).unwrap()
+    }
+
+    fn position(text: &str) -> Position {
+        let setup: Setup = text.parse().unwrap();
+        let rules = Rules::new(Preset::Murray.spec().with_shape_of(&setup.grid)).unwrap();
+        Position::from_setup(rules, &setup).unwrap()
+    }
+
+    /// Every node's children are different moves.
+    fn no_child_twice(tree: &Tree) -> bool {
+        tree.nodes.iter().all(|n| {
+            let moves: std::collections::HashSet<_> =
+                n.children.iter().map(|&c| tree.nodes[c as usize].mv.clone()).collect();
+            moves.len() == n.children.len()
+        })
+    }
+
+    #[test]
+    fn a_tree_goes_on_from_the_node_of_the_position_two_moves_on() {
+        let start = position(include_str!("../tests/positions/murray-15-orthogonal.txt").trim());
+        let never = AtomicBool::new(false);
+        let mut tree = Tree::new(&start, 3, &Habits::new());
+        tree.run(Budget::Iterations(3_000), Instant::now(), &never);
+        // Down the most visited line two moves.
+        let first = tree.most_visited(0).unwrap();
+        let second = tree.most_visited(first as usize).unwrap();
+        let mut pos = start.clone();
+        for n in [first, second] {
+            pos.play(tree.nodes[n as usize].mv.as_ref().unwrap()).unwrap();
+        }
+        let (visits, kept) = (tree.nodes[second as usize].visits, tree.nodes.len());
+        // Not the start, nor a position the tree has not made.
+        assert!(!tree.reroot(&start, &Habits::new()));
+        let mut elsewhere = start.clone();
+        elsewhere.play(&start.legal_moves_unbounded()[0]).unwrap();
+        elsewhere.play(&elsewhere.legal_moves_unbounded()[0]).unwrap();
+        if elsewhere != pos {
+            assert!(!tree.reroot(&elsewhere, &Habits::new()));
+        }
+        assert_eq!(tree.nodes.len(), kept, "a refused re-rooting changes nothing");
+        assert!(tree.reroot(&pos, &Habits::new()));
+        assert_eq!(tree.nodes[0].visits, visits);
+        assert!(tree.nodes.len() < kept && tree.nodes[0].mv.is_none());
+        // It goes on: new children are the next in each node's own order.
+        tree.run(Budget::Iterations(3_000), Instant::now(), &never);
+        assert_eq!(tree.nodes[0].visits, visits + 3_000);
+        assert!(no_child_twice(&tree));
+        let a = tree.analysis(3_000, Instant::now()).unwrap();
+        assert!(pos.check(&a.best).is_ok());
     }
 
     // The positions of `tests/tactics.rs`, without the exact search.

@@ -273,3 +273,26 @@ fn without_habits_seen_the_others_are_expected_to_search() {
     }
     assert!(smaller > 0, "a searcher is expected to pass up bait somewhere in the game");
 }
+
+#[test]
+fn a_searcher_goes_on_from_its_tree_two_moves_on_and_afresh_elsewhere() {
+    let start = position(Preset::Murray, include_str!("positions/murray-15-orthogonal.txt").trim());
+    let (never, habits) = (std::sync::atomic::AtomicBool::new(false), jump_search::Habits::new());
+    let visits = |a: &jump_search::Analysis| a.candidates.iter().map(|c| c.visits).sum::<u64>();
+    for threads in [1, 2] {
+        let mut searcher = jump_search::Searcher::new();
+        let first = searcher.analyse(&start, Budget::Iterations(4_000), 5, &habits, &never, threads).unwrap();
+        assert_eq!(visits(&first), 4_000);
+        // The move it chose and the reply it expects.
+        let mut next = start.clone();
+        for mv in &first.line[..2] {
+            next.play(mv).unwrap();
+        }
+        let second = searcher.analyse(&next, Budget::Iterations(4_000), 6, &habits, &never, threads).unwrap();
+        assert_eq!(second.iterations, 4_000);
+        assert!(visits(&second) > 4_000, "{threads} threads: the tree under the reply was kept");
+        // A position it did not see coming: a new tree.
+        let third = searcher.analyse(&start, Budget::Iterations(4_000), 7, &habits, &never, threads).unwrap();
+        assert_eq!(visits(&third), 4_000);
+    }
+}

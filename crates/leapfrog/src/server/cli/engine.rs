@@ -4,11 +4,12 @@
 //! `stop`, `isready` and `quit` are read while it thinks.
 
 use std::io::{BufRead, Write};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use clap::Args;
+use jump_search::Searcher;
 use jump_search::protocol::{Reply, Search, Session};
 
 #[derive(Debug, Args)]
@@ -30,12 +31,15 @@ struct Running {
 }
 
 impl Running {
-    fn start(search: Search, threads: usize) -> Running {
+    /// Starts `search` with `searcher`'s trees, kept from the game's last
+    /// search where it leads here.
+    fn start(search: Search, searcher: Arc<Mutex<Searcher>>, threads: usize) -> Running {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {
             let (pos, habits) = (&search.position, &search.habits);
-            let found = jump_search::analyse_on(pos, search.budget, search.seed, habits, &flag, threads);
+            let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+            let found = searcher.analyse(pos, search.budget, search.seed, habits, &flag, threads);
             say(&Search::told(found.as_ref()));
         });
         Running { stop, thread }
@@ -66,6 +70,7 @@ fn say(lines: &[String]) {
 pub fn run(args: &EngineArgs) -> Result<String, String> {
     let mut session = Session::new(&format!("leapfrog {}", env!("CARGO_PKG_VERSION")), args.seed);
     let mut running: Option<Running> = None;
+    let searcher = Arc::new(Mutex::new(Searcher::new()));
     let threads = args
         .threads
         .and_then(|t| usize::try_from(t).ok())
@@ -95,7 +100,7 @@ pub fn run(args: &EngineArgs) -> Result<String, String> {
         }
         match session.handle(&line) {
             Reply::Lines(lines) => say(&lines),
-            Reply::Search(search) => running = Some(Running::start(*search, threads)),
+            Reply::Search(search) => running = Some(Running::start(*search, searcher.clone(), threads)),
             Reply::Quit => break,
         }
     }
