@@ -76,8 +76,13 @@ fn a_person_opts_in_to_bots_and_becomes_a_bot_only_before_a_rated_game() {
     assert_eq!(app.get("/v1/accounts/Bob").json()["bot"], false);
 }
 
-/// A `leapfrog bot` process, killed when dropped; what it printed is kept.
-pub(crate) struct BotProcess(std::process::Child);
+/// A `leapfrog bot` process, killed when dropped; what it prints is kept
+/// as it prints it.
+pub(crate) struct BotProcess {
+    child: std::process::Child,
+    said: std::sync::Arc<std::sync::Mutex<String>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
 
 impl BotProcess {
     pub(crate) fn start(
@@ -97,7 +102,7 @@ impl BotProcess {
         level: &str,
         more: &[&str],
     ) -> BotProcess {
-        let child = std::process::Command::new(crate::common::leapfrog_binary())
+        let mut child = std::process::Command::new(crate::common::leapfrog_binary())
             .args([
                 "bot",
                 "--server",
@@ -115,18 +120,42 @@ impl BotProcess {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .expect("leapfrog bot starts");
-        BotProcess(child)
+        let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let err = child.stderr.take().expect("its standard error");
+        let kept = said.clone();
+        let reader = std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+                let mut said = kept.lock().unwrap();
+                said.push_str(&line);
+                said.push('\n');
+            }
+        });
+        BotProcess { child, said, reader: Some(reader) }
+    }
+
+    /// Waits until it has printed `text` (a minute at most): the server
+    /// may know of an event before the bot has told of it.
+    pub(crate) fn wait_for(&self, text: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !self.said.lock().unwrap().contains(text) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "it never said {text:?}: {}",
+                self.said.lock().unwrap()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
     }
 
     /// Interrupts it and reads what it printed.
     pub(crate) fn stop(mut self) -> String {
-        let _ = std::process::Command::new("kill").args(["-INT", &self.0.id().to_string()]).status();
-        let mut out = String::new();
-        if let Some(mut err) = self.0.stderr.take() {
-            use std::io::Read;
-            let _ = err.read_to_string(&mut out);
+        let _ = std::process::Command::new("kill").args(["-INT", &self.child.id().to_string()]).status();
+        let status = self.child.wait().expect("it ends");
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
         }
-        let status = self.0.wait().expect("it ends");
+        let out = self.said.lock().unwrap().clone();
         assert!(status.success(), "{status}: {out}");
         out
     }
@@ -134,8 +163,8 @@ impl BotProcess {
 
 impl Drop for BotProcess {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -175,6 +204,8 @@ fn two_bots_play_a_rated_game(a: &crate::common::TestApp, b: &crate::common::Tes
         let ratings = &a.get(&format!("/v1/accounts/{name}")).json()["ratings"];
         assert_eq!(ratings["old/orthogonal/bots"]["games"], 1, "rated once, in the bot pool: {ratings}");
     }
+    first.wait_for(" over:");
+    second.wait_for(" over:");
     let (first, second) = (first.stop(), second.stop());
     for out in [&first, &second] {
         assert!(out.contains("over:") && out.contains("stopped: 1 games"), "{out}");

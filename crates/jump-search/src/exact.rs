@@ -7,6 +7,7 @@
 //! by its full position string, so two positions never share an entry.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use web_time::Instant;
 
 use jump_capture::{Move, Position};
@@ -24,10 +25,12 @@ struct Entry {
 
 /// A search to the end within a number of positions.
 #[derive(Debug)]
-pub(crate) struct Solver {
+pub(crate) struct Solver<'s> {
     table: HashMap<String, Entry>,
     limit: usize,
     deadline: Option<Instant>,
+    /// Set when the search is to end now (the protocol's `stop`).
+    stop: &'s AtomicBool,
     visited: usize,
 }
 
@@ -35,10 +38,11 @@ pub(crate) struct Solver {
 #[derive(Debug)]
 struct TooBig;
 
-impl Solver {
-    /// A solver that gives up past `limit` positions or the deadline.
-    pub(crate) fn new(limit: usize, deadline: Option<Instant>) -> Solver {
-        Solver { table: HashMap::new(), limit, deadline, visited: 0 }
+impl<'s> Solver<'s> {
+    /// A solver that gives up past `limit` positions or the deadline, or
+    /// once `stop` is set.
+    pub(crate) fn new(limit: usize, deadline: Option<Instant>, stop: &'s AtomicBool) -> Solver<'s> {
+        Solver { table: HashMap::new(), limit, deadline, stop, visited: 0 }
     }
 
     /// The exact analysis of `pos` (every root move with its value), or
@@ -89,7 +93,7 @@ impl Solver {
             return Ok(entry.clone());
         }
         self.visited += 1;
-        let late = || self.deadline.is_some_and(|d| Instant::now() >= d);
+        let late = || self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.load(Ordering::Relaxed);
         if self.visited > self.limit || (self.visited.is_multiple_of(1024) && late()) {
             return Err(TooBig);
         }

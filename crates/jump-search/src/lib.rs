@@ -205,8 +205,8 @@ pub fn analyse_with(pos: &Position, budget: Budget, seed: u64, habits: &Habits) 
 }
 
 /// [`analyse_with`], ended early once `stop` is set (checked between
-/// iterations of the tree search; the exact search near the end, bounded
-/// by a share of the budget, runs to its end): what it found by then.
+/// iterations of the tree search, and every 1,024 positions of the exact
+/// search near the end): what it found by then.
 pub fn analyse_until(
     pos: &Position,
     budget: Budget,
@@ -280,7 +280,7 @@ impl Searcher {
                 usize::try_from(n.saturating_mul(4)).unwrap_or(usize::MAX).max(20_000)
             });
             let deadline = budget.millis().map(|ms| started + Duration::from_millis(ms) / EXACT_SHARE);
-            if let Some(exact) = exact::Solver::new(limit, deadline).analyse(pos, started) {
+            if let Some(exact) = exact::Solver::new(limit, deadline, stop).analyse(pos, started) {
                 self.trees.clear();
                 return Some(exact);
             }
