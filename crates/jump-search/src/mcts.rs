@@ -95,7 +95,8 @@ impl Node {
 /// the second to go on with the first's tree: the players of a game.
 pub(crate) const REROOT_PLIES: u32 = 6;
 
-/// The most nodes a tree keeps from one search to the next (about 100 MB).
+/// The most nodes a tree keeps from one search to the next (a node and
+/// its move take about 150 bytes).
 pub(crate) const KEPT_NODES: usize = 1 << 20;
 
 /// A search tree over one root position.
@@ -147,10 +148,10 @@ impl Tree {
         let mut order = vec![top];
         let mut i = 0;
         while i < order.len() {
+            order.extend_from_slice(&self.nodes[order[i] as usize].children);
             if order.len() > KEPT_NODES {
                 return false;
             }
-            order.extend_from_slice(&self.nodes[order[i] as usize].children);
             i += 1;
         }
         let mut number = std::collections::HashMap::with_capacity(order.len());

@@ -149,7 +149,10 @@ pub struct Played {
 /// - [`count_moves`](Self::count_moves): how many, counted in bulk;
 /// - [`jump_tree`](Self::jump_tree): the jumps from one cell as a tree;
 /// - [`random_move`](Self::random_move), [`nth_move`](Self::nth_move),
-///   [`playout`](Self::playout): for Monte Carlo search.
+///   [`playout`](Self::playout): for Monte Carlo search;
+/// - [`greedy_move`](Self::greedy_move), [`largest_gain`](Self::largest_gain),
+///   [`greedy_playout`](Self::greedy_playout), [`ranked_move`](Self::ranked_move):
+///   greedy play and best-first search, by gain, nothing built per move.
 #[derive(Clone, Debug)]
 pub struct Position {
     rules: Arc<Rules>,
