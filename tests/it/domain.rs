@@ -182,7 +182,8 @@ fn the_computer_chooses_as_a_player_that_watched_the_whole_game() {
             // The computer's choice is that of a player of its level that
             // saw every move from the deal, ...
             let history = games.history(&game_now(&games, &id).await, 0).await.unwrap();
-            let choice = game.computer_choice(level, 7, &history).unwrap().unwrap();
+            // (Offered two threads, a level counted in iterations searches on one.)
+            let choice = game.computer_choice(level, 7, &history, 2).unwrap().unwrap();
             let mut watcher = level.player(7);
             let mut replay = games.position_at(&game, 0).await.unwrap();
             for m in &history {

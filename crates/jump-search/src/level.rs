@@ -21,7 +21,7 @@ pub const LEVEL_MILLIS: u64 = 2_000;
 /// | `lookahead` | the largest "my gain minus the best gain it leaves the next player" |
 /// | `easy` | search, 300 iterations a move |
 /// | `medium` | search, 3,000 iterations a move |
-/// | `hard` | search, 2 seconds a move (one core) |
+/// | `hard` | search, 2 seconds a move (on the threads it is given) |
 /// | `mcts-N` / `mcts-Nms` | search, N iterations / N milliseconds a move |
 ///
 /// Every search level plays exactly near the end (see [`crate::analyse`]). The
@@ -63,8 +63,15 @@ impl Level {
         }
     }
 
-    /// A player of this level drawing from `seed`.
+    /// A player of this level drawing from `seed`, searching on one thread.
     pub fn player(self, seed: u64) -> Box<dyn Player> {
+        self.player_on(seed, 1)
+    }
+
+    /// [`Level::player`], a search level searching on as many of `threads`
+    /// threads as its budget uses ([`Budget::threads_of`]: all of them for
+    /// a budget in time, one for a budget in iterations).
+    pub fn player_on(self, seed: u64, threads: usize) -> Box<dyn Player> {
         match self {
             Level::Random => Box::new(RandomPlayer::new(seed)),
             Level::Greedy => Box::new(GreedyPlayer::new(seed)),
@@ -75,6 +82,7 @@ impl Level {
                 seed,
                 habits: Habits::new(),
                 searcher: Searcher::new(),
+                threads: level.budget().map_or(1, |b| b.threads_of(threads)),
             }),
         }
     }
@@ -140,6 +148,8 @@ pub struct SearchPlayer {
     seed: u64,
     habits: Habits,
     searcher: Searcher,
+    /// Threads it searches on.
+    threads: usize,
 }
 
 impl SearchPlayer {
@@ -151,6 +161,7 @@ impl SearchPlayer {
             seed,
             habits: Habits::new(),
             searcher: Searcher::new(),
+            threads: 1,
         }
     }
 }
@@ -164,7 +175,7 @@ impl Player for SearchPlayer {
         // A different stream for each ply, the same for the same game.
         let seed = self.seed ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let never = AtomicBool::new(false);
-        self.searcher.analyse(pos, self.budget, seed, &self.habits, &never, 1).map(|a| a.best)
+        self.searcher.analyse(pos, self.budget, seed, &self.habits, &never, self.threads).map(|a| a.best)
     }
 
     fn observe(&mut self, before: &Position, mv: &Move) {
@@ -175,6 +186,18 @@ impl Player for SearchPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn searches_by_time_take_the_threads_offered_and_searches_by_iterations_one() {
+        assert_eq!(Budget::Millis(2_000).threads_of(2), 2);
+        assert_eq!(Budget::Millis(2_000).threads_of(0), 1);
+        assert_eq!(Budget::Iterations(300).threads_of(2), 1);
+        assert_eq!(Budget::IterationsWithin { iterations: 300, millis: 2_000 }.threads_of(2), 1);
+        let threads = |level: Level| level.budget().map(|b| b.threads_of(2));
+        assert_eq!(threads(Level::Hard), Some(2));
+        assert_eq!(threads(Level::Medium), Some(1));
+        assert_eq!(threads(Level::Greedy), None);
+    }
 
     #[test]
     fn level_names_round_trip() {

@@ -117,6 +117,17 @@ impl Budget {
             Budget::Iterations(_) => None,
         }
     }
+
+    /// How many of `offered` threads a search within this budget uses: a
+    /// budget in time all of them (at least one), one in iterations a
+    /// single one, so that its answer depends on the seed alone and not on
+    /// how many threads were free when it ran.
+    pub fn threads_of(self, offered: usize) -> usize {
+        match self {
+            Budget::Millis(_) => offered.max(1),
+            Budget::Iterations(_) | Budget::IterationsWithin { .. } => 1,
+        }
+    }
 }
 
 /// A position with more legal moves than this is searched, and played by

@@ -55,22 +55,23 @@ pub async fn analysis(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Analysis, &req)?;
     let prepared = leapfrog_wire::analysis::prepare(body)?;
-    let answer = think(&state, &req, move || prepared.run()).await??;
+    let answer = think(&state, &req, move |threads| prepared.run_on(threads)).await??;
     Ok(HttpResponse::Ok().json(answer))
 }
 
 /// Runs `job` on the thinking pool's background lane as the client of
-/// `req`, counted against its cap of analyses: its answer, or 503 / 429
-/// when the pool or the client is busy.
+/// `req`, counted against its cap of analyses, given the threads the pool
+/// gives it (at most two): its answer, or 503 / 429 when the pool or the
+/// client is busy.
 pub(super) async fn think<T: Send + 'static>(
     state: &AppState,
     req: &HttpRequest,
-    job: impl FnOnce() -> T + Send + 'static,
+    job: impl FnOnce(usize) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
     let client = state.client_key(req);
     state
         .thinkers
-        .submit(JobKind::Background, &client, Some(state.analyses_per_client), job)
+        .submit_search(JobKind::Background, &client, Some(state.analyses_per_client), job)
         .map_err(|busy| match busy {
             Busy::Full { .. } => ApiError::unavailable("think_queue", busy.to_string(), 1),
             Busy::Client { .. } => ApiError::too_many("analyses_per_client", busy.to_string(), 1),

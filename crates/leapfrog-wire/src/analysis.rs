@@ -112,15 +112,29 @@ fn game_over() -> Invalid {
 }
 
 impl Prepared {
-    /// Searches the position within the budget: the best move, the
-    /// candidates (the 20 most visited), the principal line.
+    /// Searches the position within the budget, on one thread: the best
+    /// move, the candidates (the 20 most visited), the principal line.
     ///
     /// # Errors
     ///
     /// A game over (no move to find).
     pub fn run(self) -> Result<AnalysisResponse, Invalid> {
-        let seed = self.seed;
-        let answer = jump_search::analyse(&self.position, self.budget, seed).ok_or_else(game_over)?;
+        self.run_on(1)
+    }
+
+    /// [`Prepared::run`] on as many of `threads` threads as the budget uses
+    /// (`jump_search::Budget::threads_of`: a budget in milliseconds all of
+    /// them, one in iterations one, so that its seed alone decides it).
+    ///
+    /// # Errors
+    ///
+    /// A game over (no move to find).
+    pub fn run_on(self, threads: usize) -> Result<AnalysisResponse, Invalid> {
+        let (seed, never) = (self.seed, std::sync::atomic::AtomicBool::new(false));
+        let threads = self.budget.threads_of(threads);
+        let habits = jump_search::Habits::new();
+        let answer = jump_search::analyse_on(&self.position, self.budget, seed, &habits, &never, threads)
+            .ok_or_else(game_over)?;
         let notation = |m: &jump_capture::Move| m.to_string();
         Ok(AnalysisResponse {
             best: notation(&answer.best),

@@ -353,7 +353,9 @@ impl Game {
     /// The computer's choice at this game's position, by a player of
     /// `level` that has watched the moves of `history` (this game's, from
     /// the first; any past the position are ignored): a search learns
-    /// from them how the others choose. Thinks: run it on the pool.
+    /// from them how the others choose. Thinks, on as many of `threads` as
+    /// the level's budget uses (`jump_search::Level::player_on`): run it on
+    /// the pool, with the threads it gives.
     ///
     /// # Errors
     ///
@@ -363,8 +365,9 @@ impl Game {
         level: Level,
         seed: u64,
         history: &[HistoryMove],
+        threads: usize,
     ) -> Result<Option<jc::Move>, RuleError> {
-        let mut player = level.player(seed);
+        let mut player = level.player_on(seed, threads);
         let (mut pos, _) = self.replay(&[])?;
         for m in history.iter().take(self.position.ply() as usize) {
             player.observe(&pos, &m.mv);

@@ -17,6 +17,12 @@
 //! longer is answered [`WaitedTooLong`] instead of run, and a job whose asker has
 //! gone (a closed connection, a timed-out request) is not run at all.
 //!
+//! A pool counts its threads as cores: a job may ask for more than one
+//! (a search on two threads, say) and gets as many as are free when it
+//! starts, at most what it asked and at least one; the cores it holds are
+//! not given to another job until it ends. So jobs never use more threads
+//! in all than the pool has, however wide each is.
+//!
 //! In a lane, waiting jobs are kept per client and served a client at a
 //! time, in turn: a client with twenty jobs waiting gets every other turn
 //! against a client with one, never twenty turns in a row. A job may also
@@ -27,7 +33,9 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-type Job = Box<dyn FnOnce() + Send>;
+/// A job, given the number of threads it may use: its own and helpers it
+/// starts (see [`Pool::submit_wide`]).
+type Job = Box<dyn FnOnce(usize) + Send>;
 
 /// Why a job was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -116,19 +124,25 @@ impl Shared {
 
 #[derive(Default)]
 struct Queue {
-    /// Waiting jobs per client, oldest first.
-    waiting: HashMap<String, VecDeque<Job>>,
+    /// Waiting jobs per client, oldest first, with the threads each asks for.
+    waiting: HashMap<String, VecDeque<(usize, Job)>>,
     /// The clients with waiting jobs, in the order of their next turn.
     turns: VecDeque<String>,
     /// Jobs waiting, in all.
     queued: usize,
     /// Per client, its capped jobs waiting or running.
     capped: HashMap<String, usize>,
+    /// The pool's threads not held by a running job.
+    free: usize,
 }
 
 impl std::fmt::Debug for Queue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Queue").field("queued", &self.queued).field("clients", &self.turns.len()).finish()
+        f.debug_struct("Queue")
+            .field("queued", &self.queued)
+            .field("clients", &self.turns.len())
+            .field("free", &self.free)
+            .finish()
     }
 }
 
@@ -157,7 +171,7 @@ impl Pool {
     ) -> Pool {
         let threads = threads.max(1);
         let shared = Arc::new(Shared {
-            queue: Mutex::new(Queue::default()),
+            queue: Mutex::new(Queue { free: threads, ..Queue::default() }),
             ready: Condvar::new(),
             name: name.to_string(),
         });
@@ -192,6 +206,24 @@ impl Pool {
         cap: Option<usize>,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Result<tokio::sync::oneshot::Receiver<Result<T, WaitedTooLong>>, Busy> {
+        self.submit_wide(client, cap, 1, move |_| job())
+    }
+
+    /// [`Pool::submit`] for a job that may use up to `wide` threads: it is
+    /// called with how many it may use (at least one, at most `wide` and
+    /// the pool's threads free when it starts), and those are held for it
+    /// until it ends.
+    ///
+    /// # Errors
+    ///
+    /// [`Busy`] when the queue is full, or the client at its cap.
+    pub fn submit_wide<T: Send + 'static>(
+        &self,
+        client: &str,
+        cap: Option<usize>,
+        wide: usize,
+        job: impl FnOnce(usize) -> T + Send + 'static,
+    ) -> Result<tokio::sync::oneshot::Receiver<Result<T, WaitedTooLong>>, Busy> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let (submitted, max_wait) = (Instant::now(), self.max_wait);
         let mut queue = self.lock();
@@ -207,7 +239,7 @@ impl Pool {
         }
         let release = cap.map(|_| Release { shared: self.shared.clone(), client: client.to_string() });
         let pool = self.shared.name.clone();
-        let job: Job = Box::new(move || {
+        let job: Job = Box::new(move |threads| {
             // Locals drop in reverse: on a panic too, the client's place
             // goes back before the answer's channel closes (the asker may
             // ask again as soon as it sees the end).
@@ -222,7 +254,7 @@ impl Pool {
             } else if max_wait.is_some_and(|most| waited > most) {
                 Some(Err(WaitedTooLong(waited)))
             } else {
-                Some(Ok(job()))
+                Some(Ok(job(threads)))
             };
             // The client's place is given back before its answer goes (it
             // may ask again at once), and by a drop, so a panic gives it
@@ -238,7 +270,7 @@ impl Pool {
         if mine.is_empty() {
             turns.push_back(client.to_string());
         }
-        mine.push_back(job);
+        mine.push_back((wide.max(1), job));
         *queued += 1;
         self.shared.count_queued(*queued);
         drop(queue);
@@ -269,25 +301,35 @@ impl Drop for Release {
     }
 }
 
-/// A thread's loop: the next client's oldest job, in turn, then a rest
-/// that keeps the thread within its share (the job has answered by then).
+/// A thread's loop: once a thread of the pool is free, the next client's
+/// oldest job, in turn, holding the threads it is given until it ends; then
+/// a rest that keeps the thread within its share (the job has answered by
+/// then).
 fn work(shared: &Shared, share: Share) {
     loop {
-        let job = {
+        let (held, job) = {
             let mut queue = shared.queue.lock().unwrap_or_else(PoisonError::into_inner);
             loop {
-                if let Some(job) = next(&mut queue) {
+                // Another job may hold this thread's core: then it waits.
+                if queue.free > 0
+                    && let Some((wide, job)) = next(&mut queue)
+                {
+                    let held = wide.min(queue.free);
+                    queue.free -= held;
                     shared.count_queued(queue.queued);
-                    break job;
+                    break (held, job);
                 }
                 queue = shared.ready.wait(queue).unwrap_or_else(PoisonError::into_inner);
             }
         };
         let started = Instant::now();
         // A panicking job does not take the pool down.
-        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).is_err() {
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || job(held))).is_err() {
             tracing::error!("a job on a thread pool panicked");
         }
+        shared.queue.lock().unwrap_or_else(PoisonError::into_inner).free += held;
+        // A thread that waited for a free core may go on.
+        shared.ready.notify_all();
         if share != Share::ALL {
             std::thread::sleep(share.rest_after(started.elapsed()));
         }
@@ -296,7 +338,7 @@ fn work(shared: &Shared, share: Share) {
 
 /// Takes the oldest job of the client whose turn it is; that client goes
 /// to the back of the turns if it has more waiting.
-fn next(queue: &mut Queue) -> Option<Job> {
+fn next(queue: &mut Queue) -> Option<(usize, Job)> {
     let client = queue.turns.pop_front()?;
     let waiting = queue.waiting.get_mut(&client)?;
     let job = waiting.pop_front();
@@ -343,6 +385,10 @@ fn nice_this_thread(level: i32) {
     let _ = level;
 }
 
+/// The most threads one search of the computer's runs on (its trees on
+/// both cores of a two-core machine: see `jump_search::analyse_on`).
+pub const SEARCH_THREADS: usize = 2;
+
 /// The computer's threads: one [`Pool`] a [`JobKind`].
 #[derive(Debug, Clone)]
 pub struct Thinkers {
@@ -368,21 +414,23 @@ impl Thinkers {
         }
     }
 
-    /// Runs `job` for `client` in `lane` (see [`Pool::submit`]).
+    /// Runs the search `job` for `client` in `lane` on up to
+    /// [`SEARCH_THREADS`] of the lane's threads (see [`Pool::submit_wide`]):
+    /// it is called with how many it may use.
     ///
     /// # Errors
     ///
     /// [`Busy`] when the lane's queue is full, or the client at its cap.
-    pub fn submit<T: Send + 'static>(
+    pub fn submit_search<T: Send + 'static>(
         &self,
         lane: JobKind,
         client: &str,
         cap: Option<usize>,
-        job: impl FnOnce() -> T + Send + 'static,
+        job: impl FnOnce(usize) -> T + Send + 'static,
     ) -> Result<tokio::sync::oneshot::Receiver<Result<T, WaitedTooLong>>, Busy> {
         match lane {
-            JobKind::Play => self.play.submit(client, cap, job),
-            JobKind::Background => self.background.submit(client, cap, job),
+            JobKind::Play => self.play.submit_wide(client, cap, SEARCH_THREADS, job),
+            JobKind::Background => self.background.submit_wide(client, cap, SEARCH_THREADS, job),
         }
     }
 }
@@ -393,22 +441,58 @@ mod tests {
 
     use super::*;
 
+    type Held =
+        (tokio::sync::oneshot::Receiver<Result<(), WaitedTooLong>>, mpsc::Receiver<usize>, mpsc::Sender<()>);
+
     /// A job that tells when it starts and waits to be let go.
-    fn held(
-        pool: &Pool,
-        client: &str,
-        cap: Option<usize>,
-    ) -> (tokio::sync::oneshot::Receiver<Result<(), WaitedTooLong>>, mpsc::Receiver<()>, mpsc::Sender<()>)
-    {
-        let (started, running) = mpsc::channel::<()>();
+    fn held(pool: &Pool, client: &str, cap: Option<usize>) -> Held {
+        held_wide(pool, client, cap, 1)
+    }
+
+    /// A job asking for `wide` threads that tells how many it got when it
+    /// starts, and waits to be let go.
+    fn held_wide(pool: &Pool, client: &str, cap: Option<usize>, wide: usize) -> Held {
+        let (started, running) = mpsc::channel::<usize>();
         let (hold, wait) = mpsc::channel::<()>();
         let rx = pool
-            .submit(client, cap, move || {
-                let _ = started.send(());
+            .submit_wide(client, cap, wide, move |threads| {
+                let _ = started.send(threads);
                 let _ = wait.recv();
             })
             .unwrap();
         (rx, running, hold)
+    }
+
+    #[tokio::test]
+    async fn a_wide_job_holds_the_threads_it_is_given_and_never_more_than_are_free() {
+        let short = Duration::from_millis(200);
+        let pool = Pool::new("test", 2, 8, Priority::Normal, Share::ALL, None);
+        // Both threads free: a job asking for two gets both...
+        let (wide, wide_running, wide_hold) = held_wide(&pool, "a", None, 2);
+        assert_eq!(wide_running.recv().unwrap(), 2);
+        // ...and holds them: a job of another client waits, though a
+        // thread of the pool is idle.
+        let (narrow, narrow_running, narrow_hold) = held(&pool, "b", None);
+        assert!(narrow_running.recv_timeout(short).is_err(), "it ran on a thread the wide job held");
+        wide_hold.send(()).unwrap();
+        wide.await.unwrap().unwrap();
+        assert_eq!(narrow_running.recv().unwrap(), 1);
+        // One thread held by the narrow job: a job asking for two gets the one left.
+        let (second, second_running, second_hold) = held_wide(&pool, "c", None, 2);
+        assert_eq!(second_running.recv().unwrap(), 1);
+        // None free now: the next waits for one.
+        let (third, third_running, third_hold) = held_wide(&pool, "d", None, 2);
+        assert!(third_running.recv_timeout(short).is_err(), "it ran with every thread held");
+        narrow_hold.send(()).unwrap();
+        narrow.await.unwrap().unwrap();
+        assert_eq!(third_running.recv().unwrap(), 1);
+        second_hold.send(()).unwrap();
+        third_hold.send(()).unwrap();
+        second.await.unwrap().unwrap();
+        third.await.unwrap().unwrap();
+        // A pool of one thread gives a wide job one.
+        let single = Pool::new("test", 1, 8, Priority::Normal, Share::ALL, None);
+        assert_eq!(single.submit_wide("a", None, 2, |threads| threads).unwrap().await.unwrap(), Ok(1));
     }
 
     #[tokio::test]
@@ -472,16 +556,21 @@ mod tests {
     }
 
     #[test]
-    fn background_threads_run_at_the_lowest_priority() {
-        let pool = Pool::new("test", 1, 1, Priority::Lowest, Share::ALL, None);
+    fn background_threads_run_at_the_lowest_priority_and_so_do_the_threads_they_start() {
+        let pool = Pool::new("test", 2, 1, Priority::Lowest, Share::ALL, None);
         let (tx, rx) = mpsc::channel();
-        let _answer = pool.submit("a", None, move || {
+        let priority = || {
             #[cfg(target_os = "linux")]
-            let _ = tx.send(rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap());
+            return rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap();
             #[cfg(not(target_os = "linux"))]
-            let _ = tx.send(19);
+            19
+        };
+        // A search's second thread is started by the job, as `analyse_on` does.
+        let _answer = pool.submit_wide("a", None, 2, move |_| {
+            let helper = std::thread::scope(|s| s.spawn(priority).join().unwrap());
+            let _ = tx.send((priority(), helper));
         });
-        assert_eq!(rx.recv().unwrap(), 19);
+        assert_eq!(rx.recv().unwrap(), (19, 19));
     }
 
     #[tokio::test]

@@ -113,10 +113,10 @@ impl Computer {
             let thinking = std::time::Instant::now();
             let choice = loop {
                 let (game, history) = (game.clone(), history.clone());
-                match self
-                    .thinkers
-                    .submit(lane, &client, None, move || game.computer_choice(level, seed, &history))
-                {
+                // On as many threads as the pool gives, up to two.
+                match self.thinkers.submit_search(lane, &client, None, move |threads| {
+                    game.computer_choice(level, seed, &history, threads)
+                }) {
                     Ok(answer) => match answer.await {
                         Ok(Ok(choice)) => break choice,
                         // It waited its most for a thread: it asks again.
