@@ -58,7 +58,7 @@ impl<'s> Solver<'s> {
             let mut next = pos.clone();
             next.play(&mv).ok()?;
             let entry = self.solve(&next).ok()?;
-            candidates.push(Candidate { mv, visits: 0, expected: entry.value });
+            candidates.push(Candidate { mv, visits: 0, expected: entry.value, proven: None });
         }
         // Best for the mover first; among equals, notation order (the sort
         // is stable).

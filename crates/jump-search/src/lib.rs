@@ -166,6 +166,12 @@ pub struct Candidate {
     /// Each player's expected reward after it (0 to 1, see [`rewards`]),
     /// in player order.
     pub expected: Vec<f64>,
+    /// Whether the tree search proved that the player making it wins
+    /// (`Some(true)`) or loses (`Some(false)`) with best play from there
+    /// on; `None` when it did not (and always in an exact analysis, whose
+    /// `expected` are exact). Proofs are made in two-player games where
+    /// the player who cannot move loses (see `mcts`).
+    pub proven: Option<bool>,
 }
 
 /// What a search found.

@@ -11,6 +11,16 @@
 //! player who cannot move loses. A player expected to be greedy (see
 //! [`Habits`]) has, at its nodes, only its moves of the largest gain,
 //! tried in turn.
+//!
+//! In two-player games where the player who cannot move loses (Konane),
+//! the tree proves what it can (MCTS-Solver): a node whose game is over is
+//! won by the player who made the last move; a node is won by the player to
+//! move there once one of its children is, and lost by it once all its
+//! moves are children and every one is won by the other. An iteration
+//! that reaches a proven node backs up its exact result instead of a
+//! playout; selection passes over children proven lost while others remain;
+//! the best move is one proven to win, and never one proven to lose while
+//! another is not; a search whose root is proven ends.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -82,13 +92,35 @@ struct Node {
     /// Orders its moves of equal gain (see [`Tree::nth_best`]): drawn when
     /// it is made, and kept with it when the tree is re-rooted.
     salt: u64,
+    /// The player who wins from its position with best play, once proven
+    /// (see the module's notes).
+    winner: Option<usize>,
 }
 
 impl Node {
     /// A node with nothing in it, left where one was moved out.
     fn empty() -> Node {
-        Node { mv: None, mover: usize::MAX, visits: 0, children: Vec::new(), moves: None, salt: 0 }
+        Node {
+            mv: None,
+            mover: usize::MAX,
+            visits: 0,
+            children: Vec::new(),
+            moves: None,
+            salt: 0,
+            winner: None,
+        }
     }
+}
+
+/// A candidate's place in the order of the best: proven wins first,
+/// proven losses last, the rest by visits, most first.
+pub(crate) fn rank(c: &Candidate) -> (u8, std::cmp::Reverse<u64>) {
+    let class = match c.proven {
+        Some(true) => 0,
+        None => 1,
+        Some(false) => 2,
+    };
+    (class, std::cmp::Reverse(c.visits))
 }
 
 /// The most moves between the positions of two searches of one game for
@@ -113,6 +145,9 @@ pub(crate) struct Tree {
     /// Per player: expected to take a largest gain (see [`Habits`]). Never
     /// the searching player itself.
     greedy: Vec<bool>,
+    /// Whether it proves results: two players, and the one who cannot move
+    /// loses.
+    solver: bool,
 }
 
 impl Tree {
@@ -120,8 +155,7 @@ impl Tree {
         let players = root.players();
         let greedy = Tree::greedy_of(root, habits);
         let salt = mix(seed);
-        let root_node =
-            Node { mv: None, mover: usize::MAX, visits: 0, children: Vec::new(), moves: None, salt };
+        let root_node = Node { salt, ..Node::empty() };
         Tree {
             root: root.clone(),
             nodes: vec![root_node],
@@ -130,6 +164,7 @@ impl Tree {
             rng: ChaCha8Rng::seed_from_u64(seed),
             salt,
             greedy,
+            solver: players == 2 && root.rules().spec().end == EndRule::NoMoveLoses,
         }
     }
 
@@ -200,6 +235,11 @@ impl Tree {
             if iterations.is_some_and(|n| done >= n) || (done > 0 && stop.load(Ordering::Relaxed)) {
                 break;
             }
+            // Proven: nothing more to learn (it has children, or it would
+            // not be).
+            if self.nodes[0].winner.is_some() {
+                break;
+            }
             // The clock every iteration: it costs a few tens of nanoseconds,
             // and an iteration on a position of very many moves takes
             // milliseconds, so a time budget is not overrun by many.
@@ -222,7 +262,7 @@ impl Tree {
         let mut path = vec![0u32];
         let mut node = 0usize;
         loop {
-            if pos.is_over() {
+            if pos.is_over() || self.nodes[node].winner.is_some() {
                 break;
             }
             let greedy = self.greedy[pos.to_move()];
@@ -245,7 +285,7 @@ impl Tree {
             let n = &self.nodes[node];
             let room = 1.0 + WIDEN * (n.visits as f64).sqrt();
             let tried = n.children.len();
-            if tried < moves as usize && (tried as f64) < room {
+            if tried < moves as usize && ((tried as f64) < room || self.all_lost(node)) {
                 let mover = pos.to_move();
                 let Some(mv) = self.nth_best(&pos, node, tried) else { break };
                 if pos.play(&mv).is_err() {
@@ -261,6 +301,7 @@ impl Tree {
                     children: Vec::new(),
                     moves: None,
                     salt,
+                    winner: self.ended(&pos),
                 });
                 self.sums.extend(std::iter::repeat_n(0.0, self.players));
                 self.nodes[node].children.push(child);
@@ -276,7 +317,19 @@ impl Tree {
             path.push(child);
             node = child as usize;
         }
-        let reward = self.rollout(&mut pos);
+        let leaf = path[path.len() - 1] as usize;
+        let reward = match self.nodes[leaf].winner {
+            Some(w) => (0..self.players).map(|p| if p == w { 1.0 } else { 0.0 }).collect(),
+            None => self.rollout(&mut pos),
+        };
+        if self.solver {
+            // Up from the leaf's parent while nodes become proven.
+            for &n in path.iter().rev().skip(1) {
+                if !self.prove(n as usize) {
+                    break;
+                }
+            }
+        }
         for &n in &path {
             let n = n as usize;
             self.nodes[n].visits += 1;
@@ -284,6 +337,59 @@ impl Tree {
                 *sum += r;
             }
         }
+    }
+
+    /// The winner of `pos` if the tree proves results and its game is over.
+    fn ended(&self, pos: &Position) -> Option<usize> {
+        if !self.solver {
+            return None;
+        }
+        match pos.outcome()?.winners.as_slice() {
+            [w] => Some(*w),
+            _ => None,
+        }
+    }
+
+    /// Proves `node` from its children if they prove it (see the module's
+    /// notes); whether it is proven.
+    fn prove(&mut self, node: usize) -> bool {
+        let n = &self.nodes[node];
+        if n.winner.is_some() {
+            return true;
+        }
+        let Some(&first) = n.children.first() else { return false };
+        let chooser = self.nodes[first as usize].mover;
+        let winners = || n.children.iter().map(|&c| self.nodes[c as usize].winner);
+        let winner = if winners().any(|w| w == Some(chooser)) {
+            Some(chooser)
+        } else if self.every_move_made(node) && self.all_lost(node) {
+            winners().next().flatten()
+        } else {
+            None
+        };
+        self.nodes[node].winner = winner;
+        winner.is_some()
+    }
+
+    /// Whether every legal move of `node` is one of its children: all of
+    /// them counted (not cut at [`CONSIDERED`]), and not only the largest
+    /// gains of a player expected to be greedy.
+    fn every_move_made(&self, node: usize) -> bool {
+        let n = &self.nodes[node];
+        let Some(&first) = n.children.first() else { return false };
+        !self.greedy[self.nodes[first as usize].mover]
+            && n.moves.is_some_and(|m| u64::from(m) < CONSIDERED && m as usize == n.children.len())
+    }
+
+    /// Whether `node` has children and each is proven won by a player other
+    /// than the one who chose it.
+    fn all_lost(&self, node: usize) -> bool {
+        let children = &self.nodes[node].children;
+        !children.is_empty()
+            && children.iter().all(|&c| {
+                let child = &self.nodes[c as usize];
+                child.winner.is_some_and(|w| w != child.mover)
+            })
     }
 
     /// Plays on from `pos` and returns what the end is worth to each
@@ -320,7 +426,10 @@ impl Tree {
         let mut best_value = f64::NEG_INFINITY;
         for &c in &parent.children {
             let child = &self.nodes[c as usize];
-            let value = if child.visits == 0 {
+            let value = if child.winner.is_some_and(|w| w != child.mover) {
+                // Proven lost: only when nothing else is left.
+                f64::MIN
+            } else if child.visits == 0 {
                 f64::INFINITY
             } else {
                 let mean = self.sums[c as usize * self.players + child.mover] / child.visits as f64;
@@ -365,11 +474,17 @@ impl Tree {
             .iter()
             .filter_map(|&c| {
                 let node = &self.nodes[c as usize];
-                Some(Candidate { mv: node.mv.clone()?, visits: node.visits, expected: self.mean(c as usize) })
+                let expected = match node.winner {
+                    Some(w) => (0..self.players).map(|p| if p == w { 1.0 } else { 0.0 }).collect(),
+                    None => self.mean(c as usize),
+                };
+                let proven = node.winner.map(|w| w == node.mover);
+                Some(Candidate { mv: node.mv.clone()?, visits: node.visits, expected, proven })
             })
             .collect();
-        // Most visited first; among equals, the earlier made (better gain).
-        candidates.sort_by_key(|c| std::cmp::Reverse(c.visits));
+        // Proven wins first, proven losses last, the rest most visited
+        // first; among equals, the earlier made (better gain).
+        candidates.sort_by_key(rank);
         let best = candidates.first()?.mv.clone();
         let mut line = Vec::new();
         let mut node = 0;
@@ -388,6 +503,93 @@ impl Tree {
 mod tests {
     use super::*;
     use jump_capture::{Preset, Rules, Setup};
+
+    /// Konane 6×6 endings small enough to solve: random moves from the
+    /// deal until at most 14 pieces are left, the game going on.
+    fn konane_positions(count: usize) -> Vec<Position> {
+        let rules = Rules::new(Preset::Konane.spec().with_size(6, 6)).unwrap();
+        let mut found = Vec::new();
+        for seed in 0u64.. {
+            let (mut pos, _) = Position::start(rules.clone(), 2, Some(seed)).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while !pos.is_over() && (pos.is_opening() || pos.piece_count() > 14) {
+                let Some(m) = pos.random_move_unbounded(&mut rng) else { break };
+                pos.play(&m).unwrap();
+            }
+            if !pos.is_over() && pos.count_moves_unbounded() > 1 {
+                found.push(pos);
+            }
+            if found.len() == count {
+                return found;
+            }
+        }
+        unreachable!()
+    }
+
+    #[test]
+    fn what_the_tree_proves_the_exact_search_confirms_and_a_proven_win_is_played() {
+        let (mut proofs, mut won_roots) = (0, 0);
+        let never = AtomicBool::new(false);
+        for (i, pos) in konane_positions(30).into_iter().enumerate() {
+            let mover = pos.to_move();
+            let exact =
+                crate::exact::Solver::new(usize::MAX, None, &never).analyse(&pos, Instant::now()).unwrap();
+            let value = |mv: &Move| exact.candidates.iter().find(|c| &c.mv == mv).unwrap().expected[mover];
+            let mut tree = Tree::new(&pos, i as u64, &Habits::new());
+            let started = Instant::now();
+            let done = tree.run(Budget::Iterations(4_000), started, &never);
+            let a = tree.analysis(done, started).unwrap();
+            for c in &a.candidates {
+                if let Some(won) = c.proven {
+                    proofs += 1;
+                    assert_eq!(value(&c.mv), if won { 1.0 } else { 0.0 }, "{pos}: {} proven {won}", c.mv);
+                }
+            }
+            if let Some(w) = tree.nodes[0].winner {
+                won_roots += usize::from(w == mover);
+                assert_eq!(w == mover, value(&a.best) == 1.0, "{pos}: the root proven for {w}");
+                assert_eq!(a.candidates[0].proven, Some(w == mover), "{pos}: a proven win comes first");
+                assert!(done < 4_000, "{pos}: a proven root ends the search");
+            }
+        }
+        assert!(proofs >= 30 && won_roots >= 3, "too little proven: {proofs} moves, {won_roots} won roots");
+    }
+
+    #[test]
+    fn a_node_is_lost_once_every_move_is_a_child_lost_and_won_once_one_child_is_won() {
+        let pos = konane_positions(1).remove(0);
+        let (me, other) = (pos.to_move(), 1 - pos.to_move());
+        let child = |tree: &mut Tree, winner: Option<usize>| {
+            tree.nodes.push(Node { mover: me, winner, ..Node::empty() });
+            let c = tree.nodes.len() as u32 - 1;
+            tree.nodes[0].children.push(c);
+        };
+        let mut tree = Tree::new(&pos, 1, &Habits::new());
+        tree.nodes[0].moves = Some(3);
+        child(&mut tree, Some(other));
+        child(&mut tree, Some(other));
+        assert!(!tree.prove(0), "a move not tried yet may save it");
+        child(&mut tree, Some(other));
+        assert!(tree.prove(0));
+        assert_eq!(tree.nodes[0].winner, Some(other));
+
+        let mut tree = Tree::new(&pos, 1, &Habits::new());
+        tree.nodes[0].moves = Some(3);
+        child(&mut tree, None);
+        child(&mut tree, Some(other));
+        assert!(!tree.prove(0));
+        child(&mut tree, Some(me));
+        assert!(tree.prove(0), "one winning move is enough");
+        assert_eq!(tree.nodes[0].winner, Some(me));
+    }
+
+    #[test]
+    fn scored_games_prove_nothing() {
+        let pos = position("5/2R2/2WG1/W1R2/W1W2 2 0,0");
+        let mut tree = Tree::new(&pos, 1, &Habits::new());
+        tree.run(Budget::Iterations(2_000), Instant::now(), &AtomicBool::new(false));
+        assert!(tree.nodes.iter().all(|n| n.winner.is_none()));
+    }
 
     fn search(text: &str, iterations: u64) -> Analysis {
         let setup: Setup = text.parse().unwrap();

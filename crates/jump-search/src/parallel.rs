@@ -10,8 +10,10 @@ use web_time::Instant;
 use crate::{Analysis, Candidate};
 
 /// The analyses of several trees over one position as one: each move's
-/// visits summed, its expected results averaged by visits; the best move
-/// the most visited; the line of the tree that visited it most.
+/// visits summed, its expected results averaged by visits, proven as any
+/// tree proved it (proofs never disagree); the best move one proven to
+/// win, else the most visited not proven to lose; the line of the tree
+/// that visited it most.
 pub(crate) fn merged(analyses: Vec<Analysis>, started: Instant) -> Option<Analysis> {
     let mut candidates: Vec<Candidate> = Vec::new();
     for a in &analyses {
@@ -23,13 +25,15 @@ pub(crate) fn merged(analyses: Vec<Analysis>, started: Instant) -> Option<Analys
                         *e = (*e * m.visits as f64 + x * c.visits as f64) / total;
                     }
                     m.visits += c.visits;
+                    m.proven = m.proven.or(c.proven);
                 }
                 None => candidates.push(c.clone()),
             }
         }
     }
-    // Most visited first; among equals, the order the first tree made them.
-    candidates.sort_by_key(|c| std::cmp::Reverse(c.visits));
+    // Proven wins first and losses last, most visited first among the
+    // rest; among equals, the order the first tree made them.
+    candidates.sort_by_key(crate::mcts::rank);
     let best = candidates.first()?.mv.clone();
     let visits_of_best = |a: &Analysis| a.candidates.iter().find(|c| c.mv == best).map_or(0, |c| c.visits);
     let line = analyses.iter().max_by_key(|a| visits_of_best(a)).map(|a| a.line.clone()).unwrap_or_default();
@@ -43,7 +47,7 @@ mod tests {
     use jump_capture::Move;
 
     fn candidate(mv: &str, visits: u64, mine: f64) -> Candidate {
-        Candidate { mv: mv.parse::<Move>().unwrap(), visits, expected: vec![mine, 1.0 - mine] }
+        Candidate { mv: mv.parse::<Move>().unwrap(), visits, expected: vec![mine, 1.0 - mine], proven: None }
     }
 
     fn analysis(candidates: Vec<Candidate>, line: &str) -> Analysis {
@@ -68,5 +72,22 @@ mod tests {
         assert!((m.candidates[0].expected[0] - 69.0 / 110.0).abs() < 1e-12);
         assert_eq!(m.line[0].to_string(), "c1xa1", "the line of the tree that chose it");
         assert_eq!(m.iterations, 200);
+    }
+
+    #[test]
+    fn a_move_one_tree_proved_to_win_is_best_and_one_proved_to_lose_last() {
+        let proven = |mv, visits, won| Candidate { proven: Some(won), ..candidate(mv, visits, 0.5) };
+        let a = analysis(vec![candidate("a1xa3", 60, 0.6), proven("c1xa1", 5, true)], "a1xa3");
+        let b = analysis(
+            vec![proven("e1xc1", 90, false), candidate("a1xa3", 30, 0.4), candidate("c1xa1", 20, 0.9)],
+            "e1xc1",
+        );
+        let m = merged(vec![a, b], Instant::now()).unwrap();
+        assert_eq!(m.best.to_string(), "c1xa1");
+        let order: Vec<_> = m.candidates.iter().map(|c| (c.mv.to_string(), c.proven)).collect();
+        assert_eq!(
+            order,
+            [("c1xa1".into(), Some(true)), ("a1xa3".into(), None), ("e1xc1".into(), Some(false))]
+        );
     }
 }

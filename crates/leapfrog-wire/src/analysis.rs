@@ -60,6 +60,12 @@ pub struct CandidateView {
     /// fifth of it given by the share of points where scores rank), in
     /// player order.
     pub expected: Vec<f64>,
+    /// Whether the search proved that this move wins (true) or loses
+    /// (false) against any defence, in two-player games where the player
+    /// who cannot move loses; null when it proved neither (and in an exact
+    /// answer, whose expected results are exact).
+    #[schema(required = true)]
+    pub proven: Option<bool>,
 }
 
 /// What the search found.
@@ -67,7 +73,8 @@ pub struct CandidateView {
 pub struct AnalysisResponse {
     /// The move to play, in notation.
     pub best: String,
-    /// The moves considered, best first (at most 20).
+    /// The moves considered, best first (at most 20): moves proven to win
+    /// first, those proven to lose last, the rest by visits.
     pub candidates: Vec<CandidateView>,
     /// The principal line: the best move and the best replies, in notation.
     pub line: Vec<String>,
@@ -147,6 +154,7 @@ impl Prepared {
                     path: c.mv.path().iter().map(ToString::to_string).collect(),
                     visits: c.visits,
                     expected: c.expected.clone(),
+                    proven: c.proven,
                 })
                 .collect(),
             line: answer.line.iter().map(notation).collect(),

@@ -224,6 +224,19 @@ impl<const W: usize> Board<W> {
         empty.and(capt.shift(o)).and(mov.shift(2 * o))
     }
 
+    /// The cells a jump can start from at `ply` (past the opening): the
+    /// movers with a capturable piece next to them and an empty cell beyond,
+    /// in any direction.
+    pub(super) fn jump_starts(&self, ctx: &RuleTables<W>, ply: u32) -> Bits<W> {
+        let (mov, capt) = self.roles(ctx, ply);
+        let empty = ctx.exists.and_not(self.occ);
+        let mut starts = Bits::<W>::EMPTY;
+        for &o in &ctx.offs[..ctx.ndirs] {
+            starts = starts.or(Self::landings(empty, mov, capt, o).shift(-2 * o));
+        }
+        starts
+    }
+
     /// Takes one unit of work from the quota; `false` (and `over` set)
     /// when none is left.
     #[inline(always)]

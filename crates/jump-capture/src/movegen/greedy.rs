@@ -7,7 +7,6 @@
 use std::ops::ControlFlow;
 
 use super::{Board, RuleTables};
-use crate::bits::Bits;
 
 /// What a walk of paths and gains does with each path.
 pub(crate) trait GainVisitor {
@@ -119,13 +118,8 @@ impl<const W: usize> Board<W> {
         G: GainVisitor,
     {
         debug_assert!(ctx.opening_step(ply).is_none(), "removals are not walked here");
-        let (mov, capt) = self.roles(ctx, ply);
         let mine = Self::mine(ctx, ply);
-        let empty = ctx.exists.and_not(self.occ);
-        let mut starts = Bits::<W>::EMPTY;
-        for &o in &ctx.offs[..ctx.ndirs] {
-            starts = starts.or(Self::landings(empty, mov, capt, o).shift(-2 * o));
-        }
+        let starts = self.jump_starts(ctx, ply);
         let mut path = Vec::with_capacity(16);
         with_rules!(ctx, N, STRAIGHT, SHARED => {
             for s in starts.iter() {

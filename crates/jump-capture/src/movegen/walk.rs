@@ -5,7 +5,6 @@ use std::ops::ControlFlow;
 
 use super::order::{BARE_NAME_POSITIONS, NAME_POSITIONS, RANKS_BY_BARE_NAME, RANKS_BY_NAME};
 use super::{Board, RuleTables};
-use crate::bits::Bits;
 
 impl<const W: usize> Board<W> {
     /// Visits the path (layout indices) of every legal move in notation
@@ -36,14 +35,8 @@ impl<const W: usize> Board<W> {
             }
             return ControlFlow::Continue(());
         }
-        let (mov, capt) = self.roles(ctx, ply);
         let mine = Self::mine(ctx, ply);
-        let empty = ctx.exists.and_not(self.occ);
-        let mut starts = Bits::<W>::EMPTY;
-        for &o in &ctx.offs[..ctx.ndirs] {
-            starts = starts.or(Self::landings(empty, mov, capt, o).shift(-2 * o));
-        }
-        let starts = ctx.by_name(starts, &RANKS_BY_NAME, &NAME_POSITIONS, only);
+        let starts = ctx.by_name(self.jump_starts(ctx, ply), &RANKS_BY_NAME, &NAME_POSITIONS, only);
         with_rules!(ctx, N, STRAIGHT, SHARED => self.paths_from::<N, STRAIGHT, SHARED, F>(ctx, mine, starts, visit))
     }
 

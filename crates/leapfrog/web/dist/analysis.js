@@ -75,6 +75,14 @@ async function think(b) {
     }
     render();
 }
+/** What the search proved of a move, if anything, for its line in the view. */
+function proof(proven) {
+    if (proven === true)
+        return " (wins against any defence)";
+    if (proven === false)
+        return " (loses against any defence)";
+    return "";
+}
 function setupForm() {
     const form = h("form", { id: "analysis-setup", class: "stack" }, h("label", {}, "Rules ", h("select", { name: "preset", id: "analysis-preset" }, ...offered().map((p) => h("option", { value: p }, presetName(p))))), h("label", {}, "Directions ", h("select", { name: "directions", id: "analysis-directions" }, h("option", { value: "" }, "the preset's"), h("option", { value: "orthogonal" }, "orthogonal"), h("option", { value: "diagonal" }, "diagonal"), h("option", { value: "all" }, "all eight"))), h("label", {}, "Size ", h("input", { name: "size", id: "analysis-size", type: "number", min: "3", max: "26", placeholder: "the preset's" })), h("label", {}, "Seed ", h("input", { name: "seed", id: "analysis-seed", value: "1" })), h("label", {}, "Or a position ", h("input", { name: "position", id: "analysis-position", placeholder: "board ply scores, as in a record" })), h("button", { type: "submit", id: "analysis-deal" }, "Set up"));
     for (const [name, value] of Object.entries(asked)) {
@@ -123,5 +131,5 @@ function render() {
     const view = b.view;
     root.replaceChildren(h("div", { class: "columns" }, h("section", { class: "panel", "aria-labelledby": "analysis-title" }, h("h1", { id: "analysis-title" }, "Analysis board"), h("p", { id: "analysis-scores" }, `Ply ${now.position.ply}; scores ${now.position.scores.join(", ")}.`), now.over ? h("p", { id: "analysis-over", class: "result verdict" }, now.over) : null, h("div", { class: "board-wrap" }, drawBoard(b.ruleSet, grid, { chosen: b.chosen, hint: b.hint }, undefined, clickCell)), legend(b.ruleSet)), h("section", { class: "panel", "aria-labelledby": "analysis-side" }, h("div", { class: "actions" }, b.chosen && b.chosen.path.length > 1
         ? h("button", { type: "button", id: "stop", onclick: () => void play(b, b.chosen?.path ?? []) }, "Stop here") : null, h("button", { type: "button", id: "analysis-think", disabled: now.over !== null, onclick: () => void think(b) }, "Computer's view"), h("button", { type: "button", id: "analysis-back", class: "secondary", disabled: b.line.length < 2,
-        onclick: () => { b.line.pop(); Object.assign(b, { chosen: null, hint: [], view: null }); say("Took back the last move."); render(); } }, "Take back")), view ? h("div", { id: "analysis-view", role: "region", "aria-label": "the computer's view" }, h("p", {}, `Best: ${view.best}; line ${view.line.join(" ")} (${view.iterations} iterations${view.exact ? ", exact" : ""}).`), h("ol", {}, ...view.candidates.slice(0, 5).map((c) => h("li", {}, `${c.notation}: ${c.visits} visits, expected ${c.expected.map((e) => e.toFixed(2)).join(" / ")}`)))) : null, h("ol", { class: "moves", id: "analysis-moves" }, ...moves.map((m) => h("li", {}, m))), ...side)));
+        onclick: () => { b.line.pop(); Object.assign(b, { chosen: null, hint: [], view: null }); say("Took back the last move."); render(); } }, "Take back")), view ? h("div", { id: "analysis-view", role: "region", "aria-label": "the computer's view" }, h("p", {}, `Best: ${view.best}; line ${view.line.join(" ")} (${view.iterations} iterations${view.exact ? ", exact" : ""}).`), h("ol", {}, ...view.candidates.slice(0, 5).map((c) => h("li", {}, `${c.notation}: ${c.visits} visits, expected ${c.expected.map((e) => e.toFixed(2)).join(" / ")}${proof(c.proven)}`)))) : null, h("ol", { class: "moves", id: "analysis-moves" }, ...moves.map((m) => h("li", {}, m))), ...side)));
 }

@@ -92,6 +92,13 @@ async function think(b: Board): Promise<void> {
   render();
 }
 
+/** What the search proved of a move, if anything, for its line in the view. */
+function proof(proven: boolean | null | undefined): string {
+  if (proven === true) return " (wins against any defence)";
+  if (proven === false) return " (loses against any defence)";
+  return "";
+}
+
 function setupForm(): HTMLFormElement {
   const form = h("form", { id: "analysis-setup", class: "stack" },
     h("label", {}, "Rules ", h("select", { name: "preset", id: "analysis-preset" },
@@ -167,7 +174,7 @@ function render(): void {
       view ? h("div", { id: "analysis-view", role: "region", "aria-label": "the computer's view" },
         h("p", {}, `Best: ${view.best}; line ${view.line.join(" ")} (${view.iterations} iterations${view.exact ? ", exact" : ""}).`),
         h("ol", {}, ...view.candidates.slice(0, 5).map((c) =>
-          h("li", {}, `${c.notation}: ${c.visits} visits, expected ${c.expected.map((e) => e.toFixed(2)).join(" / ")}`)))) : null,
+          h("li", {}, `${c.notation}: ${c.visits} visits, expected ${c.expected.map((e) => e.toFixed(2)).join(" / ")}${proof(c.proven)}`)))) : null,
       h("ol", { class: "moves", id: "analysis-moves" }, ...moves.map((m) => h("li", {}, m))),
       ...side)));
 }

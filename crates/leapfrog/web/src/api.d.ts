@@ -1424,7 +1424,10 @@ export interface components {
         AnalysisResponse: {
             /** @description The move to play, in notation. */
             best: string;
-            /** @description The moves considered, best first (at most 20). */
+            /**
+             * @description The moves considered, best first (at most 20): moves proven to win
+             *     first, those proven to lose last, the rest by visits.
+             */
             candidates: components["schemas"]["CandidateView"][];
             /** @description The principal line: the best move and the best replies, in notation. */
             line: string[];
@@ -1504,6 +1507,13 @@ export interface components {
              *     player order.
              */
             expected: number[];
+            /**
+             * @description Whether the search proved that this move wins (true) or loses
+             *     (false) against any defence, in two-player games where the player
+             *     who cannot move loses; null when it proved neither (and in an exact
+             *     answer, whose expected results are exact).
+             */
+            proven: boolean | null;
         };
         /**
          * @description Who moves and captures which pieces (rule book §2). Pieces are all

@@ -89,7 +89,12 @@ pub(super) fn analyse(args: &AnalyseArgs) -> Result<String, CliError> {
     let _ = writeln!(out, "{:<24} {:>9}  expected result {}", "move", "visits", players.join(" "));
     for c in a.candidates.iter().take(args.top) {
         let expected: Vec<String> = c.expected.iter().map(|e| format!("{e:.3}")).collect();
-        let _ = writeln!(out, "{:<24} {:>9}  {}", c.mv.to_string(), c.visits, expected.join(" "));
+        let proof = match c.proven {
+            Some(true) => "  wins against any defence",
+            Some(false) => "  loses against any defence",
+            None => "",
+        };
+        let _ = writeln!(out, "{:<24} {:>9}  {}{proof}", c.mv.to_string(), c.visits, expected.join(" "));
     }
     let line: Vec<String> = a.line.iter().map(ToString::to_string).collect();
     let _ = writeln!(out, "line: {}", line.join(" "));
