@@ -10,7 +10,7 @@ use super::problem::{ApiError, Problem};
 use super::state::AppState;
 use super::stateless::BodyErrors;
 use crate::limits::Class;
-use leapfrog_service::compute::pools::{Busy, JobKind};
+use leapfrog_service::compute::pools::{Busy, JobKind, SEARCH_THREADS};
 use leapfrog_wire::analysis::{AnalysisRequest, AnalysisResponse};
 
 /// The answers when the computer cannot think now.
@@ -55,23 +55,25 @@ pub async fn analysis(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Analysis, &req)?;
     let prepared = leapfrog_wire::analysis::prepare(body)?;
-    let answer = think(&state, &req, move |threads| prepared.run_on(threads)).await??;
+    let wide = prepared.threads_of(SEARCH_THREADS);
+    let answer = think(&state, &req, wide, move |threads| prepared.run_on(threads)).await??;
     Ok(HttpResponse::Ok().json(answer))
 }
 
 /// Runs `job` on the thinking pool's background lane as the client of
-/// `req`, counted against its cap of analyses, given the threads the pool
-/// gives it (at most two): its answer, or 503 / 429 when the pool or the
-/// client is busy.
+/// `req`, counted against its cap of analyses, on up to `wide` threads
+/// (called with those the pool gives it): its answer, or 503 / 429 when the
+/// pool or the client is busy.
 pub(super) async fn think<T: Send + 'static>(
     state: &AppState,
     req: &HttpRequest,
+    wide: usize,
     job: impl FnOnce(usize) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
     let client = state.client_key(req);
     state
         .thinkers
-        .submit_search(JobKind::Background, &client, Some(state.analyses_per_client), job)
+        .submit_search(JobKind::Background, &client, Some(state.analyses_per_client), wide, job)
         .map_err(|busy| match busy {
             Busy::Full { .. } => ApiError::unavailable("think_queue", busy.to_string(), 1),
             Busy::Client { .. } => ApiError::too_many("analyses_per_client", busy.to_string(), 1),

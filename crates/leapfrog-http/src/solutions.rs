@@ -36,6 +36,6 @@ pub async fn solve(
 ) -> Result<HttpResponse, ApiError> {
     state.limit(Class::Analysis, &req)?;
     let prepared = leapfrog_wire::solutions::prepare(body)?;
-    let answer = super::analysis::think(&state, &req, move |_| prepared.run()).await??;
+    let answer = super::analysis::think(&state, &req, 1, move |_| prepared.run()).await??;
     Ok(HttpResponse::Ok().json(answer))
 }

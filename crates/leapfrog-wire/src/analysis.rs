@@ -129,6 +129,12 @@ impl Prepared {
         self.run_on(1)
     }
 
+    /// How many of `threads` threads its search would use
+    /// (`jump_search::Budget::threads_of`).
+    pub fn threads_of(&self, threads: usize) -> usize {
+        self.budget.threads_of(threads)
+    }
+
     /// [`Prepared::run`] on as many of `threads` threads as the budget uses
     /// (`jump_search::Budget::threads_of`: a budget in milliseconds all of
     /// them, one in iterations one, so that its seed alone decides it).

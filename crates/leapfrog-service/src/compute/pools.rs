@@ -386,7 +386,9 @@ fn nice_this_thread(level: i32) {
 }
 
 /// The most threads one search of the computer's runs on (its trees on
-/// both cores of a two-core machine: see `jump_search::analyse_on`).
+/// both cores of a two-core machine: see `jump_search::analyse_on`). A
+/// search asks only for those its budget uses (`Budget::threads_of`): one
+/// counted in iterations holds one thread, not two.
 pub const SEARCH_THREADS: usize = 2;
 
 /// The computer's threads: one [`Pool`] a [`JobKind`].
@@ -414,8 +416,8 @@ impl Thinkers {
         }
     }
 
-    /// Runs the search `job` for `client` in `lane` on up to
-    /// [`SEARCH_THREADS`] of the lane's threads (see [`Pool::submit_wide`]):
+    /// Runs the search `job` for `client` in `lane` on up to `wide` of the
+    /// lane's threads, at most [`SEARCH_THREADS`] (see [`Pool::submit_wide`]):
     /// it is called with how many it may use.
     ///
     /// # Errors
@@ -426,11 +428,13 @@ impl Thinkers {
         lane: JobKind,
         client: &str,
         cap: Option<usize>,
+        wide: usize,
         job: impl FnOnce(usize) -> T + Send + 'static,
     ) -> Result<tokio::sync::oneshot::Receiver<Result<T, WaitedTooLong>>, Busy> {
+        let wide = wide.min(SEARCH_THREADS);
         match lane {
-            JobKind::Play => self.play.submit_wide(client, cap, SEARCH_THREADS, job),
-            JobKind::Background => self.background.submit_wide(client, cap, SEARCH_THREADS, job),
+            JobKind::Play => self.play.submit_wide(client, cap, wide, job),
+            JobKind::Background => self.background.submit_wide(client, cap, wide, job),
         }
     }
 }

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::compute::pools::{JobKind, Thinkers};
+use crate::compute::pools::{JobKind, SEARCH_THREADS, Thinkers};
 use crate::play::GameError;
 use crate::play::{Games, Wakes, now_ms};
 
@@ -113,8 +113,9 @@ impl Computer {
             let thinking = std::time::Instant::now();
             let choice = loop {
                 let (game, history) = (game.clone(), history.clone());
-                // On as many threads as the pool gives, up to two.
-                match self.thinkers.submit_search(lane, &client, None, move |threads| {
+                // On as many threads as its budget uses and the pool gives.
+                let wide = level.budget().map_or(1, |b| b.threads_of(SEARCH_THREADS));
+                match self.thinkers.submit_search(lane, &client, None, wide, move |threads| {
                     game.computer_choice(level, seed, &history, threads)
                 }) {
                     Ok(answer) => match answer.await {
