@@ -312,7 +312,7 @@ impl Tournaments {
     }
 
     /// Advances the events with something to do at `now`, at most
-    /// [`DUE_A_TICK`] a tick, going round them in order of id from where
+    /// `DUE_A_TICK` a tick, going round them in order of id from where
     /// the last tick stopped (so that many due at once each get their
     /// turn); how many.
     ///
