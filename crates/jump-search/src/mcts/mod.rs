@@ -20,7 +20,7 @@
 //! that reaches a proven node backs up its exact result instead of a
 //! playout; selection passes over children proven lost while others remain;
 //! the best move is one proven to win, and never one proven to lose while
-//! another is not; a search whose root is proven ends.
+//! another is not; a search whose root is proven ends (`solver`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -32,6 +32,9 @@ use rand::rngs::ChaCha8Rng;
 
 use crate::reward::rewards;
 use crate::{Analysis, Budget, CONSIDERED, CONSIDERED_BUDGET, Candidate, Habits};
+
+mod solver;
+pub(crate) use solver::rank;
 
 /// The exploration constant of UCT, for rewards between 0 and 1.
 const EXPLORATION: f64 = 0.5;
@@ -110,17 +113,6 @@ impl Node {
             winner: None,
         }
     }
-}
-
-/// A candidate's place in the order of the best: proven wins first,
-/// proven losses last, the rest by visits, most first.
-pub(crate) fn rank(c: &Candidate) -> (u8, std::cmp::Reverse<u64>) {
-    let class = match c.proven {
-        Some(true) => 0,
-        None => 1,
-        Some(false) => 2,
-    };
-    (class, std::cmp::Reverse(c.visits))
 }
 
 /// The most moves between the positions of two searches of one game for
@@ -339,59 +331,6 @@ impl Tree {
         }
     }
 
-    /// The winner of `pos` if the tree proves results and its game is over.
-    fn ended(&self, pos: &Position) -> Option<usize> {
-        if !self.solver {
-            return None;
-        }
-        match pos.outcome()?.winners.as_slice() {
-            [w] => Some(*w),
-            _ => None,
-        }
-    }
-
-    /// Proves `node` from its children if they prove it (see the module's
-    /// notes); whether it is proven.
-    fn prove(&mut self, node: usize) -> bool {
-        let n = &self.nodes[node];
-        if n.winner.is_some() {
-            return true;
-        }
-        let Some(&first) = n.children.first() else { return false };
-        let chooser = self.nodes[first as usize].mover;
-        let winners = || n.children.iter().map(|&c| self.nodes[c as usize].winner);
-        let winner = if winners().any(|w| w == Some(chooser)) {
-            Some(chooser)
-        } else if self.every_move_made(node) && self.all_lost(node) {
-            winners().next().flatten()
-        } else {
-            None
-        };
-        self.nodes[node].winner = winner;
-        winner.is_some()
-    }
-
-    /// Whether every legal move of `node` is one of its children: all of
-    /// them counted (not cut at [`CONSIDERED`]), and not only the largest
-    /// gains of a player expected to be greedy.
-    fn every_move_made(&self, node: usize) -> bool {
-        let n = &self.nodes[node];
-        let Some(&first) = n.children.first() else { return false };
-        !self.greedy[self.nodes[first as usize].mover]
-            && n.moves.is_some_and(|m| u64::from(m) < CONSIDERED && m as usize == n.children.len())
-    }
-
-    /// Whether `node` has children and each is proven won by a player other
-    /// than the one who chose it.
-    fn all_lost(&self, node: usize) -> bool {
-        let children = &self.nodes[node].children;
-        !children.is_empty()
-            && children.iter().all(|&c| {
-                let child = &self.nodes[c as usize];
-                child.winner.is_some_and(|w| w != child.mover)
-            })
-    }
-
     /// Plays on from `pos` and returns what the end is worth to each
     /// player. Where players are ranked by score: greedy moves (ties drawn
     /// at random) for [`ROLLOUT_PLIES`], then the [`estimate`] from the
@@ -504,93 +443,6 @@ mod tests {
     use super::*;
     use jump_capture::{Preset, Rules, Setup};
 
-    /// Konane 6×6 endings small enough to solve: random moves from the
-    /// deal until at most 14 pieces are left, the game going on.
-    fn konane_positions(count: usize) -> Vec<Position> {
-        let rules = Rules::new(Preset::Konane.spec().with_size(6, 6)).unwrap();
-        let mut found = Vec::new();
-        for seed in 0u64.. {
-            let (mut pos, _) = Position::start(rules.clone(), 2, Some(seed)).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            while !pos.is_over() && (pos.is_opening() || pos.piece_count() > 14) {
-                let Some(m) = pos.random_move_unbounded(&mut rng) else { break };
-                pos.play(&m).unwrap();
-            }
-            if !pos.is_over() && pos.count_moves_unbounded() > 1 {
-                found.push(pos);
-            }
-            if found.len() == count {
-                return found;
-            }
-        }
-        unreachable!()
-    }
-
-    #[test]
-    fn what_the_tree_proves_the_exact_search_confirms_and_a_proven_win_is_played() {
-        let (mut proofs, mut won_roots) = (0, 0);
-        let never = AtomicBool::new(false);
-        for (i, pos) in konane_positions(30).into_iter().enumerate() {
-            let mover = pos.to_move();
-            let exact =
-                crate::exact::Solver::new(usize::MAX, None, &never).analyse(&pos, Instant::now()).unwrap();
-            let value = |mv: &Move| exact.candidates.iter().find(|c| &c.mv == mv).unwrap().expected[mover];
-            let mut tree = Tree::new(&pos, i as u64, &Habits::new());
-            let started = Instant::now();
-            let done = tree.run(Budget::Iterations(4_000), started, &never);
-            let a = tree.analysis(done, started).unwrap();
-            for c in &a.candidates {
-                if let Some(won) = c.proven {
-                    proofs += 1;
-                    assert_eq!(value(&c.mv), if won { 1.0 } else { 0.0 }, "{pos}: {} proven {won}", c.mv);
-                }
-            }
-            if let Some(w) = tree.nodes[0].winner {
-                won_roots += usize::from(w == mover);
-                assert_eq!(w == mover, value(&a.best) == 1.0, "{pos}: the root proven for {w}");
-                assert_eq!(a.candidates[0].proven, Some(w == mover), "{pos}: a proven win comes first");
-                assert!(done < 4_000, "{pos}: a proven root ends the search");
-            }
-        }
-        assert!(proofs >= 30 && won_roots >= 3, "too little proven: {proofs} moves, {won_roots} won roots");
-    }
-
-    #[test]
-    fn a_node_is_lost_once_every_move_is_a_child_lost_and_won_once_one_child_is_won() {
-        let pos = konane_positions(1).remove(0);
-        let (me, other) = (pos.to_move(), 1 - pos.to_move());
-        let child = |tree: &mut Tree, winner: Option<usize>| {
-            tree.nodes.push(Node { mover: me, winner, ..Node::empty() });
-            let c = tree.nodes.len() as u32 - 1;
-            tree.nodes[0].children.push(c);
-        };
-        let mut tree = Tree::new(&pos, 1, &Habits::new());
-        tree.nodes[0].moves = Some(3);
-        child(&mut tree, Some(other));
-        child(&mut tree, Some(other));
-        assert!(!tree.prove(0), "a move not tried yet may save it");
-        child(&mut tree, Some(other));
-        assert!(tree.prove(0));
-        assert_eq!(tree.nodes[0].winner, Some(other));
-
-        let mut tree = Tree::new(&pos, 1, &Habits::new());
-        tree.nodes[0].moves = Some(3);
-        child(&mut tree, None);
-        child(&mut tree, Some(other));
-        assert!(!tree.prove(0));
-        child(&mut tree, Some(me));
-        assert!(tree.prove(0), "one winning move is enough");
-        assert_eq!(tree.nodes[0].winner, Some(me));
-    }
-
-    #[test]
-    fn scored_games_prove_nothing() {
-        let pos = position("5/2R2/2WG1/W1R2/W1W2 2 0,0");
-        let mut tree = Tree::new(&pos, 1, &Habits::new());
-        tree.run(Budget::Iterations(2_000), Instant::now(), &AtomicBool::new(false));
-        assert!(tree.nodes.iter().all(|n| n.winner.is_none()));
-    }
-
     fn search(text: &str, iterations: u64) -> Analysis {
         let setup: Setup = text.parse().unwrap();
         let rules = Rules::new(Preset::Murray.spec().with_shape_of(&setup.grid)).unwrap();
@@ -601,7 +453,7 @@ mod tests {
         tree.analysis(done, started).unwrap()
     }
 
-    fn position(text: &str) -> Position {
+    pub(super) fn position(text: &str) -> Position {
         let setup: Setup = text.parse().unwrap();
         let rules = Rules::new(Preset::Murray.spec().with_shape_of(&setup.grid)).unwrap();
         Position::from_setup(rules, &setup).unwrap()
@@ -618,7 +470,7 @@ mod tests {
 
     #[test]
     fn a_tree_goes_on_from_the_node_of_the_position_two_moves_on() {
-        let start = position(include_str!("../tests/positions/murray-15-orthogonal.txt").trim());
+        let start = position(include_str!("../../tests/positions/murray-15-orthogonal.txt").trim());
         let never = AtomicBool::new(false);
         let mut tree = Tree::new(&start, 3, &Habits::new());
         tree.run(Budget::Iterations(3_000), Instant::now(), &never);
