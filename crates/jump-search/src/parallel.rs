@@ -10,8 +10,9 @@ use web_time::Instant;
 use crate::{Analysis, Candidate};
 
 /// The analyses of several trees over one position as one: each move's
-/// visits summed, its expected results averaged by visits, proven as any
-/// tree proved it (proofs never disagree); the best move one proven to
+/// visits summed, its expected results averaged by visits (those of the
+/// tree that proved it, where one did), proven as any tree proved it
+/// (proofs never disagree); the best move one proven to
 /// win, else the most visited not proven to lose; the line of the tree
 /// that visited it most.
 pub(crate) fn merged(analyses: Vec<Analysis>, started: Instant) -> Option<Analysis> {
@@ -21,8 +22,15 @@ pub(crate) fn merged(analyses: Vec<Analysis>, started: Instant) -> Option<Analys
             match candidates.iter_mut().find(|m| m.mv == c.mv) {
                 Some(m) => {
                     let total = (m.visits + c.visits).max(1) as f64;
-                    for (e, x) in m.expected.iter_mut().zip(&c.expected) {
-                        *e = (*e * m.visits as f64 + x * c.visits as f64) / total;
+                    match (m.proven, c.proven) {
+                        // A proof's expected results are exact: kept whole.
+                        (Some(_), _) => {}
+                        (None, Some(_)) => m.expected.clone_from(&c.expected),
+                        (None, None) => {
+                            for (e, x) in m.expected.iter_mut().zip(&c.expected) {
+                                *e = (*e * m.visits as f64 + x * c.visits as f64) / total;
+                            }
+                        }
                     }
                     m.visits += c.visits;
                     m.proven = m.proven.or(c.proven);
@@ -84,6 +92,7 @@ mod tests {
         );
         let m = merged(vec![a, b], Instant::now()).unwrap();
         assert_eq!(m.best.to_string(), "c1xa1");
+        assert_eq!(m.candidates[0].expected, [0.5, 0.5], "the proving tree's results, not averaged");
         let order: Vec<_> = m.candidates.iter().map(|c| (c.mv.to_string(), c.proven)).collect();
         assert_eq!(
             order,

@@ -113,6 +113,11 @@ impl Node {
             winner: None,
         }
     }
+
+    /// Whether it is proven lost for the player who chose it.
+    fn lost(&self) -> bool {
+        self.winner.is_some_and(|w| w != self.mover)
+    }
 }
 
 /// The most moves between the positions of two searches of one game for
@@ -311,7 +316,7 @@ impl Tree {
         }
         let leaf = path[path.len() - 1] as usize;
         let reward = match self.nodes[leaf].winner {
-            Some(w) => (0..self.players).map(|p| if p == w { 1.0 } else { 0.0 }).collect(),
+            Some(w) => self.won_by(w),
             None => self.rollout(&mut pos),
         };
         if self.solver {
@@ -365,7 +370,7 @@ impl Tree {
         let mut best_value = f64::NEG_INFINITY;
         for &c in &parent.children {
             let child = &self.nodes[c as usize];
-            let value = if child.winner.is_some_and(|w| w != child.mover) {
+            let value = if child.lost() {
                 // Proven lost: only when nothing else is left.
                 f64::MIN
             } else if child.visits == 0 {
@@ -414,7 +419,7 @@ impl Tree {
             .filter_map(|&c| {
                 let node = &self.nodes[c as usize];
                 let expected = match node.winner {
-                    Some(w) => (0..self.players).map(|p| if p == w { 1.0 } else { 0.0 }).collect(),
+                    Some(w) => self.won_by(w),
                     None => self.mean(c as usize),
                 };
                 let proven = node.winner.map(|w| w == node.mover);

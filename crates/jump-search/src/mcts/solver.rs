@@ -19,6 +19,11 @@ pub(crate) fn rank(c: &Candidate) -> (u8, std::cmp::Reverse<u64>) {
 }
 
 impl Tree {
+    /// Each player's exact reward where `winner` wins.
+    pub(super) fn won_by(&self, winner: usize) -> Vec<f64> {
+        (0..self.players).map(|p| if p == winner { 1.0 } else { 0.0 }).collect()
+    }
+
     /// The winner of `pos` if the tree proves results and its game is over.
     pub(super) fn ended(&self, pos: &Position) -> Option<usize> {
         if !self.solver {
@@ -65,11 +70,7 @@ impl Tree {
     /// than the one who chose it.
     pub(super) fn all_lost(&self, node: usize) -> bool {
         let children = &self.nodes[node].children;
-        !children.is_empty()
-            && children.iter().all(|&c| {
-                let child = &self.nodes[c as usize];
-                child.winner.is_some_and(|w| w != child.mover)
-            })
+        !children.is_empty() && children.iter().all(|&c| self.nodes[c as usize].lost())
     }
 }
 
